@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// The `gridsweep` command: dispatches to a sub-command, parses its options strictly, prints help and errors.
+import { parseArgs } from 'node:util';
+import { COMMAND_NAMES } from './commands-list.js';
+import { UsageError, type Command } from './command.js';
+import { InputError } from '../util/diagnostics.js';
+import { GRIDSWEEP_VERSION } from '../version.js';
+
+async function loadCommand(name: string): Promise<Command | undefined> {
+  if (!(COMMAND_NAMES as readonly string[]).includes(name)) return undefined;
+  const mod = (await import(`./commands/${name}.js`)) as { default: Command };
+  return mod.default;
+}
+
+async function mainHelp(): Promise<string> {
+  const lines = [
+    `gridsweep ${GRIDSWEEP_VERSION}: schedule parameter sweeps onto grids, simulated or real.`,
+    '',
+    'Usage: gridsweep COMMAND [OPTIONS] [ARGS]',
+    '       gridsweep COMMAND --help',
+    '',
+    'Commands:',
+  ];
+  const commands = await Promise.all(COMMAND_NAMES.map(loadCommand));
+  const width = Math.max(...COMMAND_NAMES.map((n) => n.length));
+  for (const c of commands) if (c) lines.push(`  ${c.name.padEnd(width)}  ${c.summary}`);
+  lines.push('', 'Options:', '  --help     this help', '  --version  print the version');
+  return lines.join('\n');
+}
+
+export function commandHelp(c: Command): string {
+  const lines = [`Usage: ${c.usage}`, '', c.summary];
+  const entries = Object.entries(c.options);
+  if (entries.length > 0) {
+    lines.push('', 'Options:');
+    const shown = entries.map(([name, o]) => {
+      const short = o.short ? `-${o.short}, ` : '    ';
+      const value = o.type === 'string' ? ` ${o.valueName ?? 'VALUE'}` : '';
+      const dflt = o.default !== undefined && o.type === 'string' ? ` (default ${String(o.default)})` : '';
+      return [`${short}--${name}${value}`, `${o.description}${dflt}`] as const;
+    });
+    shown.push(['    --help', 'this help']);
+    const width = Math.max(...shown.map(([left]) => left.length));
+    for (const [left, right] of shown) lines.push(`  ${left.padEnd(width)}  ${right}`);
+  }
+  if (c.details) lines.push('', c.details);
+  return lines.join('\n');
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.log(await mainHelp());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version') {
+    console.log(GRIDSWEEP_VERSION);
+    return 0;
+  }
+  const command = await loadCommand(name);
+  if (!command) {
+    console.error(`gridsweep: unknown command '${name}'. Run 'gridsweep --help' for the list.`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(commandHelp(command));
+    return 0;
+  }
+  try {
+    const options = Object.fromEntries(
+      Object.entries(command.options).map(([k, { description: _d, valueName: _v, ...o }]) => [k, o]),
+    );
+    const parsed = parseArgs({ args: [...rest], options, allowPositionals: true, strict: true });
+    const { min, max } = command.positionals;
+    if (parsed.positionals.length < min || parsed.positionals.length > max) {
+      throw new UsageError(
+        max === 0
+          ? `takes no arguments, got ${parsed.positionals.length}`
+          : `expects ${min === max ? min : `${min} to ${max === Infinity ? 'any number of' : max}`} argument(s), got ${parsed.positionals.length}`,
+      );
+    }
+    return await command.run({ values: parsed.values, positionals: parsed.positionals });
+  } catch (err) {
+    if (err instanceof InputError) {
+      console.error(err.message);
+      return 1;
+    }
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`gridsweep ${name}: ${(err as Error).message}\nUsage: ${command.usage}\nRun 'gridsweep ${name} --help' for the options.`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    console.error(`gridsweep: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exitCode = 70;
+  },
+);

@@ -1,0 +1,39 @@
+// Port (3): information services: what the grid looks like now and what was measured on it up to now.
+// An implementation must never reveal the future (a simulated behaviour series past the current time).
+import type { FileId } from '../model/application.js';
+import type { ClusterId, HostId } from '../model/grid.js';
+
+export interface HostInfo {
+  readonly id: HostId;
+  readonly clusterId: ClusterId;
+  /** Index into each Work's run-time lists. */
+  readonly arch: number;
+}
+
+export interface ClusterInfo {
+  readonly id: ClusterId;
+}
+
+/** The resources that are up now. */
+export interface Topology {
+  readonly clusters: readonly ClusterInfo[];
+  readonly hosts: readonly HostInfo[];
+}
+
+/** One measurement at a time in the past (or now). */
+export interface Sample {
+  readonly timeS: number;
+  readonly value: number;
+}
+
+export interface InformationService {
+  topology(): Topology;
+  /** Files present and usable in a cluster's storage now (empty while the cluster is down). */
+  storedFiles(clusterId: ClusterId): ReadonlySet<FileId>;
+  /** Measured CPU availability of a host as a fraction 0–1, oldest first, at most `maxSamples`, none after now. */
+  hostAvailability(hostId: HostId, maxSamples: number): readonly Sample[];
+  /** Measured bandwidth of a cluster's link in bytes/s, oldest first, at most `maxSamples`, none after now. */
+  linkBandwidthBps(clusterId: ClusterId, maxSamples: number): readonly Sample[];
+  /** Measured latency of a cluster's link in milliseconds, oldest first, at most `maxSamples`, none after now. */
+  linkLatencyMs(clusterId: ClusterId, maxSamples: number): readonly Sample[];
+}

@@ -1,0 +1,38 @@
+// The scheduler's event entry points: the seven sched_* functions of seed 001 §7.3.2. A backend (simulated
+// or real) calls them when the grid changes or work finishes; nothing else reaches the scheduler.
+import type { FileId, WorkId, WorkSpec } from '../model/application.js';
+import type { ClusterId, HostId } from '../model/grid.js';
+import type { HostInfo } from './information.js';
+
+/** A finished transfer over a cluster's link: an input sent in, or a Work's outputs brought back. */
+export type Transfer =
+  | { readonly kind: 'input'; readonly fileId: FileId; readonly clusterId: ClusterId }
+  | { readonly kind: 'output'; readonly workId: WorkId; readonly clusterId: ClusterId };
+
+/** Why a Work failed. `host-failed`: its host went away; `exit`: it ran and failed (real runs only). */
+export type WorkFailure =
+  | { readonly reason: 'host-failed'; readonly hostId: HostId }
+  | {
+      readonly reason: 'exit';
+      readonly hostId: HostId;
+      readonly exitCode: number | null;
+      readonly signal: string | null;
+      readonly stderrTail: string;
+    };
+
+export interface SchedulerEvents {
+  /** Hosts (possibly of a new cluster) became available. Calls do_plan (re-plan on additions) and do_schedule. */
+  sched_new_host(hosts: readonly HostInfo[]): void;
+  /** More Works to do (called once with every Work for a parameter sweep). */
+  sched_new_work(works: readonly WorkSpec[]): void;
+  /** Computations finished on `hostId`; their outputs are in the cluster's storage. Calls do_schedule. */
+  sched_work_done(works: readonly WorkId[], hostId: HostId): void;
+  /** Hosts went away; their FIFOs are emptied and a running Work fails (sched_work_failed). */
+  sched_host_failed(hosts: readonly HostId[]): void;
+  /** Works failed; they go back to the Works to do until the next do_plan. */
+  sched_work_failed(works: readonly WorkId[], failure: WorkFailure): void;
+  /** Clusters went away: each of their hosts fails and their link FIFO is emptied. */
+  sched_disk_failed(clusters: readonly ClusterId[]): void;
+  /** A transfer over a link finished. Calls do_schedule. */
+  sched_fileTransfer_done(transfer: Transfer): void;
+}

@@ -1,0 +1,2 @@
+export * from './application.js';
+export * from './grid.js';

@@ -1,0 +1,117 @@
+// The run record: one JSON object per line, in time order, written by simulated and real runs alike.
+// It holds enough to redraw the Gantt chart and to check the run (test/support/invariants).
+import type { FileId, WorkId } from '../model/application.js';
+import type { ClusterId, GridEvent, HostId } from '../model/grid.js';
+
+/** The three kinds of sub-task of a Work (seed 001 Fig. 4). */
+export type SubtaskKind = 'input' | 'compute' | 'output';
+
+/** A resource of the Gantt chart: a cluster's link or a host. */
+export type ResourceRef = { readonly type: 'link'; readonly cluster: ClusterId } | { readonly type: 'host'; readonly host: HostId; readonly cluster: ClusterId };
+
+export interface RunHeader {
+  readonly type: 'header';
+  readonly t: 0;
+  readonly gridsweepVersion: string;
+  readonly mode: 'sim' | 'real';
+  readonly heuristic: string;
+  readonly seed: number;
+  /** Names and SHA-256 hashes of the inputs (application, grid, behaviour files, sweep). */
+  readonly inputs: Readonly<Record<string, { readonly path: string; readonly sha256: string }>>;
+  /** Every scheduler and backend option in force, so that the run can be repeated. */
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly taskCount: number;
+}
+
+/**
+ * A sub-task started on a resource. `id` pairs it with its `end`. An input transfer names its `file`
+ * (shared by the Works that need it, so no `work`); compute and output name their `work`.
+ */
+export interface SubtaskStart {
+  readonly type: 'start';
+  readonly t: number;
+  readonly id: number;
+  readonly kind: SubtaskKind;
+  readonly resource: ResourceRef;
+  readonly work?: WorkId;
+  readonly file?: FileId;
+  readonly sizeBytes?: number;
+}
+
+/** A sub-task ended: `ok` false when its resource failed (or it was cancelled) before it finished. */
+export interface SubtaskEnd {
+  readonly type: 'end';
+  readonly t: number;
+  readonly id: number;
+  readonly ok: boolean;
+}
+
+/** A grid event took effect (from a grid description, or observed on a real grid). */
+export interface GridEventRecord {
+  readonly type: 'grid';
+  readonly t: number;
+  readonly event: GridEvent;
+}
+
+/** A sched_* entry point was called. */
+export interface SchedCallRecord {
+  readonly type: 'sched';
+  readonly t: number;
+  readonly call: string;
+  readonly works?: readonly WorkId[];
+  readonly hosts?: readonly HostId[];
+  readonly clusters?: readonly ClusterId[];
+  readonly file?: FileId;
+}
+
+/** do_plan() ran: how long it took on the CPU, how many Works it placed, when the next call is due. */
+export interface PlanRecord {
+  readonly type: 'plan';
+  readonly t: number;
+  readonly cpuMs: number;
+  readonly simulatedDurationS: number;
+  readonly consideredWorks: number;
+  readonly plannedWorks: number;
+  readonly nextPlanS: number | null;
+}
+
+/** A Work finished: its outputs are at the origin (and, for real runs, verified). */
+export interface WorkDoneRecord {
+  readonly type: 'work-done';
+  readonly t: number;
+  readonly work: WorkId;
+  readonly host: HostId;
+}
+
+/** A Work failed on a host; it will be retried unless `final`. */
+export interface WorkFailedRecord {
+  readonly type: 'work-failed';
+  readonly t: number;
+  readonly work: WorkId;
+  readonly host: HostId;
+  readonly reason: string;
+  readonly final: boolean;
+}
+
+/** The run ended. `makespanS` is the time the last output reached the origin. */
+export interface RunEnd {
+  readonly type: 'run-end';
+  readonly t: number;
+  readonly makespanS: number;
+  readonly worksDone: number;
+  readonly worksFailed: number;
+}
+
+export type RunRecordEvent =
+  | RunHeader
+  | SubtaskStart
+  | SubtaskEnd
+  | GridEventRecord
+  | SchedCallRecord
+  | PlanRecord
+  | WorkDoneRecord
+  | WorkFailedRecord
+  | RunEnd;
+
+/** Where run-record events go: a file, a dashboard stream, memory in tests, or several of these. */
+export type RecordSink = (event: RunRecordEvent) => void;
