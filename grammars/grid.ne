@@ -1,0 +1,21 @@
+# Grid description lines (seed 001 §7.2.1, appendix A). Start symbols: `header` for the first line,
+# `event` for every other line. Leaves of the result are tokens (src/formats/line-lexer.ts).
+@include "common.ne"
+
+event -> number %COLON eventBody {% (d: any[]) => ({ time: d[0], ...d[2] }) %}
+
+header -> "GridDescription" name {% (d: any[]) => ({ keyword: d[0], version: d[1] }) %}
+
+eventBody ->
+    "ADD_CLUSTER" name name number
+      {% (d: any[]) => ({ kind: d[0], cluster: d[1], behavior: d[2], offset: d[3] }) %}
+  | "ADD_HOST" name name name number number
+      {% (d: any[]) => ({ kind: d[0], cluster: d[1], host: d[2], behavior: d[3], offset: d[4], arch: d[5] }) %}
+  | "REMOVE_CLUSTER" name
+      {% (d: any[]) => ({ kind: d[0], cluster: d[1] }) %}
+  | "REMOVE_HOST" name
+      {% (d: any[]) => ({ kind: d[0], host: d[1] }) %}
+  | "CHANGE_HOST_BEHAVIOR" name name number
+      {% (d: any[]) => ({ kind: d[0], host: d[1], behavior: d[2], offset: d[3] }) %}
+  | "CHANGE_CLUSTER_BEHAVIOR" name name number
+      {% (d: any[]) => ({ kind: d[0], cluster: d[1], behavior: d[2], offset: d[3] }) %}

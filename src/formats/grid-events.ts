@@ -1,0 +1,340 @@
+// Grid description files (seed 001 §7.2.1, appendix A): a `GridDescription <version>` header, then one
+// `<time>:KIND args…` event per line. Events are returned sorted by time (stable); an event listed out
+// of time order is moved and reported as a warning.
+//
+// Name rules, checked in time order: a name never added is an error; adding a cluster or host whose name
+// is in use is an error; a host may only join a cluster that is present. Removing, or changing the
+// behaviour of, a cluster or host that is absent at that time (removed earlier) is only a warning:
+// appendix A itself changes the link of a cluster removed earlier. Re-adding a removed name is allowed.
+import type { GridEvent, SourcePos } from '../model/grid.js';
+import { Collector } from './collector.js';
+import gridGrammar from './generated/grid.js';
+import { LineTokens, T_NAME } from './line-lexer.js';
+import { LineParser, syntaxDiagnostic, type Ref } from './line-parser.js';
+import { closestName } from './names.js';
+import { NON_NEGATIVE, NON_NEGATIVE_INT, readNumber } from './numbers.js';
+import { LineCursor } from './source-lines.js';
+import { bracketName, bracketNumber, checkedName, plainNumber } from './write-tokens.js';
+import type { Diagnostic } from '../util/diagnostics.js';
+
+interface HeaderAst {
+  readonly version: Ref;
+}
+
+interface EventAst {
+  readonly time: Ref;
+  readonly kind: Ref;
+  readonly cluster?: Ref;
+  readonly host?: Ref;
+  readonly behavior?: Ref;
+  readonly offset?: Ref;
+  readonly arch?: Ref;
+}
+
+const headerParser = new LineParser<HeaderAst>(gridGrammar, 'header');
+const eventParser = new LineParser<EventAst>(gridGrammar, 'event');
+
+export const GRID_HEADER_KEYWORD = 'GridDescription';
+const KINDS = ['ADD_CLUSTER', 'ADD_HOST', 'REMOVE_CLUSTER', 'REMOVE_HOST', 'CHANGE_HOST_BEHAVIOR', 'CHANGE_CLUSTER_BEHAVIOR'];
+
+/** Where an event names a behaviour, and which kind of behaviour that makes it. */
+export interface BehaviorRef {
+  readonly name: string;
+  readonly kind: 'link' | 'host';
+  readonly pos: SourcePos;
+}
+
+export interface ParsedGridEvents {
+  readonly version: string;
+  readonly events: GridEvent[];
+  readonly warnings: Diagnostic[];
+}
+
+/** An event with the columns of its arguments, for messages that point at one of them. */
+interface Located {
+  readonly event: GridEvent;
+  readonly line: number;
+  readonly clusterCol: number | undefined;
+  readonly hostCol: number | undefined;
+  readonly behaviorCol: number | undefined;
+}
+
+export function parseGridEvents(text: string, file: string): ParsedGridEvents {
+  const { version, events, warnings } = parseGridEventsDetailed(text, file);
+  return { version, events, warnings };
+}
+
+/** parseGridEvents plus each behaviour reference (in sorted event order), for loadGrid. */
+export function parseGridEventsDetailed(text: string, file: string): ParsedGridEvents & { behaviorRefs: BehaviorRef[] } {
+  const c = new Collector(file);
+  let version: string | undefined;
+  const located: Located[] = [];
+  let latest: { time: number; line: number } | undefined;
+  let outOfOrder = false;
+
+  const tokens = new LineTokens();
+  const cursor = new LineCursor(text);
+  while (cursor.advance() && !c.full) {
+    const line = cursor.line;
+    tokens.scan(text, cursor.start, cursor.end);
+    if (version === undefined) {
+      const h = headerParser.parse(tokens);
+      if (h.ok) {
+        version = tokens.value(h.value.version);
+        continue;
+      }
+      version = '';
+      const asEvent = eventParser.parse(tokens);
+      c.add(syntaxDiagnostic(h.error, tokens, file, line, 'the grid description header', headerHint(tokens)));
+      if (!asEvent.ok) continue;
+    }
+    const r = eventParser.parse(tokens);
+    if (!r.ok) {
+      c.add(syntaxDiagnostic(r.error, tokens, file, line, 'a grid event', kindHint(r.error.tokenIndex, tokens)));
+      continue;
+    }
+    const a = r.value;
+    const event = toEvent(a, tokens, c, line);
+    if (event === undefined) continue;
+    if (latest !== undefined && event.timeS < latest.time) {
+      outOfOrder = true;
+      c.warn(c.at(line, tokens, a.time), {
+        message: `event at time ${event.timeS} is listed after an event at time ${latest.time} (line ${latest.line})`,
+        found: `'${tokens.value(a.time)}'`,
+        expected: `a time of ${latest.time} or later`,
+        hint: 'events are applied in time order; this one was moved before the later ones (stable sort)',
+      });
+    } else {
+      latest = { time: event.timeS, line };
+    }
+    const col = (ref: Ref | undefined) => (ref === undefined ? undefined : tokens.col(ref));
+    located.push({ event, line, clusterCol: col(a.cluster), hostCol: col(a.host), behaviorCol: col(a.behavior) });
+  }
+  if (version === undefined) {
+    c.error(c.pos(1, 1), {
+      message: 'empty grid description',
+      found: 'no header line',
+      expected: `'${GRID_HEADER_KEYWORD} <version>' followed by events`,
+    });
+  }
+
+  // Array.prototype.sort is stable, so events at equal times keep their file order.
+  const sorted = outOfOrder ? located.sort((a, b) => a.event.timeS - b.event.timeS) : located;
+  checkNames(sorted, c);
+  const behaviorRefs = checkBehaviorKinds(sorted, c);
+  c.throwIfErrors();
+  return { version: version ?? '', events: sorted.map((l) => l.event), warnings: c.warnings, behaviorRefs };
+}
+
+function headerHint(tokens: LineTokens): string {
+  if (tokens.is(0, 'WorkDescription')) return 'this looks like an application description; a grid description starts with GridDescription';
+  return `start the file with a line '${GRID_HEADER_KEYWORD} 1'`;
+}
+
+function kindHint(tokenIndex: number, tokens: LineTokens): string | undefined {
+  if (tokenIndex >= tokens.count || tokens.types[tokenIndex] !== T_NAME) return undefined;
+  const word = tokens.value(tokenIndex);
+  const upper = word.toUpperCase();
+  if (KINDS.includes(upper) && upper !== word) return `event kinds are written in capitals: ${upper}`;
+  const near = closestName(upper, KINDS);
+  return near !== undefined && near !== word ? `did you mean ${near}?` : undefined;
+}
+
+function toEvent(ast: EventAst, tokens: LineTokens, c: Collector, line: number): GridEvent | undefined {
+  const timeS = readNumber(c, line, tokens, ast.time, 'time', NON_NEGATIVE);
+  const offset = ast.offset === undefined ? 0 : readNumber(c, line, tokens, ast.offset, 'offset', NON_NEGATIVE_INT);
+  const arch = ast.arch === undefined ? 0 : readNumber(c, line, tokens, ast.arch, 'architecture index', NON_NEGATIVE_INT);
+  if (timeS === undefined || offset === undefined || arch === undefined) return undefined;
+  const pos: SourcePos = c.pos(line, tokens.col(0));
+  const name = (ref: Ref | undefined) => (ref === undefined ? '' : tokens.value(ref));
+  const cluster = name(ast.cluster);
+  const host = name(ast.host);
+  const behavior = name(ast.behavior);
+  const kind = tokens.value(ast.kind);
+  switch (kind) {
+    case 'ADD_CLUSTER':
+      return { kind, timeS, pos, cluster, behavior, offset };
+    case 'ADD_HOST':
+      return { kind, timeS, pos, cluster, host, behavior, offset, arch };
+    case 'REMOVE_CLUSTER':
+      return { kind, timeS, pos, cluster };
+    case 'REMOVE_HOST':
+      return { kind, timeS, pos, host };
+    case 'CHANGE_HOST_BEHAVIOR':
+      return { kind, timeS, pos, host, behavior, offset };
+    case 'CHANGE_CLUSTER_BEHAVIOR':
+      return { kind, timeS, pos, cluster, behavior, offset };
+    default:
+      throw new Error(`grid grammar produced an unknown event kind '${kind}'`);
+  }
+}
+
+interface Life {
+  present: boolean;
+  addedLine: number;
+  removedAt?: { timeS: number; line: number };
+  cluster?: string;
+}
+
+function checkNames(sorted: readonly Located[], c: Collector): void {
+  const firstAdd = new Map<string, Located>();
+  for (const l of sorted) {
+    const e = l.event;
+    const key = e.kind === 'ADD_CLUSTER' ? `c:${e.cluster}` : e.kind === 'ADD_HOST' ? `h:${e.host}` : undefined;
+    if (key !== undefined && !firstAdd.has(key)) firstAdd.set(key, l);
+  }
+  const clusters = new Map<string, Life>();
+  const hosts = new Map<string, Life>();
+
+  const colOf = (what: 'cluster' | 'host', l: Located) => c.pos(l.line, (what === 'cluster' ? l.clusterCol : l.hostCol) ?? 1);
+  const unknown = (what: 'cluster' | 'host', name: string, l: Located): void => {
+    const known = what === 'cluster' ? clusters : hosts;
+    const later = firstAdd.get(`${what[0]}:${name}`);
+    const near = closestName(name, known.keys());
+    const hint =
+      later !== undefined
+        ? `it is first added at time ${later.event.timeS} (line ${later.line}); move this event after that`
+        : near !== undefined
+          ? `did you mean '${near}'?`
+          : `add it with ${what === 'cluster' ? 'ADD_CLUSTER' : 'ADD_HOST'} first`;
+    c.error(colOf(what, l), {
+      message: `unknown ${what} '${name}' at time ${l.event.timeS}`,
+      found: `'${name}'`,
+      expected: `the name of a ${what} added before time ${l.event.timeS}`,
+      hint,
+    });
+  };
+  const absent = (what: 'cluster' | 'host', name: string, l: Located, life: Life, effect: string): void => {
+    const when = life.removedAt ? ` (removed at time ${life.removedAt.timeS}, line ${life.removedAt.line})` : '';
+    c.warn(colOf(what, l), {
+      message: `${what} '${name}' is not in the grid at time ${l.event.timeS}${when}; ${effect}`,
+    });
+  };
+
+  for (const l of sorted) {
+    const e = l.event;
+    switch (e.kind) {
+      case 'ADD_CLUSTER': {
+        const life = clusters.get(e.cluster);
+        if (life?.present) {
+          c.error(colOf('cluster', l), {
+            message: `duplicate cluster name '${e.cluster}': it is already in the grid (added at line ${life.addedLine})`,
+            found: `'${e.cluster}'`,
+            expected: 'a cluster name not in use at this time',
+            hint: 'remove the cluster first (REMOVE_CLUSTER) or choose another name',
+          });
+        } else clusters.set(e.cluster, { present: true, addedLine: l.line });
+        break;
+      }
+      case 'ADD_HOST': {
+        const cl = clusters.get(e.cluster);
+        if (cl === undefined) unknown('cluster', e.cluster, l);
+        else if (!cl.present) {
+          c.error(colOf('cluster', l), {
+            message: `host '${e.host}' is added to cluster '${e.cluster}', which was removed at time ${cl.removedAt?.timeS} (line ${cl.removedAt?.line})`,
+            found: `'${e.cluster}'`,
+            expected: `a cluster present at time ${e.timeS}`,
+            hint: 'add the cluster again (ADD_CLUSTER) before adding hosts to it',
+          });
+        }
+        const life = hosts.get(e.host);
+        if (life?.present) {
+          c.error(colOf('host', l), {
+            message: `duplicate host name '${e.host}': it is already in the grid (added at line ${life.addedLine})`,
+            found: `'${e.host}'`,
+            expected: 'a host name not in use at this time',
+            hint: 'remove the host first (REMOVE_HOST) or choose another name',
+          });
+        } else hosts.set(e.host, { present: true, addedLine: l.line, cluster: e.cluster });
+        break;
+      }
+      case 'REMOVE_CLUSTER': {
+        const life = clusters.get(e.cluster);
+        if (life === undefined) unknown('cluster', e.cluster, l);
+        else if (!life.present) absent('cluster', e.cluster, l, life, 'removing it again has no effect');
+        else {
+          life.present = false;
+          life.removedAt = { timeS: e.timeS, line: l.line };
+          for (const h of hosts.values()) {
+            if (h.present && h.cluster === e.cluster) {
+              h.present = false;
+              h.removedAt = life.removedAt;
+            }
+          }
+        }
+        break;
+      }
+      case 'REMOVE_HOST': {
+        const life = hosts.get(e.host);
+        if (life === undefined) unknown('host', e.host, l);
+        else if (!life.present) absent('host', e.host, l, life, 'removing it again has no effect');
+        else {
+          life.present = false;
+          life.removedAt = { timeS: e.timeS, line: l.line };
+        }
+        break;
+      }
+      case 'CHANGE_HOST_BEHAVIOR': {
+        const life = hosts.get(e.host);
+        if (life === undefined) unknown('host', e.host, l);
+        else if (!life.present) absent('host', e.host, l, life, 'the new behaviour applies only if the host is added again');
+        break;
+      }
+      case 'CHANGE_CLUSTER_BEHAVIOR': {
+        const life = clusters.get(e.cluster);
+        if (life === undefined) unknown('cluster', e.cluster, l);
+        else if (!life.present) absent('cluster', e.cluster, l, life, 'the new behaviour applies only if the cluster is added again');
+        break;
+      }
+    }
+  }
+}
+
+/** Each behaviour is either a link's or a host's; naming one as both is an error. */
+function checkBehaviorKinds(sorted: readonly Located[], c: Collector): BehaviorRef[] {
+  const refs: BehaviorRef[] = [];
+  const firstUse = new Map<string, BehaviorRef>();
+  for (const l of sorted) {
+    const e = l.event;
+    if (!('behavior' in e) || l.behaviorCol === undefined) continue;
+    const kind = e.kind === 'ADD_CLUSTER' || e.kind === 'CHANGE_CLUSTER_BEHAVIOR' ? 'link' : 'host';
+    const ref: BehaviorRef = { name: e.behavior, kind, pos: c.pos(l.line, l.behaviorCol) };
+    const first = firstUse.get(e.behavior);
+    if (first === undefined) firstUse.set(e.behavior, ref);
+    else if (first.kind !== kind) {
+      c.error(ref.pos, {
+        message: `behaviour '${e.behavior}' is used here for a ${kind} but at line ${first.pos.line} for a ${first.kind}`,
+        found: `'${e.behavior}'`,
+        expected: `a ${kind} behaviour file`,
+        hint: 'a behaviour file holds either link samples (latency, bandwidth) or host samples (CPU %); use separate files',
+      });
+      continue;
+    }
+    refs.push(ref);
+  }
+  return refs;
+}
+
+function eventLine(e: GridEvent): string {
+  const head = `${plainNumber(e.timeS)}:${e.kind}`;
+  switch (e.kind) {
+    case 'ADD_CLUSTER':
+    case 'CHANGE_CLUSTER_BEHAVIOR':
+      return `${head} ${bracketName(e.cluster)} ${bracketName(e.behavior)} ${bracketNumber(e.offset)}`;
+    case 'ADD_HOST':
+      return `${head} ${bracketName(e.cluster)} ${bracketName(e.host)} ${bracketName(e.behavior)} ${bracketNumber(e.offset)} ${bracketNumber(e.arch)}`;
+    case 'REMOVE_CLUSTER':
+      return `${head} ${bracketName(e.cluster)}`;
+    case 'REMOVE_HOST':
+      return `${head} ${bracketName(e.host)}`;
+    case 'CHANGE_HOST_BEHAVIOR':
+      return `${head} ${bracketName(e.host)} ${bracketName(e.behavior)} ${bracketNumber(e.offset)}`;
+  }
+}
+
+/** The grid description text, in the layout of appendix A (positions in `pos` are ignored). */
+export function writeGridEvents(version: string, events: readonly GridEvent[]): string {
+  const lines = [`${GRID_HEADER_KEYWORD} ${checkedName(version)}`];
+  for (const e of events) lines.push(eventLine(e));
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,53 @@
+// The meaningful lines of a description file: blank lines and lines whose first non-blank character is
+// '#' are skipped (seed 001 §7.2.1–7.2.2). Line numbers start at 1; a trailing '\r' (CRLF files) is dropped.
+// Lines are visited as [start, end) offsets into the text, so a large file is never copied line by line.
+
+export class LineCursor {
+  /** Number of the current line. */
+  line = 0;
+  /** The current line is text[start, end). */
+  start = 0;
+  end = 0;
+  private nextStart = 0;
+
+  constructor(readonly text: string) {}
+
+  /** Moves to the next meaningful line; false at the end of the text. */
+  advance(): boolean {
+    const text = this.text;
+    const n = text.length;
+    while (this.nextStart <= n) {
+      const start = this.nextStart;
+      let end = text.indexOf('\n', start);
+      if (end === -1) end = n;
+      this.nextStart = end + 1;
+      this.line++;
+      if (end > start && text.charCodeAt(end - 1) === 13) end--;
+      if (!isSkipped(text, start, end)) {
+        this.start = start;
+        this.end = end;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  get lineText(): string {
+    return this.text.slice(this.start, this.end);
+  }
+}
+
+function isSkipped(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 13 || c === 11 || c === 12) continue;
+    return c === 35; // '#'
+  }
+  return true;
+}
+
+/** The first meaningful line, or undefined for a file of only comments and blanks. */
+export function firstContentLine(text: string): { line: number; text: string } | undefined {
+  const cursor = new LineCursor(text);
+  return cursor.advance() ? { line: cursor.line, text: cursor.lineText } : undefined;
+}
