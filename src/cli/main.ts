@@ -1,56 +1,16 @@
 #!/usr/bin/env node
 // The `gridsweep` command: dispatches to a sub-command, parses its options strictly, prints help and errors.
 import { parseArgs } from 'node:util';
-import { COMMAND_NAMES } from './commands-list.js';
-import { UsageError, type Command } from './command.js';
+import { UsageError } from './command.js';
+import { commandHelp, mainHelp } from './help.js';
+import { loadAllCommands, loadCommand } from './registry.js';
 import { InputError } from '../util/diagnostics.js';
 import { GRIDSWEEP_VERSION } from '../version.js';
-
-async function loadCommand(name: string): Promise<Command | undefined> {
-  if (!(COMMAND_NAMES as readonly string[]).includes(name)) return undefined;
-  const mod = (await import(`./commands/${name}.js`)) as { default: Command };
-  return mod.default;
-}
-
-async function mainHelp(): Promise<string> {
-  const lines = [
-    `gridsweep ${GRIDSWEEP_VERSION}: schedule parameter sweeps onto grids, simulated or real.`,
-    '',
-    'Usage: gridsweep COMMAND [OPTIONS] [ARGS]',
-    '       gridsweep COMMAND --help',
-    '',
-    'Commands:',
-  ];
-  const commands = await Promise.all(COMMAND_NAMES.map(loadCommand));
-  const width = Math.max(...COMMAND_NAMES.map((n) => n.length));
-  for (const c of commands) if (c) lines.push(`  ${c.name.padEnd(width)}  ${c.summary}`);
-  lines.push('', 'Options:', '  --help     this help', '  --version  print the version');
-  return lines.join('\n');
-}
-
-export function commandHelp(c: Command): string {
-  const lines = [`Usage: ${c.usage}`, '', c.summary];
-  const entries = Object.entries(c.options);
-  if (entries.length > 0) {
-    lines.push('', 'Options:');
-    const shown = entries.map(([name, o]) => {
-      const short = o.short ? `-${o.short}, ` : '    ';
-      const value = o.type === 'string' ? ` ${o.valueName ?? 'VALUE'}` : '';
-      const dflt = o.default !== undefined && o.type === 'string' ? ` (default ${String(o.default)})` : '';
-      return [`${short}--${name}${value}`, `${o.description}${dflt}`] as const;
-    });
-    shown.push(['    --help', 'this help']);
-    const width = Math.max(...shown.map(([left]) => left.length));
-    for (const [left, right] of shown) lines.push(`  ${left.padEnd(width)}  ${right}`);
-  }
-  if (c.details) lines.push('', c.details);
-  return lines.join('\n');
-}
 
 export async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    console.log(await mainHelp());
+    console.log(mainHelp(await loadAllCommands()));
     return name === undefined ? 2 : 0;
   }
   if (name === '--version') {

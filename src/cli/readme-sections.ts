@@ -1,0 +1,35 @@
+// The README sections generated from code (CLI reference, heuristics table), between marker comments.
+import { listHeuristics } from '../scheduler/heuristics/registry.js';
+import { markdownReference } from './help.js';
+import { loadAllCommands } from './registry.js';
+
+export interface GeneratedSection {
+  readonly marker: string;
+  readonly body: string;
+}
+
+export function heuristicsTable(): string {
+  const rows = listHeuristics().map((h) => `| ${h.code} | \`${h.name}\` | ${h.help} |`);
+  return ['| code | name | what it does |', '| --- | --- | --- |', ...rows].join('\n');
+}
+
+export async function generatedSections(): Promise<GeneratedSection[]> {
+  return [
+    { marker: 'cli-reference', body: markdownReference(await loadAllCommands()) },
+    { marker: 'heuristics', body: heuristicsTable() },
+  ];
+}
+
+/** Replaces each marked block of `readme` with the generated body; throws if a marker pair is missing. */
+export function applySections(readme: string, sections: readonly GeneratedSection[]): string {
+  let out = readme;
+  for (const { marker, body } of sections) {
+    const start = `<!-- generated:${marker} -->`;
+    const end = `<!-- /generated:${marker} -->`;
+    const i = out.indexOf(start);
+    const j = out.indexOf(end);
+    if (i < 0 || j < i) throw new Error(`README.md lacks the markers ${start} … ${end}`);
+    out = `${out.slice(0, i + start.length)}\n${body}\n${out.slice(j)}`;
+  }
+  return out;
+}
