@@ -1,0 +1,50 @@
+// `gridsweep dashboard RECORD.jsonl...`: replays recorded runs side by side in the live web dashboard.
+import { basename } from 'node:path';
+import type { Command } from '../command.js';
+import { flagOption, numberOption } from '../args.js';
+import { loadRunRecord } from '../../report/record-reader.js';
+import { startDashboard } from '../../dashboard/server.js';
+import { serveUntilInterrupted } from '../../dashboard/serve.js';
+import { MAX_SPEED } from '../../dashboard/protocol.js';
+
+/** Names the runs by file name, made unique when two files share one. */
+function sourceNames(paths: readonly string[]): string[] {
+  const names = paths.map((p) => basename(p).replace(/\.jsonl$/, ''));
+  return names.map((n, i) => (names.indexOf(n) !== i || names.lastIndexOf(n) !== i ? `${n} (${i + 1})` : n));
+}
+
+const command: Command = {
+  name: 'dashboard',
+  summary: 'replay recorded runs side by side in a live web dashboard (Gantt charts on one clock)',
+  usage: 'gridsweep dashboard RECORD.jsonl [RECORD2.jsonl ...] [--port N] [--speed X] [--paused]',
+  details: [
+    'Serves a page on 127.0.0.1 (the printed URL carries a random access token) that plays the runs on',
+    'one simulated clock: one Gantt chart per run, same time axis, with progress, makespan so far, a',
+    'projected finish, bytes per link, utilization per cluster and host states. The page can pause,',
+    'step, restart and change the speed; the mouse wheel and drag zoom and pan the charts.',
+  ].join('\n'),
+  options: {
+    port: { type: 'string', description: 'port to listen on (default: a free one)', valueName: 'N' },
+    speed: { type: 'string', description: 'simulated seconds per wall second (default: the longest run in 20 s)', valueName: 'X' },
+    paused: { type: 'boolean', description: 'start paused (use Step or Resume on the page)' },
+  },
+  positionals: { min: 1, max: Infinity },
+  async run(args) {
+    const port = numberOption(args, 'port', 0, { min: 0, max: 65535, integer: true });
+    const speedRaw = numberOption(args, 'speed', 0, { min: 0, max: MAX_SPEED });
+    const names = sourceNames(args.positionals);
+    const sources = [];
+    for (const [i, path] of args.positionals.entries()) sources.push({ name: names[i]!, events: await loadRunRecord(path) });
+    const dashboard = await startDashboard({
+      sources,
+      port,
+      ...(speedRaw > 0 ? { speed: speedRaw } : {}),
+      paused: flagOption(args, 'paused'),
+      title: `gridsweep: ${names.join(' vs ')}`,
+    });
+    await serveUntilInterrupted(dashboard);
+    return 0;
+  },
+};
+
+export default command;

@@ -1,0 +1,183 @@
+// The dashboard in a real headless Chromium: playback, side-by-side comparison on one clock, the page's
+// controls, access control and bad messages. Writes docs/dashboard.png as an artifact.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startDashboard, type Dashboard } from '../../src/dashboard/server.js';
+import type { RunRecordEvent } from '../../src/record/events.js';
+import { PACKAGE_ROOT } from '../../src/util/package-root.js';
+import { countSubtasks, syntheticRun } from '../fixtures/records/synthetic-run.js';
+import { launchChromium } from './chromium.js';
+
+const fast = syntheticRun({ seed: 1, policy: 'min-completion' });
+const slow = syntheticRun({ seed: 1, policy: 'round-robin' });
+const endOf = (events: readonly RunRecordEvent[]) => events[events.length - 1]!.t;
+
+let browser: Browser;
+let dashboard: Dashboard | null = null;
+const pages: Page[] = [];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  for (const p of pages.splice(0)) await p.close();
+  await dashboard?.close();
+  dashboard = null;
+});
+
+/** A page that records every request and fails the test on script errors. */
+async function openPage(url: string): Promise<{ page: Page; requests: string[]; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
+  pages.push(page);
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  const res = await page.goto(url);
+  expect(res?.status()).toBe(200);
+  return { page, requests, errors };
+}
+
+const section = (page: Page, name: string) => page.locator(`section.source[data-name="${name}"]`);
+
+async function computePixels(page: Page, name: string): Promise<number> {
+  return section(page, name)
+    .locator('canvas')
+    .evaluate((canvas: HTMLCanvasElement) => {
+      const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i] === 89 && data[i + 1] === 161 && data[i + 2] === 79) n++;
+      return n;
+    });
+}
+
+describe('dashboard in Chromium', () => {
+  it('plays a run: bars appear while it plays and progress reaches 100 %', async () => {
+    dashboard = await startDashboard({ sources: [{ name: 'run', events: fast }], speed: endOf(fast) / 5, paused: true });
+    const { page, requests, errors } = await openPage(dashboard.url);
+    const s = section(page, 'run');
+    await expect.poll(() => page.locator('#status').getAttribute('data-state')).toBe('paused');
+    expect(await s.getAttribute('data-progress-pct')).toBe('0.0');
+    await page.click('#pause');
+    await expect.poll(async () => Number(await s.getAttribute('data-bar-count')), { timeout: 10_000 }).toBeGreaterThan(0);
+    const midway = Number(await s.getAttribute('data-progress-pct'));
+    expect(midway).toBeLessThan(100);
+    await expect.poll(() => s.getAttribute('data-progress-pct'), { timeout: 15_000 }).toBe('100.0');
+    const total = countSubtasks(fast).all;
+    await expect.poll(() => s.getAttribute('data-drawn-bars')).toBe(String(total));
+    expect(await s.getAttribute('data-bar-count')).toBe(String(total));
+    expect(await computePixels(page, 'run')).toBeGreaterThan(5000);
+    expect(await page.locator('#status').getAttribute('data-state')).toBe('finished');
+    expect(await s.locator('.progress-text').textContent()).toContain('done 199');
+    expect(await s.locator('.stats').textContent()).toContain(`makespan ${endOf(fast).toFixed(1)} s (finished)`);
+    expect(await s.locator('table.clusters tr').count()).toBe(4);
+    expect(await s.locator('.host[data-state="rejoined"]').textContent()).toBe('c1-h2');
+    // A late joiner gets the whole state at once.
+    const late = await openPage(dashboard.url);
+    await expect.poll(() => section(late.page, 'run').getAttribute('data-progress-pct')).toBe('100.0');
+    expect(await section(late.page, 'run').getAttribute('data-bar-count')).toBe(String(total));
+    const origin = new URL(dashboard.url).origin;
+    expect([...requests, ...late.requests].filter((u) => !u.startsWith(origin))).toEqual([]);
+    expect([...errors, ...late.errors]).toEqual([]);
+  });
+
+  it('shows heuristics side by side on one clock, with pause, step and speed from the page', async () => {
+    dashboard = await startDashboard({
+      sources: [
+        { name: 'min-completion', events: fast },
+        { name: 'round-robin', events: slow },
+      ],
+      speed: endOf(slow) / 8,
+      title: 'min-completion vs round-robin',
+    });
+    const { page, errors } = await openPage(dashboard.url);
+    await expect.poll(() => page.locator('section.source').count()).toBe(2);
+    // Pause mid-run (after the faster run has ended, before the slower one has).
+    await expect.poll(async () => Number(await page.locator('#clock').getAttribute('data-time-s')), { timeout: 15_000 }).toBeGreaterThan(endOf(fast) * 1.05);
+    await page.click('#pause');
+    await expect.poll(() => page.locator('#status').getAttribute('data-state')).toBe('paused');
+    const clockS = Number(await page.locator('#clock').getAttribute('data-time-s'));
+    expect(clockS).toBeLessThan(endOf(slow));
+    for (const [name, events] of [['min-completion', fast], ['round-robin', slow]] as const) {
+      const s = section(page, name);
+      // Each chart shows its run at the shared clock: the works done by then, the same axis and clock line.
+      const doneByThen = events.filter((e) => e.type === 'work-done' && e.t <= clockS).length;
+      await expect.poll(() => s.getAttribute('data-done')).toBe(String(doneByThen));
+      expect(Number(await s.getAttribute('data-clock-s'))).toBe(clockS);
+      expect(Number(await s.getAttribute('data-view-end-s'))).toBe(endOf(slow));
+    }
+    expect(await section(page, 'min-completion').getAttribute('data-progress-pct')).toBe('100.0');
+    expect(Number(await section(page, 'round-robin').getAttribute('data-progress-pct'))).toBeLessThan(100);
+    // Step moves to the next event of either run and stays paused.
+    const nextEventS = Math.min(...slow.filter((e) => e.t > clockS).map((e) => e.t));
+    await page.click('#step');
+    await expect.poll(async () => Number(await page.locator('#clock').getAttribute('data-time-s'))).toBe(nextEventS);
+    expect(await page.locator('#status').getAttribute('data-state')).toBe('paused');
+    // Speed from the page, then resume to the end.
+    await page.fill('#speed', String(Math.round(endOf(slow))));
+    await page.press('#speed', 'Enter');
+    await expect.poll(() => dashboard!.playback.speed).toBe(Math.round(endOf(slow)));
+    await page.click('#pause');
+    await expect.poll(() => section(page, 'round-robin').getAttribute('data-progress-pct'), { timeout: 10_000 }).toBe('100.0');
+    // Zooming with the wheel narrows the shared axis of both charts.
+    const canvas = section(page, 'round-robin').locator('canvas');
+    await canvas.hover();
+    await page.mouse.wheel(0, -300);
+    await expect.poll(async () => Number(await section(page, 'min-completion').getAttribute('data-view-end-s'))).toBeLessThan(endOf(slow));
+    expect(await section(page, 'min-completion').getAttribute('data-view-end-s')).toBe(await section(page, 'round-robin').getAttribute('data-view-end-s'));
+    await page.click('#zoom-fit');
+    await expect.poll(async () => Number(await section(page, 'round-robin').getAttribute('data-view-end-s'))).toBe(endOf(slow));
+    mkdirSync(join(PACKAGE_ROOT, 'docs'), { recursive: true });
+    await page.screenshot({ path: join(PACKAGE_ROOT, 'docs', 'dashboard.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it('refuses the page and the WebSocket without the token', async () => {
+    dashboard = await startDashboard({ sources: [{ name: 'run', events: fast }] });
+    const page = await browser.newPage();
+    pages.push(page);
+    const res = await page.goto(dashboard.url.split('?')[0]!);
+    expect(res?.status()).toBe(403);
+    const wsUrl = `ws://127.0.0.1:${dashboard.port}/ws`;
+    expect(dashboard.stats.rejectedRequests).toBeGreaterThanOrEqual(1);
+    const outcome = await page.evaluate(
+      (url) =>
+        new Promise<string>((resolve) => {
+          const ws = new WebSocket(url);
+          ws.onopen = () => resolve('open');
+          ws.onclose = () => resolve('refused');
+        }),
+      `${wsUrl}?token=not-the-token`,
+    );
+    expect(outcome).toBe('refused');
+    expect(dashboard.stats.rejectedUpgrades).toBe(1);
+  });
+
+  it('answers a malformed message from a page with an error and keeps serving', async () => {
+    dashboard = await startDashboard({ sources: [{ name: 'run', events: fast }], speed: endOf(fast) / 2 });
+    const { page } = await openPage(dashboard.url);
+    const reply = await page.evaluate(
+      (url) =>
+        new Promise<string>((resolve) => {
+          const ws = new WebSocket(url);
+          ws.onopen = () => ws.send('{"cmd": pause');
+          ws.onmessage = (e) => {
+            const m = JSON.parse(String(e.data)) as { type: string; message?: string };
+            if (m.type === 'error') resolve(m.message!);
+          };
+        }),
+      dashboard.url.replace('http://', 'ws://').replace('/?', '/ws?'),
+    );
+    expect(reply).toMatch(/^not JSON/);
+    await expect.poll(() => section(page, 'run').getAttribute('data-progress-pct'), { timeout: 10_000 }).toBe('100.0');
+    expect(dashboard.stats.rejectedCommands).toBe(1);
+  });
+});
