@@ -5,6 +5,7 @@ export const COMMAND_NAMES = [
   'experiment',
   'plot',
   'demo',
+  'generate',
   'describe',
   'run',
   'probe',

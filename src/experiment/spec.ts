@@ -1,0 +1,241 @@
+// The experiment specification: a JSON file naming heuristics, strategy option sets, grids, applications,
+// an optional swept variable and seeds. Checked with ajv; every error names file:line:column and the JSON
+// path. Strings in grid and application entries may use ${VARIABLE} (the swept variable) and ${seed}.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../scheduler/options.js';
+import { compileSchema, checkAgainstSchema } from '../sweep/schema-check.js';
+import { parseJsonSource, type JsonSource } from '../sweep/json-source.js';
+import { InputError, type Diagnostic } from '../util/diagnostics.js';
+import { closestName, shortList } from '../formats/names.js';
+
+export type SweepValue = number | string;
+
+/** Where a grid or an application comes from: a file (relative to the spec) or a generator. */
+export type InputSpec =
+  | { readonly file: string }
+  | { readonly generator: 'fig11'; readonly sharedFileSizeKB: number | string; readonly seed?: number | string }
+  | { readonly generator: 'fig11-grid' }
+  | { readonly generator: 'mcell' | 'ins2d' | 'grid'; readonly spec: Record<string, unknown>; readonly seed?: number | string };
+
+export interface ExperimentSpec {
+  readonly name?: string;
+  readonly heuristics: 'all' | readonly string[];
+  /** Named partial scheduler options; default one set, "default", with no change. */
+  readonly strategies?: Readonly<Record<string, Partial<Omit<SchedulerOptions, 'heuristic'>>>>;
+  readonly grids: Readonly<Record<string, InputSpec>>;
+  readonly applications: Readonly<Record<string, InputSpec>>;
+  readonly sweep?: { readonly variable: string; readonly values: readonly SweepValue[] };
+  readonly seeds: readonly number[] | { readonly count: number; readonly first?: number };
+  /** Behaviour sample period for the simulator (default: the simulator's, 5 s). */
+  readonly samplePeriodS?: number;
+}
+
+/** A checked spec, with its source (for positions) and the folder its relative paths start from. */
+export interface LoadedExperimentSpec {
+  readonly spec: ExperimentSpec;
+  readonly file: string;
+  readonly baseDir: string;
+  readonly heuristics: readonly string[];
+  readonly strategies: ReadonlyArray<{ readonly name: string; readonly options: Partial<SchedulerOptions> }>;
+  readonly seeds: readonly number[];
+  readonly sweepValues: readonly (SweepValue | null)[];
+  readonly source: JsonSource;
+}
+
+const ENUMS: Record<string, readonly string[]> = { linkOrder: ['greedy', 'keep'], replanOn: ['add', 'fail', 'both', 'never'] };
+
+function strategySchema(): object {
+  const properties: Record<string, object> = {};
+  for (const [k, v] of Object.entries(DEFAULT_SCHEDULER_OPTIONS)) {
+    if (k === 'heuristic') continue;
+    const enumValues = ENUMS[k];
+    if (enumValues) properties[k] = { enum: [...enumValues], description: `one of ${enumValues.join(', ')}` };
+    else if (typeof v === 'number') properties[k] = { type: 'number', minimum: 0, description: 'a number >= 0' };
+    else if (typeof v === 'boolean') properties[k] = { type: 'boolean', description: 'true or false' };
+    else properties[k] = { type: typeof v };
+  }
+  return { type: 'object', properties, additionalProperties: false, description: 'scheduler options (see src/scheduler/options.ts)' };
+}
+
+const numberOrVar = { type: ['number', 'string'], description: 'a number or a "${variable}"' };
+
+export const EXPERIMENT_SCHEMA = {
+  type: 'object',
+  required: ['heuristics', 'grids', 'applications', 'seeds'],
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string' },
+    name: { type: 'string', description: 'a name for the experiment' },
+    heuristics: {
+      description: '"all" or a list of heuristic names',
+      oneOf: [{ const: 'all' }, { type: 'array', items: { type: 'string' }, minItems: 1 }],
+    },
+    strategies: { type: 'object', additionalProperties: strategySchema(), minProperties: 1, description: 'named scheduler option sets' },
+    grids: { type: 'object', additionalProperties: { $ref: '#/definitions/input' }, minProperties: 1, description: 'named grids' },
+    applications: { type: 'object', additionalProperties: { $ref: '#/definitions/input' }, minProperties: 1, description: 'named applications' },
+    sweep: {
+      type: 'object',
+      required: ['variable', 'values'],
+      additionalProperties: false,
+      properties: {
+        variable: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'a variable name (letters, digits, _)' },
+        values: { type: 'array', items: { type: ['number', 'string'] }, minItems: 1, description: 'the values taken by the variable' },
+      },
+    },
+    seeds: {
+      description: 'a list of whole numbers, or {"count": N, "first": S}',
+      oneOf: [
+        { type: 'array', items: { type: 'integer', minimum: 0 }, minItems: 1 },
+        {
+          type: 'object',
+          required: ['count'],
+          additionalProperties: false,
+          properties: { count: { type: 'integer', minimum: 1 }, first: { type: 'integer', minimum: 0 } },
+        },
+      ],
+    },
+    samplePeriodS: { type: 'number', exclusiveMinimum: 0, description: 'seconds > 0' },
+  },
+  definitions: {
+    input: {
+      type: 'object',
+      description: '{"file": PATH} or {"generator": "fig11" | "fig11-grid" | "mcell" | "ins2d" | "grid", ...}',
+      oneOf: [
+        { type: 'object', required: ['file'], additionalProperties: false, properties: { file: { type: 'string', minLength: 1 } } },
+        {
+          type: 'object',
+          required: ['generator', 'sharedFileSizeKB'],
+          additionalProperties: false,
+          properties: { generator: { const: 'fig11' }, sharedFileSizeKB: numberOrVar, seed: numberOrVar },
+        },
+        { type: 'object', required: ['generator'], additionalProperties: false, properties: { generator: { const: 'fig11-grid' } } },
+        {
+          type: 'object',
+          required: ['generator', 'spec'],
+          additionalProperties: false,
+          properties: { generator: { enum: ['mcell', 'ins2d', 'grid'] }, spec: { type: 'object' }, seed: numberOrVar },
+        },
+      ],
+    },
+  },
+} as const;
+
+/** A heuristic the registry knows: specs may name it or give its code (e.g. "H3"). */
+export interface KnownHeuristic {
+  readonly name: string;
+  readonly code?: string;
+}
+
+let validator: ReturnType<typeof compileSchema> | undefined;
+
+/** Names a spec may refer to with ${...}: the swept variable and the seed. */
+export function allowedVariables(spec: ExperimentSpec): string[] {
+  return spec.sweep ? [spec.sweep.variable, 'seed'] : ['seed'];
+}
+
+const VARIABLE_REF = /\$\{([^}]*)\}/g;
+
+function collectVariableProblems(value: unknown, pointer: string, allowed: readonly string[], out: { pointer: string; name: string }[]): void {
+  if (typeof value === 'string') {
+    for (const m of value.matchAll(VARIABLE_REF)) if (!allowed.includes(m[1]!)) out.push({ pointer, name: m[1]! });
+  } else if (Array.isArray(value)) value.forEach((v, i) => collectVariableProblems(v, `${pointer}/${i}`, allowed, out));
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) collectVariableProblems(v, `${pointer}/${k}`, allowed, out);
+  }
+}
+
+/**
+ * Checks `text` (the content of `file`) and resolves "all" against `knownHeuristics` (the registry's names,
+ * in registry order). Throws an InputError naming every problem.
+ */
+export function parseExperimentSpec(text: string, file: string, known: readonly (string | KnownHeuristic)[]): LoadedExperimentSpec {
+  const source = parseJsonSource(text, file);
+  validator ??= compileSchema(EXPERIMENT_SCHEMA);
+  checkAgainstSchema(source, validator, 'experiment specification');
+  const spec = source.value as ExperimentSpec;
+  const problems: Diagnostic[] = [];
+
+  const knownList = known.map((k) => (typeof k === 'string' ? { name: k } : k));
+  const knownHeuristics = knownList.map((k) => k.name);
+  const byCode = new Map(knownList.filter((k) => k.code !== undefined).map((k) => [k.code!.toUpperCase(), k.name]));
+  const heuristics = spec.heuristics === 'all' ? [...knownHeuristics] : spec.heuristics.map((h) => byCode.get(h.toUpperCase()) ?? h);
+  if (spec.heuristics !== 'all') {
+    heuristics.forEach((h, i) => {
+      if (knownHeuristics.includes(h)) return;
+      const near = closestName(h, knownHeuristics);
+      problems.push({
+        severity: 'error',
+        pos: source.positionOf(`/heuristics/${i}`),
+        message: `/heuristics/${i}: unknown heuristic "${h}"`,
+        expected: `one of ${shortList([...knownHeuristics], 12)}`,
+        hint: near ? `did you mean "${near}"?` : 'run `gridsweep simulate --help` for the list',
+      });
+    });
+    const dup = heuristics.find((h, i) => heuristics.indexOf(h) !== i);
+    if (dup) problems.push({ severity: 'error', pos: source.positionOf('/heuristics'), message: `/heuristics: "${dup}" is listed twice`, hint: 'list each heuristic once' });
+  }
+
+  const allowed = allowedVariables(spec);
+  const bad: { pointer: string; name: string }[] = [];
+  collectVariableProblems(spec.grids, '/grids', allowed, bad);
+  collectVariableProblems(spec.applications, '/applications', allowed, bad);
+  for (const b of bad) {
+    problems.push({
+      severity: 'error',
+      pos: source.positionOf(b.pointer),
+      message: `${b.pointer}: unknown variable "\${${b.name}}"`,
+      expected: allowed.map((a) => `\${${a}}`).join(' or '),
+      hint: spec.sweep ? `use \${${spec.sweep.variable}} or \${seed}` : 'declare it in "sweep": {"variable": ..., "values": [...]}',
+    });
+  }
+  if (spec.sweep) {
+    const values = spec.sweep.values;
+    const dupIndex = values.findIndex((v, i) => values.indexOf(v) !== i);
+    if (dupIndex >= 0) {
+      problems.push({ severity: 'error', pos: source.positionOf(`/sweep/values/${dupIndex}`), message: `/sweep/values/${dupIndex}: ${JSON.stringify(values[dupIndex])} is listed twice`, hint: 'list each value once' });
+    }
+  }
+  if (problems.length > 0) throw new InputError(problems);
+
+  const seeds = Array.isArray(spec.seeds)
+    ? [...(spec.seeds as readonly number[])]
+    : Array.from({ length: (spec.seeds as { count: number }).count }, (_, i) => ((spec.seeds as { first?: number }).first ?? 1) + i);
+  const strategies = Object.entries(spec.strategies ?? { default: {} }).map(([name, options]) => ({ name, options }));
+  return {
+    spec,
+    file,
+    baseDir: dirname(resolve(file)),
+    heuristics,
+    strategies,
+    seeds,
+    sweepValues: spec.sweep ? [...spec.sweep.values] : [null],
+    source,
+  };
+}
+
+export function loadExperimentSpec(path: string, knownHeuristics: readonly (string | KnownHeuristic)[]): LoadedExperimentSpec {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new InputError([
+      { severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read the experiment specification: ${(err as Error).message}`, hint: 'check the path' },
+    ]);
+  }
+  return parseExperimentSpec(text, path, knownHeuristics);
+}
+
+/** Replaces ${name} in every string of `value`; a string that is exactly "${name}" takes the variable's own type. */
+export function substituteVariables<T>(value: T, vars: Readonly<Record<string, SweepValue>>): T {
+  if (typeof value === 'string') {
+    const whole = /^\$\{([^}]*)\}$/.exec(value);
+    if (whole && whole[1]! in vars) return vars[whole[1]!] as T;
+    return value.replace(VARIABLE_REF, (m, name: string) => (name in vars ? String(vars[name]) : m)) as T;
+  }
+  if (Array.isArray(value)) return value.map((v) => substituteVariables(v, vars)) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteVariables(v, vars)])) as T;
+  }
+  return value;
+}

@@ -1,0 +1,25 @@
+// A worker thread of the experiment pool: loads the runner module named in workerData, then runs the jobs
+// it is sent, one at a time, and posts each result (or the error) back.
+import { parentPort, workerData } from 'node:worker_threads';
+import { executeJob, InputCache, type JobMessage, type RunnerModule } from './job.js';
+
+interface JobEnvelope {
+  readonly id: number;
+  readonly job: JobMessage;
+}
+
+const port = parentPort;
+if (!port) throw new Error('experiment worker: must run in a worker thread');
+const { runnerModule } = workerData as { runnerModule: string };
+const runner = (await import(runnerModule)) as Partial<RunnerModule>;
+if (typeof runner.runOne !== 'function') throw new Error(`experiment worker: ${runnerModule} does not export runOne()`);
+const runOne = runner.runOne;
+const cache = new InputCache();
+
+port.on('message', (m: JobEnvelope) => {
+  executeJob(m.job, runOne, cache).then(
+    (result) => port.postMessage({ id: m.id, ok: true, result }),
+    (err: unknown) => port.postMessage({ id: m.id, ok: false, message: err instanceof Error ? err.message : String(err) }),
+  );
+});
+port.postMessage({ ready: true });

@@ -1,0 +1,84 @@
+// The small distribution language of the generators: a constant, a uniform interval, or a normal law
+// truncated to [min, max]. Sampling a constant draws nothing from the generator, so making one quantity
+// constant never shifts the random stream of the others.
+import type { Rng } from '../util/rng.js';
+
+export type Distribution =
+  | { readonly kind: 'constant'; readonly value: number }
+  | { readonly kind: 'uniform'; readonly min: number; readonly max: number }
+  | { readonly kind: 'normal'; readonly mean: number; readonly stddev: number; readonly min?: number; readonly max?: number };
+
+export const constant = (value: number): Distribution => ({ kind: 'constant', value });
+export const uniform = (min: number, max: number): Distribution => ({ kind: 'uniform', min, max });
+
+/** Draws beyond which a truncated normal gives up rejecting and clamps (only for absurdly narrow bounds). */
+const MAX_REJECTIONS = 1000;
+
+/** Throws an Error naming `what` when the distribution cannot be sampled. */
+export function checkDistribution(d: Distribution, what: string): void {
+  const bad = (msg: string): never => {
+    throw new Error(`${what}: ${msg}`);
+  };
+  if (typeof d !== 'object' || d === null || !['constant', 'uniform', 'normal'].includes((d as { kind?: unknown }).kind as string)) {
+    bad(`expected a distribution {"kind": "constant" | "uniform" | "normal", ...}, got ${JSON.stringify(d) ?? 'nothing'}`);
+  }
+  switch (d.kind) {
+    case 'constant':
+      if (!Number.isFinite(d.value)) bad(`constant value must be finite, got ${d.value}`);
+      return;
+    case 'uniform':
+      if (!Number.isFinite(d.min) || !Number.isFinite(d.max) || d.min > d.max) bad(`uniform needs finite min <= max, got [${d.min}, ${d.max}]`);
+      return;
+    case 'normal': {
+      if (!Number.isFinite(d.mean) || !(d.stddev >= 0)) bad(`normal needs a finite mean and stddev >= 0, got mean ${d.mean}, stddev ${d.stddev}`);
+      const lo = d.min ?? -Infinity;
+      const hi = d.max ?? Infinity;
+      if (lo > hi) bad(`normal truncation needs min <= max, got [${lo}, ${hi}]`);
+      return;
+    }
+  }
+}
+
+/** The smallest value the distribution can produce. */
+export function lowerBoundOf(d: Distribution): number {
+  switch (d.kind) {
+    case 'constant':
+      return d.value;
+    case 'uniform':
+      return d.min;
+    case 'normal':
+      return d.min ?? -Infinity;
+  }
+}
+
+export function sample(d: Distribution, rng: Rng): number {
+  switch (d.kind) {
+    case 'constant':
+      return d.value;
+    case 'uniform':
+      return d.min === d.max ? d.min : rng.uniform(d.min, d.max);
+    case 'normal': {
+      const lo = d.min ?? -Infinity;
+      const hi = d.max ?? Infinity;
+      let x = d.mean;
+      for (let i = 0; i < MAX_REJECTIONS; i++) {
+        x = d.mean + d.stddev * standardNormal(rng);
+        if (x >= lo && x <= hi) return x;
+      }
+      return Math.min(hi, Math.max(lo, x));
+    }
+  }
+}
+
+/** Box–Muller; uses two uniform draws per call. */
+function standardNormal(rng: Rng): number {
+  const u1 = 1 - rng.next(); // (0, 1]
+  const u2 = rng.next();
+  return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+}
+
+/** Rounds to a fixed number of decimals, so that generated files stay short and exact to re-read. */
+export function roundTo(x: number, decimals: number): number {
+  const f = 10 ** decimals;
+  return Math.round(x * f) / f;
+}

@@ -1,0 +1,52 @@
+// `gridsweep experiment` end to end with the simulator, on a tiny generated matrix.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import experiment from '../../src/cli/commands/experiment.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'gridsweep-expcli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('gridsweep experiment', () => {
+  it('prints the median table, writes the files, and resumes from the cache', async () => {
+    const spec = {
+      name: 'cli',
+      heuristics: ['workqueue', 'xsufferage'],
+      grids: { g: { generator: 'grid', spec: { clusters: [{ hosts: [{ count: 2, availabilityPct: 100 }], bandwidthBps: 10240, latencyMs: 1 }] } } },
+      applications: {
+        a: {
+          generator: 'ins2d',
+          spec: { tasks: 4, unsharedInputsPerTask: 1, unsharedInputSizeBytes: { kind: 'constant', value: '${inKB}' }, outputSizeBytes: { kind: 'constant', value: 1024 }, runTimeS: { kind: 'constant', value: 60 } },
+        },
+      },
+      sweep: { variable: 'inKB', values: [1024, 4096] },
+      seeds: [1, 2],
+    };
+    const path = join(dir, 'cli.json');
+    writeFileSync(path, JSON.stringify(spec));
+    const out = join(dir, 'out');
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const err = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      expect(await experiment.run({ values: { out, jobs: '1' }, positionals: [path] })).toBe(0);
+      const printed = log.mock.calls.map((c) => String(c[0])).join('\n');
+      expect(printed).toMatch(/median makespan \(s\) by inKB/);
+      expect(printed).toMatch(/^workqueue\s+\d+\s+\d+$/m);
+      expect(printed).toMatch(/8 runs: 8 simulated, 0 from the cache, 0 failed/);
+      expect(readFileSync(join(out, 'results.csv'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'))).toHaveLength(9);
+      log.mockClear();
+      expect(await experiment.run({ values: { out, jobs: '1' }, positionals: [path] })).toBe(0);
+      expect(log.mock.calls.map((c) => String(c[0])).join('\n')).toMatch(/8 runs: 0 simulated, 8 from the cache/);
+    } finally {
+      log.mockRestore();
+      err.mockRestore();
+    }
+  });
+
+  it('a bad specification is an InputError naming the place', async () => {
+    const path = join(dir, 'bad.json');
+    writeFileSync(path, '{"heuristics": ["H42"], "grids": {}, "applications": {}, "seeds": [1]}');
+    await expect(experiment.run({ values: {}, positionals: [path] })).rejects.toThrow(new RegExp(`${path}:1:\\d+`));
+  });
+});
