@@ -1,6 +1,6 @@
 // Port (3): information services: what the grid looks like now and what was measured on it up to now.
 // An implementation must never reveal the future (a simulated behaviour series past the current time).
-import type { FileId } from '../model/application.js';
+import type { FileId, WorkId } from '../model/application.js';
 import type { ClusterId, HostId } from '../model/grid.js';
 
 export interface HostInfo {
@@ -36,4 +36,9 @@ export interface InformationService {
   linkBandwidthBps(clusterId: ClusterId, maxSamples: number): readonly Sample[];
   /** Measured latency of a cluster's link in milliseconds, oldest first, at most `maxSamples`, none after now. */
   linkLatencyMs(clusterId: ClusterId, maxSamples: number): readonly Sample[];
+  /**
+   * Hosts on which this Work's program already failed (real runs): place it elsewhere when another host
+   * can take it. Optional; absent means no restriction.
+   */
+  hostsToAvoid?(workId: WorkId): ReadonlySet<HostId>;
 }

@@ -1,0 +1,103 @@
+// The journal of a real run: JSON Lines, each line appended and fsync'd BEFORE the state change it
+// records is acted on, so that after a crash `--resume` knows every task whose outputs were verified.
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { HostId } from '../../src/model/grid.js';
+import type { WorkId } from '../../src/model/application.js';
+import { InputError } from '../../src/util/diagnostics.js';
+import type { SweepTask } from '../../src/sweep/expand.js';
+import { fileFactsIfPresent, sameFacts, type FileFacts } from './file-facts.js';
+
+export interface OutputFacts extends FileFacts {
+  readonly path: string;
+}
+
+export type JournalEntry =
+  | { readonly type: 'run'; readonly at: string; readonly sweep: string; readonly tasks: number }
+  | { readonly type: 'started'; readonly at: string; readonly work: WorkId; readonly host: HostId; readonly attempt: number }
+  /** The computation exited 0; `outputs` are the size and hash the host reported. */
+  | { readonly type: 'done'; readonly at: string; readonly work: WorkId; readonly host: HostId; readonly outputs: readonly OutputFacts[] }
+  /** The outputs are at the origin and match what the host reported. */
+  | { readonly type: 'verified'; readonly at: string; readonly work: WorkId; readonly host: HostId; readonly argv: readonly string[]; readonly outputs: readonly OutputFacts[] }
+  | { readonly type: 'failed'; readonly at: string; readonly work: WorkId; readonly host: HostId; readonly reason: string; readonly final: boolean };
+
+type WithoutAt<T> = T extends unknown ? Omit<T, 'at'> : never;
+export type JournalInput = WithoutAt<JournalEntry>;
+
+export class Journal {
+  private constructor(
+    readonly path: string,
+    private fd: number | undefined,
+  ) {}
+
+  static open(path: string): Journal {
+    return new Journal(path, openSync(path, 'a'));
+  }
+
+  /** Appends one entry and forces it to disk before returning. */
+  append(entry: JournalInput): void {
+    if (this.fd === undefined) throw new Error(`journal ${this.path} is closed`);
+    const line = `${JSON.stringify({ ...entry, at: new Date().toISOString() })}\n`;
+    writeSync(this.fd, line);
+    fsyncSync(this.fd);
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+/** Reads a journal. A torn last line (the controller died while writing it) is ignored; any other bad line is an error. */
+export function readJournal(path: string): JournalEntry[] {
+  if (!existsSync(path)) return [];
+  const text = readFileSync(path, 'utf8');
+  const lines = text.split('\n');
+  const entries: JournalEntry[] = [];
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
+    try {
+      const e = JSON.parse(line) as JournalEntry;
+      if (typeof e !== 'object' || e === null || typeof e.type !== 'string') throw new Error('not a journal entry');
+      entries.push(e);
+    } catch (err) {
+      const isLast = lines.slice(i + 1).every((l) => l.trim() === '');
+      if (isLast && !text.endsWith('\n')) return;
+      throw new InputError([
+        {
+          severity: 'error',
+          pos: { file: path, line: i + 1, column: 1 },
+          message: `unreadable journal line: ${(err as Error).message}`,
+          hint: 'remove the line (the tasks it names will be redone) or start without --resume',
+        },
+      ]);
+    }
+  });
+  return entries;
+}
+
+/**
+ * The tasks a resumed run can skip: the journal says their outputs were verified, the task is the same
+ * (argv and output paths), and every output at the origin still has the recorded size and SHA-256.
+ */
+export async function verifiedWorks(entries: readonly JournalEntry[], tasks: readonly SweepTask[], originDir: string): Promise<Set<WorkId>> {
+  const lastVerified = new Map<WorkId, Extract<JournalEntry, { type: 'verified' }>>();
+  for (const e of entries) if (e.type === 'verified') lastVerified.set(e.work, e);
+  const skip = new Set<WorkId>();
+  for (const [work, e] of lastVerified) {
+    const task = tasks[work];
+    if (!task) continue;
+    if (JSON.stringify(task.argv) !== JSON.stringify(e.argv)) continue;
+    if (JSON.stringify(task.outputs.map((o) => o.path)) !== JSON.stringify(e.outputs.map((o) => o.path))) continue;
+    let ok = true;
+    for (const o of e.outputs) {
+      const facts = await fileFactsIfPresent(resolve(originDir, o.path));
+      if (!facts || !sameFacts(facts, o)) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) skip.add(work);
+  }
+  return skip;
+}

@@ -1,0 +1,647 @@
+// Ports (2) and (3) for real grids, over Endpoints (local processes or SSH hosts). It carries out the
+// scheduler's store/compute/retrieve/cancel, journals each state change before acting on it, verifies
+// outputs (size + SHA-256 against what the host reported) before a task counts as done, turns lost
+// machines into sched_host_failed / sched_disk_failed and reconnects them with back-off, applies the
+// retry policy to tasks that fail, and keeps the measurements (load, bandwidth, latency) it observes.
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { Capability, GridOS } from '../../src/interfaces/grid-os.js';
+import type { ClusterInfo, HostInfo, InformationService, Sample, Topology } from '../../src/interfaces/information.js';
+import type { SchedulerEvents, WorkFailure } from '../../src/interfaces/scheduler-events.js';
+import type { FileId, WorkId } from '../../src/model/application.js';
+import type { ClusterId, GridEvent, HostId } from '../../src/model/grid.js';
+import type { RecordSink, ResourceRef, SubtaskKind } from '../../src/record/events.js';
+import type { ExpandedSweep } from '../../src/sweep/expand.js';
+import { availabilityFromLoad, EndpointDownError, PermanentEndpointError, type Endpoint } from './endpoint.js';
+import { fileFacts, sameFacts } from './file-facts.js';
+import type { Journal, OutputFacts } from './journal.js';
+import type { RetryPolicy } from './retry-policy.js';
+import type { WallClock } from './wall-clock.js';
+
+export interface RealGridOptions {
+  readonly sweep: ExpandedSweep;
+  readonly clusters: readonly { readonly id: ClusterId; readonly endpoints: readonly Endpoint[] }[];
+  readonly clock: WallClock;
+  readonly record: RecordSink;
+  readonly journal?: Journal;
+  readonly policy: RetryPolicy;
+  /** Seconds between load probes of each machine. */
+  readonly samplePeriodS: number;
+  /** Reconnection back-off: first wait and longest wait, seconds. */
+  readonly reconnectBaseS: number;
+  readonly reconnectMaxS: number;
+  /** Works the run must finish (a resumed run leaves out those already verified). */
+  readonly works: readonly WorkId[];
+  readonly log: (event: ProgressEvent) => void;
+}
+
+export type ProgressEvent =
+  | { readonly kind: 'done'; readonly work: WorkId; readonly host: HostId; readonly done: number; readonly total: number }
+  | { readonly kind: 'failed'; readonly work: WorkId; readonly host: HostId; readonly reason: string; readonly final: boolean }
+  | { readonly kind: 'stored'; readonly file: FileId; readonly cluster: ClusterId; readonly sizeBytes: number; readonly seconds: number }
+  | { readonly kind: 'down'; readonly machine: string; readonly reason: string }
+  | { readonly kind: 'up'; readonly machine: string }
+  | { readonly kind: 'unusable'; readonly machine: string; readonly reason: string };
+
+interface RunningWork {
+  readonly work: WorkId;
+  readonly workKey: string;
+  readonly subtaskId: number;
+}
+
+interface HostState {
+  readonly info: HostInfo;
+  readonly endpoint: Endpoint;
+  /** The scheduler currently counts this host as available. */
+  announced: boolean;
+  setAside: boolean;
+  running?: RunningWork;
+}
+
+interface ClusterState {
+  readonly id: ClusterId;
+  readonly endpoints: readonly Endpoint[];
+  /** The scheduler currently counts this cluster as up. */
+  up: boolean;
+  /** Bumped when the cluster goes down, so that transfers started before are forgotten. */
+  epoch: number;
+  readonly stored: Set<FileId>;
+  linkBusy: boolean;
+  linkSubtask?: number;
+  readonly bandwidth: Sample[];
+  readonly latency: Sample[];
+}
+
+interface ComputedWork {
+  readonly host: HostId;
+  readonly workKey: string;
+  readonly outputs: readonly OutputFacts[];
+}
+
+const MAX_SAMPLES_KEPT = 1000;
+const MIN_BANDWIDTH_SAMPLE_BYTES = 64 * 1024;
+const FETCH_ATTEMPTS = 3;
+
+function push(series: Sample[], sample: Sample): void {
+  series.push(sample);
+  if (series.length > MAX_SAMPLES_KEPT) series.splice(0, series.length - MAX_SAMPLES_KEPT);
+}
+
+function lastSamples(series: readonly Sample[], maxSamples: number): readonly Sample[] {
+  return maxSamples <= 0 ? [] : series.slice(-maxSamples);
+}
+
+export class RealGridOS implements GridOS, InformationService {
+  private events: SchedulerEvents | undefined;
+  private readonly hosts = new Map<HostId, HostState>();
+  private readonly clusters = new Map<ClusterId, ClusterState>();
+  private readonly availability = new Map<HostId, Sample[]>();
+  private readonly attempts = new Map<WorkId, number>();
+  private readonly computed = new Map<WorkId, ComputedWork>();
+  private readonly finished = new Set<WorkId>();
+  private readonly failedForGood = new Set<WorkId>();
+  private readonly remaining: Set<WorkId>;
+  private readonly unusable = new Set<Endpoint>();
+  private readonly reconnecting = new Set<Endpoint>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private probeTimer: NodeJS.Timeout | undefined;
+  private nextSubtaskId = 1;
+  private stopped = false;
+  private resolveFinished!: () => void;
+  private rejectFinished!: (err: Error) => void;
+  /** Resolves when every Work of the run is done (verified) or has failed for good. */
+  readonly finishedPromise: Promise<void>;
+  /** How many times each input was sent to each cluster (`file@cluster` → count). */
+  readonly inputSends = new Map<string, number>();
+
+  constructor(private readonly o: RealGridOptions) {
+    this.remaining = new Set(o.works);
+    this.finishedPromise = new Promise((res, rej) => {
+      this.resolveFinished = res;
+      this.rejectFinished = rej;
+    });
+    for (const c of o.clusters) {
+      this.clusters.set(c.id, { id: c.id, endpoints: c.endpoints, up: false, epoch: 0, stored: new Set(), linkBusy: false, bandwidth: [], latency: [] });
+      for (const e of c.endpoints) {
+        for (const h of e.spec.hostIds) {
+          this.hosts.set(h, { info: { id: h, clusterId: c.id, arch: e.spec.arch }, endpoint: e, announced: false, setAside: false });
+          this.availability.set(h, []);
+        }
+        e.onDown((reason) => this.endpointDown(e, reason));
+      }
+    }
+    if (this.remaining.size === 0) this.resolveFinished();
+  }
+
+  // ---- life cycle --------------------------------------------------------------------------------
+
+  /** Connects every machine; those that fail transiently are retried in the background. */
+  async connectAll(): Promise<void> {
+    await Promise.all(
+      [...this.clusters.values()].flatMap((c) =>
+        c.endpoints.map(async (e) => {
+          try {
+            await e.connect();
+          } catch (err) {
+            this.connectFailed(e, err);
+          }
+        }),
+      ),
+    );
+    this.probeTimer = setInterval(() => void this.probeAll(), this.o.samplePeriodS * 1000);
+    await this.probeAll();
+  }
+
+  /** Hands the grid to the scheduler: every machine that is up becomes available. */
+  attach(events: SchedulerEvents): void {
+    this.events = events;
+  }
+
+  announceAll(): void {
+    const hosts = [...this.clusters.values()].flatMap((c) => c.endpoints.filter((e) => e.isUp()).flatMap((e) => this.bringUp(e)));
+    if (hosts.length > 0) this.scheduler().sched_new_host(hosts);
+  }
+
+  upHostCount(): number {
+    return [...this.hosts.values()].filter((h) => h.announced).length;
+  }
+
+  async stop(cleanStorage: boolean): Promise<void> {
+    this.stopped = true;
+    if (this.probeTimer) clearInterval(this.probeTimer);
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    const endpoints = [...this.clusters.values()].flatMap((c) => c.endpoints);
+    if (cleanStorage) {
+      for (const c of this.clusters.values()) {
+        const e = c.endpoints.find((x) => x.isUp());
+        if (e) await e.removeRunDir().catch(() => undefined);
+      }
+    }
+    await Promise.all(endpoints.map((e) => e.close().catch(() => undefined)));
+  }
+
+  worksFailedForGood(): ReadonlySet<WorkId> {
+    return this.failedForGood;
+  }
+
+  worksDone(): ReadonlySet<WorkId> {
+    return this.finished;
+  }
+
+  /** Hosts a Work already failed on; the scheduler should place it elsewhere. */
+  hostsToAvoid(work: WorkId): ReadonlySet<HostId> {
+    return this.o.policy.hostsToAvoid(work);
+  }
+
+  // ---- port (3): information ---------------------------------------------------------------------
+
+  topology(): Topology {
+    const clusters: ClusterInfo[] = [...this.clusters.values()].filter((c) => c.up).map((c) => ({ id: c.id }));
+    const hosts = [...this.hosts.values()].filter((h) => h.announced).map((h) => h.info);
+    return { clusters, hosts };
+  }
+
+  storedFiles(clusterId: ClusterId): ReadonlySet<FileId> {
+    const c = this.clusters.get(clusterId);
+    return c && c.up ? c.stored : new Set();
+  }
+
+  hostAvailability(hostId: HostId, maxSamples: number): readonly Sample[] {
+    return lastSamples(this.availability.get(hostId) ?? [], maxSamples);
+  }
+
+  linkBandwidthBps(clusterId: ClusterId, maxSamples: number): readonly Sample[] {
+    return lastSamples(this.clusters.get(clusterId)?.bandwidth ?? [], maxSamples);
+  }
+
+  linkLatencyMs(clusterId: ClusterId, maxSamples: number): readonly Sample[] {
+    return lastSamples(this.clusters.get(clusterId)?.latency ?? [], maxSamples);
+  }
+
+  // ---- port (2): grid OS -------------------------------------------------------------------------
+
+  store(fileId: FileId, clusterId: ClusterId): Capability {
+    const c = this.cluster(clusterId);
+    this.takeLink(c, 'store');
+    const path = this.o.sweep.filePaths[fileId];
+    if (path === undefined) throw new Error(`store: unknown file ${fileId}`);
+    const sizeBytes = this.o.sweep.application.files[fileId]!.sizeBytes;
+    c.linkSubtask = this.recordStart('input', { type: 'link', cluster: clusterId }, { file: fileId, sizeBytes });
+    const epoch = c.epoch;
+    const started = this.o.clock.nowS();
+    void this.onSomeEndpoint(c, epoch, (e) => e.putFile(resolve(this.o.sweep.originDir, path), storageName(fileId)))
+      .then((ok) => {
+        if (!ok || c.epoch !== epoch) return;
+        const seconds = this.o.clock.nowS() - started;
+        this.bandwidthSample(c, sizeBytes, seconds);
+        c.stored.add(fileId);
+        const key = `${fileId}@${clusterId}`;
+        this.inputSends.set(key, (this.inputSends.get(key) ?? 0) + 1);
+        this.releaseLink(c, true);
+        this.o.log({ kind: 'stored', file: fileId, cluster: clusterId, sizeBytes, seconds });
+        this.scheduler().sched_fileTransfer_done({ kind: 'input', fileId, clusterId });
+      })
+      .catch((err: unknown) => this.internalError(err));
+    return `${clusterId}/${fileId}`;
+  }
+
+  remove(capability: Capability): void {
+    const slash = capability.lastIndexOf('/');
+    const c = this.cluster(capability.slice(0, slash));
+    const fileId = Number(capability.slice(slash + 1));
+    c.stored.delete(fileId);
+    const e = c.endpoints.find((x) => x.isUp());
+    if (e) void e.removeFile(storageName(fileId)).catch(() => undefined);
+  }
+
+  compute(workId: WorkId, hostId: HostId): void {
+    const h = this.host(hostId);
+    if (!h.announced) throw new Error(`bug: compute(${workId}) on host ${hostId}, which is not available`);
+    if (h.running) throw new Error(`bug: compute(${workId}) on host ${hostId}, which is already computing Work ${h.running.work}`);
+    const task = this.o.sweep.tasks[workId];
+    if (!task) throw new Error(`compute: unknown Work ${workId}`);
+    const attempt = (this.attempts.get(workId) ?? 0) + 1;
+    this.attempts.set(workId, attempt);
+    const workKey = `w${workId}.a${attempt}`;
+    this.o.journal?.append({ type: 'started', work: workId, host: hostId, attempt });
+    const subtaskId = this.recordStart('compute', { type: 'host', host: hostId, cluster: h.info.clusterId }, { work: workId });
+    const running: RunningWork = { work: workId, workKey, subtaskId };
+    h.running = running;
+    const outputs = task.outputs.map((f) => f.path);
+    void (async () => {
+      try {
+        const exit = await h.endpoint.run({
+          workKey,
+          argv: task.argv,
+          inputs: task.inputs.map((f) => ({ storageName: storageName(f.fileId), path: f.path })),
+          outputs,
+        });
+        if (h.running !== running) return;
+        if (exit.exitCode !== 0) {
+          this.taskFailed(h, running, 'exit', exit);
+          return;
+        }
+        const facts = exit.outputs ?? (await h.endpoint.outputFacts(workKey, outputs));
+        if (h.running !== running) return;
+        const missing = outputs.filter((_, i) => facts[i] === undefined);
+        if (missing.length > 0) {
+          this.taskFailed(h, running, 'output missing', { exitCode: 0, signal: null, stderrTail: `${exit.stderrTail}\ngridsweep: the task exited 0 but did not write ${missing.join(', ')}`.trim() });
+          return;
+        }
+        const outputFacts: OutputFacts[] = outputs.map((path, i) => ({ path, ...facts[i]! }));
+        this.o.journal?.append({ type: 'done', work: workId, host: hostId, outputs: outputFacts });
+        h.running = undefined;
+        this.recordEnd(subtaskId, true);
+        this.o.policy.taskSucceeded(hostId);
+        this.computed.set(workId, { host: hostId, workKey, outputs: outputFacts });
+        this.scheduler().sched_work_done([workId], hostId);
+      } catch (err) {
+        if (h.running !== running) return;
+        if (err instanceof EndpointDownError) return; // endpointDown() reports the host failure
+        this.taskFailed(h, running, 'error', { exitCode: null, signal: null, stderrTail: `gridsweep: ${(err as Error).message}` });
+      }
+    })().catch((err: unknown) => this.internalError(err));
+  }
+
+  retrieve(workId: WorkId, hostId: HostId): void {
+    const h = this.host(hostId);
+    const c = this.cluster(h.info.clusterId);
+    const done = this.computed.get(workId);
+    if (!done) throw new Error(`bug: retrieve(${workId}) but that Work has not finished computing on ${hostId}`);
+    this.takeLink(c, 'retrieve');
+    const sizeBytes = done.outputs.reduce((s, o) => s + o.sizeBytes, 0);
+    c.linkSubtask = this.recordStart('output', { type: 'link', cluster: c.id }, { work: workId, sizeBytes });
+    const epoch = c.epoch;
+    const started = this.o.clock.nowS();
+    const prefer = h.endpoint;
+    void this.onSomeEndpoint(c, epoch, (e) => this.fetchOutputs(e, done), prefer)
+      .then((ok) => {
+        if (!ok || c.epoch !== epoch) return;
+        this.bandwidthSample(c, sizeBytes, this.o.clock.nowS() - started);
+        const task = this.o.sweep.tasks[workId]!;
+        this.o.journal?.append({ type: 'verified', work: workId, host: done.host, argv: task.argv, outputs: done.outputs });
+        this.computed.delete(workId);
+        this.releaseLink(c, true);
+        this.markFinished(workId);
+        this.o.log({ kind: 'done', work: workId, host: done.host, done: this.finished.size, total: this.o.works.length });
+        const e = c.endpoints.find((x) => x.isUp());
+        if (e) void e.removeWork(done.workKey).catch(() => undefined);
+        this.scheduler().sched_fileTransfer_done({ kind: 'output', workId, clusterId: c.id });
+      }, (err: unknown) => {
+        // The cluster's storage cannot give the outputs back intact: treat it as a failed disk (the
+        // scheduler redoes the Works whose outputs were there) and offer the cluster again later.
+        if (c.epoch !== epoch) return;
+        this.failCluster(c, `outputs of Work ${workId} could not be retrieved: ${(err as Error).message}`);
+      })
+      .catch((err: unknown) => this.internalError(err));
+  }
+
+  cancel(workId: WorkId, hostId: HostId): void {
+    const h = this.host(hostId);
+    const running = h.running;
+    if (!running || running.work !== workId) return;
+    h.running = undefined;
+    this.recordEnd(running.subtaskId, false);
+    void h.endpoint.kill(running.workKey).catch(() => undefined);
+  }
+
+  // ---- internals ---------------------------------------------------------------------------------
+
+  private scheduler(): SchedulerEvents {
+    if (!this.events) throw new Error('RealGridOS: attach() the scheduler first');
+    return this.events;
+  }
+
+  private host(id: HostId): HostState {
+    const h = this.hosts.get(id);
+    if (!h) throw new Error(`unknown host ${id}`);
+    return h;
+  }
+
+  private cluster(id: ClusterId): ClusterState {
+    const c = this.clusters.get(id);
+    if (!c) throw new Error(`unknown cluster ${id}`);
+    return c;
+  }
+
+  private takeLink(c: ClusterState, what: string): void {
+    if (!c.up) throw new Error(`bug: ${what} over the link of cluster ${c.id}, which is down`);
+    if (c.linkBusy) throw new Error(`bug: ${what} over the link of cluster ${c.id} while another transfer is in progress (one at a time per link)`);
+    c.linkBusy = true;
+  }
+
+  private releaseLink(c: ClusterState, ok: boolean): void {
+    if (c.linkSubtask !== undefined) this.recordEnd(c.linkSubtask, ok);
+    c.linkSubtask = undefined;
+    c.linkBusy = false;
+  }
+
+  /**
+   * Runs a transfer through a machine of the cluster that is up (the preferred one first), moving on to
+   * another one when the machine goes down mid-way. Resolves false when none is left (the cluster is down).
+   */
+  private async onSomeEndpoint(c: ClusterState, epoch: number, op: (e: Endpoint) => Promise<void>, prefer?: Endpoint): Promise<boolean> {
+    const tried = new Set<Endpoint>();
+    while (c.epoch === epoch && !this.stopped) {
+      const candidates = c.endpoints.filter((e) => e.isUp() && !tried.has(e));
+      const e = prefer && candidates.includes(prefer) ? prefer : candidates[0];
+      if (!e) return false;
+      try {
+        await op(e);
+        return true;
+      } catch (err) {
+        if (!(err instanceof EndpointDownError) && e.isUp()) throw err;
+        tried.add(e);
+      }
+    }
+    return false;
+  }
+
+  private async fetchOutputs(e: Endpoint, done: ComputedWork): Promise<void> {
+    for (const o of done.outputs) {
+      const dest = resolve(this.o.sweep.originDir, o.path);
+      const part = `${dest}.gridsweep-part`;
+      await mkdir(dirname(dest), { recursive: true });
+      let lastProblem = '';
+      let ok = false;
+      for (let attempt = 0; attempt < FETCH_ATTEMPTS && !ok; attempt++) {
+        await e.fetch(done.workKey, o.path, part);
+        const got = await fileFacts(part);
+        if (sameFacts(got, o)) ok = true;
+        else lastProblem = `${o.path}: received ${got.sizeBytes} bytes sha256 ${got.sha256}, the host reported ${o.sizeBytes} bytes sha256 ${o.sha256}`;
+      }
+      if (!ok) {
+        await rm(part, { force: true });
+        throw new Error(`verification failed ${FETCH_ATTEMPTS} times; ${lastProblem}`);
+      }
+      await rename(part, dest);
+    }
+  }
+
+  private taskFailed(h: HostState, running: RunningWork, what: string, exit: { exitCode: number | null; signal: string | null; stderrTail: string }): void {
+    h.running = undefined;
+    this.recordEnd(running.subtaskId, false);
+    const verdict = this.o.policy.taskFailed(running.work, h.info.id);
+    const reason = `${what}: exit code ${exit.exitCode ?? '-'}${exit.signal ? `, signal ${exit.signal}` : ''}`;
+    this.o.journal?.append({ type: 'failed', work: running.work, host: h.info.id, reason, final: false });
+    this.o.log({ kind: 'failed', work: running.work, host: h.info.id, reason: `${reason}${exit.stderrTail ? ` — ${lastLine(exit.stderrTail)}` : ''}`, final: false });
+    void h.endpoint.removeWork(running.workKey).catch(() => undefined);
+    const failure: WorkFailure = { reason: 'exit', hostId: h.info.id, exitCode: exit.exitCode, signal: exit.signal, stderrTail: exit.stderrTail };
+    this.scheduler().sched_work_failed([running.work], failure);
+    if (verdict.setHostAsideS !== undefined) this.setAside(h, verdict.setHostAsideS);
+  }
+
+  /**
+   * The scheduler gave a Work up (it recorded 'work-failed' with final: true, after repeated program
+   * failures): journal it, and stop waiting for it.
+   */
+  workGivenUp(work: WorkId, host: HostId): void {
+    if (this.failedForGood.has(work) || this.finished.has(work)) return;
+    this.failedForGood.add(work);
+    this.o.journal?.append({ type: 'failed', work, host, reason: 'given up after repeated failures', final: true });
+    this.o.log({ kind: 'failed', work, host, reason: 'given up after repeated failures', final: true });
+    this.markFinished(work);
+  }
+
+  private markFinished(work: WorkId): void {
+    if (!this.failedForGood.has(work)) this.finished.add(work);
+    this.remaining.delete(work);
+    if (this.remaining.size === 0) this.resolveFinished();
+  }
+
+  private setAside(h: HostState, seconds: number): void {
+    if (!h.announced) return;
+    h.announced = false;
+    h.setAside = true;
+    this.gridEvent({ kind: 'REMOVE_HOST', host: h.info.id, timeS: this.o.clock.nowS() });
+    this.o.log({ kind: 'down', machine: h.info.id, reason: `set aside for ${seconds} s after repeated task failures` });
+    this.scheduler().sched_host_failed([h.info.id]);
+    this.later(seconds, () => {
+      h.setAside = false;
+      if (h.endpoint.isUp() && !h.announced && this.cluster(h.info.clusterId).up) {
+        h.announced = true;
+        this.gridEvent({ kind: 'ADD_HOST', cluster: h.info.clusterId, host: h.info.id, behavior: 'real', offset: 0, arch: h.info.arch, timeS: this.o.clock.nowS() });
+        this.scheduler().sched_new_host([h.info]);
+      }
+    });
+  }
+
+  /** Marks an endpoint's hosts (and maybe its cluster) up; returns the hosts the scheduler should learn of. */
+  private bringUp(e: Endpoint): HostInfo[] {
+    const c = this.cluster(e.clusterId);
+    const t = this.o.clock.nowS();
+    if (!c.up) {
+      c.up = true;
+      this.gridEvent({ kind: 'ADD_CLUSTER', cluster: c.id, behavior: 'real', offset: 0, timeS: t });
+    }
+    const infos: HostInfo[] = [];
+    for (const id of e.spec.hostIds) {
+      const h = this.host(id);
+      if (h.announced || h.setAside) continue;
+      h.announced = true;
+      this.gridEvent({ kind: 'ADD_HOST', cluster: c.id, host: id, behavior: 'real', offset: 0, arch: h.info.arch, timeS: t });
+      infos.push(h.info);
+    }
+    return infos;
+  }
+
+  private endpointDown(e: Endpoint, reason: string): void {
+    if (this.stopped) return;
+    const c = this.cluster(e.clusterId);
+    const t = this.o.clock.nowS();
+    this.o.log({ kind: 'down', machine: e.spec.name, reason });
+    const lost: HostId[] = [];
+    for (const id of e.spec.hostIds) {
+      const h = this.host(id);
+      if (h.running) {
+        const r = h.running;
+        h.running = undefined;
+        this.recordEnd(r.subtaskId, false);
+        this.o.journal?.append({ type: 'failed', work: r.work, host: id, reason: `host failed: ${reason}`, final: false });
+      }
+      if (h.announced) {
+        h.announced = false;
+        lost.push(id);
+        this.gridEvent({ kind: 'REMOVE_HOST', host: id, timeS: t });
+      }
+    }
+    const clusterLost = c.up && !c.endpoints.some((x) => x.isUp());
+    if (clusterLost) this.clusterDown(c);
+    else if (lost.length > 0 && this.events) this.events.sched_host_failed(lost);
+    this.reconnect(e, 0);
+  }
+
+  /** The scheduler's view of a cluster goes down: its link, its stored files, its computed outputs. */
+  private clusterDown(c: ClusterState): void {
+    c.up = false;
+    c.epoch++;
+    c.stored.clear();
+    if (c.linkBusy) this.releaseLink(c, false);
+    // Outputs computed in this cluster but not yet brought back are lost with it.
+    for (const [work, done] of this.computed) if (this.host(done.host).info.clusterId === c.id) this.computed.delete(work);
+    this.gridEvent({ kind: 'REMOVE_CLUSTER', cluster: c.id, timeS: this.o.clock.nowS() });
+    if (this.events) this.events.sched_disk_failed([c.id]);
+  }
+
+  /** A cluster whose machines are up but whose storage misbehaves: fail it, then offer it again later. */
+  private failCluster(c: ClusterState, reason: string): void {
+    this.o.log({ kind: 'down', machine: c.id, reason });
+    const t = this.o.clock.nowS();
+    for (const e of c.endpoints) {
+      for (const id of e.spec.hostIds) {
+        const h = this.host(id);
+        if (h.running) {
+          const r = h.running;
+          h.running = undefined;
+          this.recordEnd(r.subtaskId, false);
+          this.o.journal?.append({ type: 'failed', work: r.work, host: id, reason: `cluster failed: ${reason}`, final: false });
+          void e.kill(r.workKey).catch(() => undefined);
+        }
+        if (h.announced) {
+          h.announced = false;
+          this.gridEvent({ kind: 'REMOVE_HOST', host: id, timeS: t });
+        }
+      }
+    }
+    this.clusterDown(c);
+    this.later(this.o.reconnectBaseS, () => {
+      const hosts = c.endpoints.filter((e) => e.isUp()).flatMap((e) => this.bringUp(e));
+      if (hosts.length > 0) this.scheduler().sched_new_host(hosts);
+    });
+  }
+
+  private connectFailed(e: Endpoint, err: unknown): void {
+    if (err instanceof PermanentEndpointError) {
+      this.unusable.add(e);
+      this.o.log({ kind: 'unusable', machine: e.spec.name, reason: err.message });
+      return;
+    }
+    this.o.log({ kind: 'down', machine: e.spec.name, reason: `cannot connect: ${(err as Error).message}` });
+    this.reconnect(e, 0);
+  }
+
+  private reconnect(e: Endpoint, attempt: number): void {
+    if (this.stopped || this.unusable.has(e) || (this.reconnecting.has(e) && attempt === 0)) return;
+    this.reconnecting.add(e);
+    const waitS = Math.min(this.o.reconnectMaxS, this.o.reconnectBaseS * 2 ** attempt);
+    this.later(waitS, () => {
+      void e.connect().then(
+        () => {
+          this.reconnecting.delete(e);
+          if (this.stopped) return;
+          this.o.log({ kind: 'up', machine: e.spec.name });
+          const hosts = this.bringUp(e);
+          if (hosts.length > 0 && this.events) this.events.sched_new_host(hosts);
+        },
+        (err: unknown) => {
+          if (err instanceof PermanentEndpointError) {
+            this.reconnecting.delete(e);
+            this.connectFailed(e, err);
+          } else this.reconnect(e, attempt + 1);
+        },
+      );
+    });
+  }
+
+  private later(seconds: number, fn: () => void): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      if (!this.stopped) fn();
+    }, seconds * 1000);
+    this.timers.add(t);
+  }
+
+  private async probeAll(): Promise<void> {
+    const t = this.o.clock.nowS();
+    await Promise.all(
+      [...this.clusters.values()].map(async (c) => {
+        let latencyDone = false;
+        for (const e of c.endpoints) {
+          if (!e.isUp()) continue;
+          try {
+            const s = await e.probe();
+            for (const h of e.spec.hostIds) push(this.availability.get(h)!, { timeS: t, value: availabilityFromLoad(s) });
+            if (!latencyDone) push(c.latency, { timeS: t, value: s.rttMs });
+            latencyDone = true;
+          } catch {
+            // a machine that cannot be probed is either reported down by its connection or probed next time
+          }
+        }
+      }),
+    );
+  }
+
+  private bandwidthSample(c: ClusterState, sizeBytes: number, seconds: number): void {
+    if (sizeBytes < MIN_BANDWIDTH_SAMPLE_BYTES || seconds <= 0) return;
+    push(c.bandwidth, { timeS: this.o.clock.nowS(), value: sizeBytes / seconds });
+  }
+
+  private recordStart(kind: SubtaskKind, resource: ResourceRef, extra: { work?: WorkId; file?: FileId; sizeBytes?: number }): number {
+    const id = this.nextSubtaskId++;
+    this.o.record({ type: 'start', t: this.o.clock.nowS(), id, kind, resource, ...extra });
+    return id;
+  }
+
+  private recordEnd(id: number, ok: boolean): void {
+    this.o.record({ type: 'end', t: this.o.clock.nowS(), id, ok });
+  }
+
+  private gridEvent(event: GridEvent): void {
+    this.o.record({ type: 'grid', t: this.o.clock.nowS(), event });
+  }
+
+  /** A bug (ours or the scheduler's) surfaced in an asynchronous step: the run stops with it. */
+  private internalError(err: unknown): void {
+    this.rejectFinished(err instanceof Error ? err : new Error(String(err)));
+  }
+}
+
+function storageName(fileId: FileId): string {
+  return `f${fileId}`;
+}
+
+function lastLine(text: string): string {
+  const lines = text.trim().split('\n');
+  return lines[lines.length - 1] ?? '';
+}

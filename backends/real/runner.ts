@@ -1,0 +1,177 @@
+// One real run from a sweep file and a real grid file: expand the sweep, read the journal (--resume skips
+// the tasks whose outputs are verified at the origin), connect the machines, hand the grid to the
+// scheduler, wait until every task is done or has failed for good, and write the run record around it.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { ForecastingService } from '../../src/interfaces/forecasting.js';
+import type { GridOS } from '../../src/interfaces/grid-os.js';
+import type { InformationService } from '../../src/interfaces/information.js';
+import type { SchedulerEvents } from '../../src/interfaces/scheduler-events.js';
+import type { Clock } from '../../src/interfaces/clock.js';
+import type { Application, WorkId } from '../../src/model/application.js';
+import type { RecordSink } from '../../src/record/events.js';
+import type { SchedulerOptions } from '../../src/scheduler/options.js';
+import type { RealGrid } from '../../src/realgrid/real-grid-file.js';
+import { realGridArchitectures } from '../../src/realgrid/real-grid-file.js';
+import { expandSweep, type ExpandedSweep } from '../../src/sweep/expand.js';
+import type { LoadedSweep } from '../../src/sweep/sweep-file.js';
+import { LastValueForecaster } from '../../src/forecast/last-value.js';
+import { InputError } from '../../src/util/diagnostics.js';
+import { Rng } from '../../src/util/rng.js';
+import { GRIDSWEEP_VERSION } from '../../src/version.js';
+import { LocalEndpoint } from '../local/local-endpoint.js';
+import { SshEndpoint } from '../ssh/ssh-endpoint.js';
+import type { Endpoint } from './endpoint.js';
+import { Journal, readJournal, verifiedWorks } from './journal.js';
+import { RealGridOS, type ProgressEvent } from './real-grid-os.js';
+import { DEFAULT_RETRY_POLICY, RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
+import { WallClock } from './wall-clock.js';
+
+export interface RealSchedulerDeps {
+  readonly gridOS: GridOS;
+  readonly info: InformationService;
+  readonly forecaster: ForecastingService;
+  readonly clock: Clock;
+  readonly rng: Rng;
+  readonly record: RecordSink;
+}
+
+export interface RealRunInput {
+  readonly sweepPath: string;
+  readonly sweep: LoadedSweep;
+  readonly gridPath: string;
+  readonly grid: RealGrid;
+  readonly scheduler: SchedulerOptions;
+  readonly seed: number;
+  readonly journalPath?: string;
+  readonly resume: boolean;
+  readonly acceptNew: boolean;
+  readonly record: RecordSink;
+  readonly log: (event: ProgressEvent | { kind: 'start'; total: number; skipped: number; hosts: number }) => void;
+  readonly samplePeriodS?: number;
+  readonly reconnectBaseS?: number;
+  readonly reconnectMaxS?: number;
+  readonly retry?: RetryPolicyOptions;
+  /** Leave this run's files and working directories in the clusters' storage. */
+  readonly keepStorage?: boolean;
+}
+
+export interface RealRunResult {
+  readonly makespanS: number;
+  readonly worksTotal: number;
+  readonly worksDone: number;
+  /** Skipped because a previous run's journal shows them verified. */
+  readonly worksSkipped: number;
+  readonly worksFailed: readonly WorkId[];
+  /** `fileId@cluster` → number of times that input was sent to that cluster. */
+  readonly inputSends: ReadonlyMap<string, number>;
+  readonly expanded: ExpandedSweep;
+}
+
+export type MakeRealScheduler = (app: Application, deps: RealSchedulerDeps) => SchedulerEvents;
+
+function sha256Of(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+/** The expanded sweep as a real run sees it: origin from the grid file (default: the sweep's directory). */
+export function expandForGrid(sweepPath: string, sweep: LoadedSweep, grid: RealGrid): ExpandedSweep {
+  const originDir = grid.originDir ?? dirname(resolve(sweepPath));
+  return expandSweep(sweep, { originDir, architectures: realGridArchitectures(grid) });
+}
+
+export async function runReal(input: RealRunInput, makeScheduler: MakeRealScheduler): Promise<RealRunResult> {
+  const expanded = expandForGrid(input.sweepPath, input.sweep, input.grid);
+  const app = expanded.application;
+
+  let skip = new Set<WorkId>();
+  if (input.resume) {
+    if (!input.journalPath) throw new InputError([{ severity: 'error', pos: { file: input.sweepPath, line: 1, column: 1 }, message: '--resume needs --journal FILE', hint: 'name the journal of the run to resume' }]);
+    skip = await verifiedWorks(readJournal(input.journalPath), expanded.tasks, expanded.originDir);
+  } else if (input.journalPath && existsSync(input.journalPath) && statSync(input.journalPath).size > 0) {
+    throw new InputError([
+      {
+        severity: 'error',
+        pos: { file: input.journalPath, line: 1, column: 1 },
+        message: 'the journal already holds a run',
+        hint: 'add --resume to continue that run, or name another journal file',
+      },
+    ]);
+  }
+  const works = app.works.filter((w) => !skip.has(w.id));
+  const journal = input.journalPath ? Journal.open(input.journalPath) : undefined;
+  journal?.append({ type: 'run', sweep: resolve(input.sweepPath), tasks: app.works.length });
+
+  const runId = `run-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
+  const clusters = input.grid.clusters.map((c) => ({
+    id: c.id,
+    endpoints: c.endpoints.map((e): Endpoint =>
+      e.kind === 'local'
+        ? new LocalEndpoint(e, c.id, c.storageDir, runId)
+        : new SshEndpoint(e, c.id, c.storageDir, runId, { acceptNew: input.acceptNew }),
+    ),
+  }));
+  const clock = new WallClock();
+  const samplePeriodS = input.samplePeriodS ?? 5;
+  const grid = new RealGridOS({
+    sweep: expanded,
+    clusters,
+    clock,
+    record: input.record,
+    ...(journal ? { journal } : {}),
+    policy: new RetryPolicy({ ...(input.retry ?? DEFAULT_RETRY_POLICY), maxAttempts: input.scheduler.maxExitFailures ?? DEFAULT_RETRY_POLICY.maxAttempts }),
+    samplePeriodS,
+    reconnectBaseS: input.reconnectBaseS ?? 2,
+    reconnectMaxS: input.reconnectMaxS ?? 120,
+    works: works.map((w) => w.id),
+    log: input.log,
+  });
+
+  input.record({
+    type: 'header',
+    t: 0,
+    gridsweepVersion: GRIDSWEEP_VERSION,
+    mode: 'real',
+    heuristic: input.scheduler.heuristic,
+    seed: input.seed,
+    inputs: {
+      sweep: { path: input.sweepPath, sha256: sha256Of(input.sweepPath) },
+      grid: { path: input.gridPath, sha256: sha256Of(input.gridPath) },
+    },
+    options: { ...input.scheduler, samplePeriodS, resume: input.resume, skipped: skip.size, runId },
+    taskCount: app.works.length,
+  });
+
+  let failedToStart: Error | undefined;
+  try {
+    await grid.connectAll();
+    if (works.length > 0 && [...clusters].every((c) => c.endpoints.every((e) => !e.isUp()))) {
+      throw new Error('no host of the real grid could be reached; see the messages above');
+    }
+    // The scheduler decides when a Work is given up; the grid stops waiting for it then.
+    const schedulerRecord: RecordSink = (e) => {
+      input.record(e);
+      if (e.type === 'work-failed' && e.final) grid.workGivenUp(e.work, e.host);
+    };
+    const scheduler = makeScheduler(app, { gridOS: grid, info: grid, forecaster: new LastValueForecaster(), clock, rng: new Rng(input.seed), record: schedulerRecord });
+    grid.attach(scheduler);
+    input.log({ kind: 'start', total: works.length, skipped: skip.size, hosts: grid.topology().hosts.length });
+    if (works.length > 0) {
+      scheduler.sched_new_work(works);
+      grid.announceAll();
+    }
+    await grid.finishedPromise;
+  } catch (err) {
+    failedToStart = err as Error;
+  }
+  const makespanS = clock.nowS();
+  const failed = [...grid.worksFailedForGood()];
+  const done = grid.worksDone().size;
+  input.record({ type: 'run-end', t: makespanS, makespanS, worksDone: done + skip.size, worksFailed: app.works.length - done - skip.size });
+  clock.cancelAll();
+  await grid.stop(!input.keepStorage && failedToStart === undefined && failed.length === 0);
+  journal?.close();
+  if (failedToStart) throw failedToStart;
+  return { makespanS, worksTotal: app.works.length, worksDone: done, worksSkipped: skip.size, worksFailed: failed, inputSends: grid.inputSends, expanded };
+}

@@ -1,0 +1,328 @@
+// One SSH host: one persistent connection (node-ssh over ssh2) with keep-alives, host keys checked against
+// known_hosts, SFTP for files, and every remote command built from single-quoted arguments. Channels are
+// bounded with p-queue (sshd allows 10 sessions per connection): running tasks in one queue (one per slot),
+// short operations in another.
+import { NodeSSH } from 'node-ssh';
+import PQueue from 'p-queue';
+import { performance } from 'node:perf_hooks';
+import { posix } from 'node:path';
+import type { ClusterId } from '../../src/model/grid.js';
+import type { SshEndpointSpec } from '../../src/realgrid/real-grid-file.js';
+import {
+  EndpointDownError,
+  PermanentEndpointError,
+  STDERR_TAIL_BYTES,
+  type Endpoint,
+  type LoadSample,
+  type TaskExit,
+  type TaskLaunch,
+} from '../real/endpoint.js';
+import type { FileFacts } from '../real/file-facts.js';
+import { checkHostKey, knownHostsName } from './known-hosts.js';
+import { shellCommand, shellQuote } from './shell-quote.js';
+
+const SHORT_OPERATION_CHANNELS = 3;
+const KILL_GRACE_S = 2;
+
+/** The SFTP session calls we use (ssh2's SFTPWrapper, which ships without types here). */
+interface Sftp {
+  fastPut(local: string, remote: string, cb: (err: Error | null | undefined) => void): void;
+  fastGet(remote: string, local: string, cb: (err: Error | null | undefined) => void): void;
+  ext_openssh_rename(from: string, to: string, cb: (err: Error | null | undefined) => void): void;
+  end(): void;
+  on(event: 'close' | 'error', fn: () => void): void;
+}
+
+interface ExecResult {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly code: number | null;
+  readonly signal: string | null;
+}
+
+/** Shell loop printing "SIZE SHA256" (or MISSING) for each path, one line each, in order. */
+function factsLoop(paths: readonly string[]): string {
+  if (paths.length === 0) return 'true';
+  return `for f in ${shellCommand(paths)}; do if [ -f "$f" ]; then printf '%s %s\\n' "$(stat -c %s -- "$f")" "$(sha256sum < "$f" | cut -c1-64)"; else echo MISSING; fi; done`;
+}
+
+function parseFacts(out: string, count: number): (FileFacts | undefined)[] {
+  if (count === 0) return [];
+  const lines = out.trim().split('\n');
+  if (lines.length !== count) throw new Error(`unexpected answer when checking outputs: ${out.slice(0, 200)}`);
+  return lines.map((line) => {
+    const m = /^(\d+) ([0-9a-f]{64})$/.exec(line.trim());
+    return m ? { sizeBytes: Number(m[1]), sha256: m[2]! } : undefined;
+  });
+}
+
+export interface SshEndpointOptions {
+  /** Add unknown hosts to known_hosts (OpenSSH's StrictHostKeyChecking=accept-new). */
+  readonly acceptNew: boolean;
+  readonly readyTimeoutMs?: number;
+}
+
+export class SshEndpoint implements Endpoint {
+  private ssh: NodeSSH | undefined;
+  private sftp: Promise<Sftp> | undefined;
+  private up = false;
+  private generation = 0;
+  private readonly downListeners: ((reason: string) => void)[] = [];
+  private readonly tasks: PQueue;
+  private readonly ops = new PQueue({ concurrency: SHORT_OPERATION_CHANNELS });
+  private readonly runDir: string;
+
+  constructor(
+    readonly spec: SshEndpointSpec,
+    readonly clusterId: ClusterId,
+    storageDir: string,
+    runId: string,
+    private readonly options: SshEndpointOptions,
+  ) {
+    this.tasks = new PQueue({ concurrency: spec.hostIds.length });
+    this.runDir = posix.join(storageDir, 'gridsweep', runId);
+  }
+
+  private filesDir(): string {
+    return posix.join(this.runDir, 'files');
+  }
+
+  private workDir(workKey: string): string {
+    return posix.join(this.runDir, 'work', workKey);
+  }
+
+  private get label(): string {
+    return `${this.spec.name} (${this.spec.user}@${knownHostsName(this.spec.address, this.spec.port)})`;
+  }
+
+  async connect(): Promise<void> {
+    if (this.up) return;
+    const ssh = new NodeSSH();
+    const knownName = knownHostsName(this.spec.address, this.spec.port);
+    let keyProblem: string | undefined;
+    let agent: string | undefined;
+    if (this.spec.agent) {
+      agent = process.env['SSH_AUTH_SOCK'];
+      if (!agent) throw new PermanentEndpointError(`${this.label}: "agent": true but SSH_AUTH_SOCK is not set; start ssh-agent or use "identityFile"`);
+    }
+    try {
+      await ssh.connect({
+        host: this.spec.address,
+        port: this.spec.port,
+        username: this.spec.user,
+        ...(this.spec.identityFile !== undefined ? { privateKeyPath: this.spec.identityFile } : {}),
+        ...(agent !== undefined ? { agent } : {}),
+        keepaliveInterval: this.spec.keepaliveIntervalMs,
+        keepaliveCountMax: this.spec.keepaliveCountMax,
+        readyTimeout: this.options.readyTimeoutMs ?? 20000,
+        hostVerifier: (key: Buffer): boolean => {
+          const verdict = checkHostKey(this.spec.knownHostsFile, knownName, key, this.options.acceptNew);
+          if (!verdict.ok) keyProblem = verdict.reason;
+          return verdict.ok;
+        },
+      });
+    } catch (err) {
+      ssh.dispose();
+      if (keyProblem !== undefined) throw new PermanentEndpointError(`${this.label}: ${keyProblem}`);
+      const message = (err as Error).message;
+      if (/privateKeyPath does not exist|Cannot parse privateKey|passphrase/i.test(message)) {
+        throw new PermanentEndpointError(`${this.label}: cannot use the identity file ${this.spec.identityFile}: ${message}`);
+      }
+      if (/All configured authentication methods failed/i.test(message)) {
+        throw new PermanentEndpointError(`${this.label}: authentication refused; check "user" and the key in authorized_keys`);
+      }
+      throw new Error(`${this.label}: ${message}`);
+    }
+    const connection = ssh.connection as unknown as NodeJS.EventEmitter;
+    const generation = ++this.generation;
+    let downReason = 'connection closed';
+    connection.on('error', (err: Error) => {
+      downReason = /keepalive/i.test(err.message) ? 'keep-alive timeout' : `connection error: ${err.message}`;
+    });
+    connection.on('close', () => this.wentDown(generation, downReason));
+    this.ssh = ssh;
+    this.up = true;
+    this.sftp = undefined;
+    const r = await this.exec(`mkdir -p ${shellQuote(this.filesDir())} ${shellQuote(posix.join(this.runDir, 'work'))}`);
+    if (r.code !== 0) {
+      await this.close();
+      throw new PermanentEndpointError(`${this.label}: cannot create the storage directory ${this.runDir}: ${r.stderr.trim()}`);
+    }
+  }
+
+  private wentDown(generation: number, reason: string): void {
+    if (generation !== this.generation || !this.up) return;
+    this.up = false;
+    this.ssh = undefined;
+    this.sftp = undefined;
+    for (const l of this.downListeners) l(reason);
+  }
+
+  isUp(): boolean {
+    return this.up;
+  }
+
+  onDown(listener: (reason: string) => void): void {
+    this.downListeners.push(listener);
+  }
+
+  private connection(): NodeSSH {
+    if (!this.up || !this.ssh) throw new EndpointDownError(`${this.label} is down`);
+    return this.ssh;
+  }
+
+  /** Runs a shell command line; rejects with EndpointDownError when the connection is lost meanwhile. */
+  private async execOn(queue: PQueue, command: string): Promise<ExecResult> {
+    return (await queue.add(async () => {
+      const ssh = this.connection();
+      const generation = this.generation;
+      let r: ExecResult;
+      try {
+        r = await ssh.execCommand(command, { noTrim: true });
+      } catch (err) {
+        if (generation !== this.generation || !this.up) throw new EndpointDownError(`${this.label} went down: ${(err as Error).message}`);
+        throw err;
+      }
+      if (r.code === null && r.signal === null && (generation !== this.generation || !this.up || !ssh.isConnected())) {
+        throw new EndpointDownError(`${this.label} went down during a command`);
+      }
+      return r;
+    }))!;
+  }
+
+  private exec(command: string): Promise<ExecResult> {
+    return this.execOn(this.ops, command);
+  }
+
+  private async mustExec(command: string, what: string): Promise<string> {
+    const r = await this.exec(command);
+    if (r.code !== 0) throw new Error(`${this.label}: ${what} failed (exit ${r.code ?? r.signal}): ${r.stderr.trim().slice(-500)}`);
+    return r.stdout;
+  }
+
+  private session(): Promise<Sftp> {
+    if (!this.sftp) {
+      const ssh = this.connection();
+      const p = ssh.requestSFTP().then((s) => s as unknown as Sftp);
+      this.sftp = p;
+      p.then(
+        (s) => {
+          const forget = (): void => {
+            if (this.sftp === p) this.sftp = undefined;
+          };
+          s.on('close', forget);
+          s.on('error', forget);
+        },
+        () => {
+          if (this.sftp === p) this.sftp = undefined;
+        },
+      );
+    }
+    return this.sftp;
+  }
+
+  private async sftpCall(what: string, call: (s: Sftp, cb: (err: Error | null | undefined) => void) => void): Promise<void> {
+    await this.ops.add(async () => {
+      const generation = this.generation;
+      const s = await this.session();
+      await new Promise<void>((resolve, reject) =>
+        call(s, (err) => {
+          if (!err) resolve();
+          else if (generation !== this.generation || !this.up) reject(new EndpointDownError(`${this.label} went down during ${what}`));
+          else reject(new Error(`${this.label}: ${what}: ${err.message}`));
+        }),
+      );
+    });
+  }
+
+  async putFile(localPath: string, storageName: string): Promise<void> {
+    const dest = posix.join(this.filesDir(), storageName);
+    const tmp = `${dest}.part`;
+    await this.sftpCall(`upload of ${storageName}`, (s, cb) => s.fastPut(localPath, tmp, cb));
+    await this.sftpCall(`rename of ${storageName}`, (s, cb) => s.ext_openssh_rename(tmp, dest, cb));
+  }
+
+  async removeFile(storageName: string): Promise<void> {
+    await this.mustExec(`rm -f -- ${shellQuote(posix.join(this.filesDir(), storageName))}`, 'removing a stored file');
+  }
+
+  /** The remote script that prepares a task's working directory and runs it in its own session. */
+  taskScript(task: TaskLaunch): string {
+    const wd = this.workDir(task.workKey);
+    const lines = [`rm -rf ${shellQuote(wd)} && mkdir -p ${shellQuote(wd)} && cd ${shellQuote(wd)} || exit 200`];
+    const dirs = new Set<string>();
+    for (const p of [...task.inputs.map((i) => i.path), ...task.outputs]) {
+      const d = posix.dirname(p);
+      if (d !== '.') dirs.add(d);
+    }
+    if (dirs.size > 0) lines.push(`mkdir -p -- ${shellCommand([...dirs])} || exit 200`);
+    for (const i of task.inputs) lines.push(`ln -s -- ${shellQuote(posix.join(this.filesDir(), i.storageName))} ${shellQuote(i.path)} || exit 200`);
+    // setsid makes the task a process-group leader whose id (written to .gridsweep.pid) cancel() kills.
+    lines.push(
+      `setsid -w sh -c 'echo $$ > .gridsweep.pid; exec "$@" < /dev/null > .gridsweep.stdout 2> .gridsweep.stderr' gridsweep-task ${shellCommand(task.argv)}`,
+      'code=$?',
+      `tail -c ${STDERR_TAIL_BYTES} .gridsweep.stderr >&2`,
+      // On success, report the outputs' sizes and hashes in the same round trip.
+      `[ $code -eq 0 ] && ${factsLoop(task.outputs)}`,
+      'exit $code',
+    );
+    return lines.join('\n');
+  }
+
+  async run(task: TaskLaunch): Promise<TaskExit> {
+    const r = await this.execOn(this.tasks, this.taskScript(task));
+    const exit = { exitCode: r.code, signal: r.signal, stderrTail: r.stderr.slice(-STDERR_TAIL_BYTES) };
+    return r.code === 0 ? { ...exit, outputs: parseFacts(r.stdout, task.outputs.length) } : exit;
+  }
+
+  async kill(workKey: string): Promise<void> {
+    const pidFile = shellQuote(posix.join(this.workDir(workKey), '.gridsweep.pid'));
+    await this.exec(
+      `p=$(cat ${pidFile} 2>/dev/null) && [ -n "$p" ] && { kill -TERM -- -"$p" 2>/dev/null; sleep ${KILL_GRACE_S}; kill -KILL -- -"$p" 2>/dev/null; }; true`,
+    );
+  }
+
+  async outputFacts(workKey: string, paths: readonly string[]): Promise<(FileFacts | undefined)[]> {
+    if (paths.length === 0) return [];
+    const out = await this.mustExec(`cd ${shellQuote(this.workDir(workKey))} && ${factsLoop(paths)}`, 'checking outputs');
+    return parseFacts(out, paths.length);
+  }
+
+  async fetch(workKey: string, path: string, localPath: string): Promise<void> {
+    const remote = posix.join(this.workDir(workKey), path);
+    await this.sftpCall(`download of ${path}`, (s, cb) => s.fastGet(remote, localPath, cb));
+  }
+
+  async removeWork(workKey: string): Promise<void> {
+    await this.mustExec(`rm -rf -- ${shellQuote(this.workDir(workKey))}`, 'removing a working directory');
+  }
+
+  async probe(): Promise<LoadSample> {
+    const t0 = performance.now();
+    const out = await this.mustExec('cat /proc/loadavg; nproc', 'probing the load');
+    const rttMs = performance.now() - t0;
+    const [loadLine, coresLine] = out.trim().split('\n');
+    const load1 = Number(loadLine?.split(' ')[0]);
+    const cores = Number(coresLine);
+    if (!Number.isFinite(load1) || !Number.isFinite(cores) || cores <= 0) throw new Error(`${this.label}: unexpected load probe answer`);
+    return { load1, cores, rttMs };
+  }
+
+  async removeRunDir(): Promise<void> {
+    await this.mustExec(`rm -rf -- ${shellQuote(this.runDir)}`, 'removing the run directory');
+  }
+
+  async close(): Promise<void> {
+    const ssh = this.ssh;
+    this.generation++;
+    this.up = false;
+    this.ssh = undefined;
+    this.sftp = undefined;
+    ssh?.dispose();
+  }
+
+  /** Runs an argv on the host through the same quoting as tasks (used by tests and `probe`). */
+  async runArgv(argv: readonly string[]): Promise<ExecResult> {
+    return this.exec(shellCommand(argv));
+  }
+}

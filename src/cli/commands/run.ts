@@ -1,0 +1,180 @@
+// `gridsweep run SWEEP --grid REAL`: runs a sweep for real, on this machine and/or SSH hosts, with the same
+// scheduler the simulator uses. Progress goes to the terminal (a bar on a TTY, one line per event otherwise).
+import { closeSync, openSync, writeSync } from 'node:fs';
+import cliProgress from 'cli-progress';
+import type { Command } from '../command.js';
+import { UsageError } from '../command.js';
+import { flagOption, numberOption, requiredString, stringOption } from '../args.js';
+import { loadRealGrid } from '../../realgrid/real-grid-file.js';
+import { loadSweepFile } from '../../sweep/sweep-file.js';
+import type { RecordSink } from '../../record/events.js';
+import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../../scheduler/options.js';
+import { Scheduler } from '../../scheduler/scheduler.js';
+import { getHeuristic, listHeuristics } from '../../scheduler/heuristics/registry.js';
+import { runReal, type RealRunInput } from '../../../backends/real/runner.js';
+import type { ProgressEvent } from '../../../backends/real/real-grid-os.js';
+import { SWEEP_FORMAT_HELP } from './describe.js';
+
+type RunLogEvent = Parameters<RealRunInput['log']>[0];
+
+function describeEvent(e: ProgressEvent): string {
+  switch (e.kind) {
+    case 'done':
+      return `done    task ${e.work} on ${e.host} (${e.done}/${e.total})`;
+    case 'failed':
+      return `${e.final ? 'GAVE UP' : 'failed '} task ${e.work} on ${e.host}: ${e.reason}`;
+    case 'stored':
+      return `stored  input ${e.file} in ${e.cluster} (${e.sizeBytes} bytes, ${e.seconds.toFixed(2)} s)`;
+    case 'down':
+      return `down    ${e.machine}: ${e.reason}`;
+    case 'up':
+      return `up      ${e.machine}`;
+    case 'unusable':
+      return `UNUSABLE ${e.machine}: ${e.reason}`;
+  }
+}
+
+/** One line per event, or a progress bar (with the important events above it) on a terminal. */
+function makeProgress(tty: boolean): { log: (e: RunLogEvent) => void; stop: () => void } {
+  if (!tty) {
+    return {
+      log: (e) => {
+        if (e.kind === 'start') console.log(`start   ${e.total} task(s) to run, ${e.skipped} already verified, ${e.hosts} host(s) up`);
+        else console.log(describeEvent(e));
+      },
+      stop: () => undefined,
+    };
+  }
+  const multi = new cliProgress.MultiBar({ format: 'tasks {bar} {value}/{total} | {last}', hideCursor: true }, cliProgress.Presets.shades_classic);
+  let bar: cliProgress.SingleBar | undefined;
+  return {
+    log: (e) => {
+      if (e.kind === 'start') {
+        bar = multi.create(e.total, 0, { last: `${e.hosts} host(s) up, ${e.skipped} already verified` });
+        return;
+      }
+      const text = describeEvent(e);
+      if (!bar) console.log(text);
+      else if (e.kind === 'done') bar.update(e.done, { last: text });
+      else {
+        bar.update({ last: text });
+        if (e.kind !== 'stored') multi.log(`${text}\n`);
+      }
+    },
+    stop: () => multi.stop(),
+  };
+}
+
+/** The run record, one JSON line per event, written as the run goes (a crashed run leaves what happened). */
+function recordFile(path: string): { sink: RecordSink; close: () => void } {
+  const fd = openSync(path, 'w');
+  return { sink: (e) => void writeSync(fd, `${JSON.stringify(e)}\n`), close: () => closeSync(fd) };
+}
+
+const command: Command = {
+  name: 'run',
+  summary: 'run a parameter sweep for real, on this machine and/or SSH hosts',
+  usage: 'gridsweep run SWEEP.json --grid REALGRID.json [--heuristic H] [--journal FILE] [--resume] [--accept-new] [--record FILE]',
+  details: [
+    'The real grid file (JSON) names the origin directory and, per cluster, its storage directory and its',
+    'hosts: {"type": "local", "slots": N} or a list of SSH hosts {name, address, port, user, identityFile or',
+    '"agent": true, arch, knownHosts, slots}. See apps/examples/sweep-sim/grid-ssh.json.',
+    'SSH host keys are checked against known_hosts (hashed or plain); --accept-new adds unknown hosts as',
+    "OpenSSH's StrictHostKeyChecking=accept-new does, and a changed key is always refused.",
+    'The journal (JSON Lines, fsync\'d before each step) lets --resume skip every task whose outputs are',
+    'at the origin with the recorded size and SHA-256. A task counts as done only when its outputs are',
+    'verified. A task that exits non-zero is retried (up to 3 failures); a host that fails is retried with',
+    'back-off and rejoins when it answers again.',
+    '',
+    SWEEP_FORMAT_HELP,
+    '',
+    `Heuristics: ${listHeuristics().map((h) => h.name).join(', ')}.`,
+  ].join('\n'),
+  options: {
+    grid: { type: 'string', short: 'g', description: 'the real grid file', valueName: 'REALGRID' },
+    heuristic: { type: 'string', description: 'task/host selection heuristic', valueName: 'H', default: DEFAULT_SCHEDULER_OPTIONS.heuristic },
+    journal: { type: 'string', short: 'j', description: 'journal file (needed for --resume)', valueName: 'FILE' },
+    resume: { type: 'boolean', description: 'continue the run the journal describes, skipping verified tasks' },
+    'accept-new': { type: 'boolean', description: 'add SSH hosts missing from known_hosts (never a changed key)' },
+    record: { type: 'string', description: 'write the run record (JSON Lines) to this file', valueName: 'FILE' },
+    seed: { type: 'string', description: 'seed of the randomized heuristics', valueName: 'N', default: '1' },
+    'plan-interval': { type: 'string', description: 'seconds between scheduling events (S1)', valueName: 'S', default: '60' },
+    'sample-period': { type: 'string', description: 'seconds between load probes of each host', valueName: 'S', default: '5' },
+    'keep-storage': { type: 'boolean', description: "leave this run's files in the clusters' storage" },
+  },
+  positionals: { min: 1, max: 1 },
+  async run(args) {
+    const sweepPath = args.positionals[0]!;
+    const gridPath = requiredString(args, 'grid');
+    const heuristic = stringOption(args, 'heuristic') ?? DEFAULT_SCHEDULER_OPTIONS.heuristic;
+    try {
+      getHeuristic(heuristic);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const resume = flagOption(args, 'resume');
+    const journalPath = stringOption(args, 'journal');
+    if (resume && journalPath === undefined) throw new UsageError('--resume needs --journal FILE');
+    const options: SchedulerOptions = {
+      ...DEFAULT_SCHEDULER_OPTIONS,
+      heuristic,
+      planIntervalS: numberOption(args, 'plan-interval', 60, { min: 0.1 }),
+    };
+    const seed = numberOption(args, 'seed', 1, { integer: true, min: 0, max: 2 ** 32 - 1 });
+    const samplePeriodS = numberOption(args, 'sample-period', 5, { min: 0.1 });
+    const sweep = loadSweepFile(sweepPath);
+    const grid = loadRealGrid(gridPath);
+    const recordPath = stringOption(args, 'record');
+    const record = recordPath !== undefined ? recordFile(recordPath) : undefined;
+    const progress = makeProgress(process.stdout.isTTY === true);
+    const stopOnSignal = (): void => {
+      progress.stop();
+      console.error('gridsweep run: interrupted; the journal lets --resume continue');
+      process.exit(130);
+    };
+    process.once('SIGINT', stopOnSignal);
+    try {
+      const result = await runReal(
+        {
+          sweepPath,
+          sweep,
+          gridPath,
+          grid,
+          scheduler: options,
+          seed,
+          ...(journalPath !== undefined ? { journalPath } : {}),
+          resume,
+          acceptNew: flagOption(args, 'accept-new'),
+          record: record?.sink ?? (() => undefined),
+          log: progress.log,
+          samplePeriodS,
+          keepStorage: flagOption(args, 'keep-storage'),
+        },
+        (app, deps) => new Scheduler(app, options, deps),
+      );
+      progress.stop();
+      const sends = [...result.inputSends.values()];
+      console.log(
+        [
+          `makespan: ${result.makespanS.toFixed(2)} s`,
+          `tasks: ${result.worksDone} done and verified, ${result.worksSkipped} skipped (verified before), ${result.worksFailed.length} failed, of ${result.worksTotal}`,
+          `inputs sent: ${sends.reduce((a, b) => a + b, 0)} transfer(s), at most ${Math.max(0, ...sends)} per file and cluster`,
+          ...(result.worksFailed.length > 0 ? [`failed tasks: ${result.worksFailed.join(' ')}`] : []),
+        ].join('\n'),
+      );
+      return result.worksFailed.length > 0 ? 1 : 0;
+    } catch (err) {
+      progress.stop();
+      if (err instanceof Error && !(err.name === 'InputError')) {
+        console.error(`gridsweep run: ${err.message}`);
+        return 1;
+      }
+      throw err;
+    } finally {
+      process.removeListener('SIGINT', stopOnSignal);
+      record?.close();
+    }
+  },
+};
+
+export default command;

@@ -1,0 +1,257 @@
+// Real grid files: the JSON that says where a real run happens. It names the origin directory and, per
+// cluster, its storage directory and its hosts: local process slots on this machine, or SSH hosts. Cluster
+// and host names mean the same as in grid descriptions (they appear in run records and Gantt charts).
+//
+// {
+//   "realgrid": 1,
+//   "origin": ".",                              optional; relative to this file; default: the sweep's directory
+//   "knownHosts": "~/.ssh/known_hosts",         optional; default for every SSH host
+//   "keepalive": { "intervalS": 10, "countMax": 3 },   optional
+//   "clusters": [
+//     { "name": "here", "storage": "scratch/here", "hosts": { "type": "local", "slots": 2, "arch": 0 } },
+//     { "name": "c1", "storage": "/scratch/gridsweep", "hosts": [
+//         { "name": "c1.a", "address": "10.0.0.5", "port": 22, "user": "me",
+//           "identityFile": "~/.ssh/id_ed25519", "arch": 0, "slots": 1 },
+//         { "name": "c1.b", "address": "10.0.0.6", "user": "me", "agent": true, "arch": 1 } ] } ]
+// }
+import { readFileSync } from 'node:fs';
+import { homedir, userInfo } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { ClusterId, HostId, SourcePos } from '../model/grid.js';
+import { InputError, type Diagnostic } from '../util/diagnostics.js';
+import { parseJsonSource } from '../sweep/json-source.js';
+import { checkAgainstSchema, compileSchema } from '../sweep/schema-check.js';
+
+const NAME = '^[A-Za-z0-9_][A-Za-z0-9_.-]*$';
+
+export const REAL_GRID_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['realgrid', 'clusters'],
+  properties: {
+    realgrid: { const: 1, description: 'the format version, 1' },
+    origin: { type: 'string', minLength: 1, description: 'the origin directory, relative to this file' },
+    knownHosts: { type: 'string', minLength: 1, description: 'a known_hosts file path' },
+    keepalive: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        intervalS: { type: 'number', exclusiveMinimum: 0, description: 'seconds between keep-alives' },
+        countMax: { type: 'integer', minimum: 1, description: 'unanswered keep-alives before the host counts as failed' },
+      },
+      description: 'an object {"intervalS": 10, "countMax": 3}',
+    },
+    clusters: {
+      type: 'array',
+      minItems: 1,
+      description: 'a non-empty list of clusters',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'storage', 'hosts'],
+        description: 'a cluster {"name", "storage", "hosts"}',
+        properties: {
+          name: { type: 'string', pattern: NAME, description: 'a cluster name (letters, digits, _ . -)' },
+          storage: { type: 'string', minLength: 1, description: "the cluster's shared storage directory" },
+          hosts: {
+            description: '{"type": "local", "slots": N} or a list of SSH hosts',
+            oneOf: [
+              {
+                type: 'object',
+                additionalProperties: false,
+                required: ['type', 'slots'],
+                description: 'local slots {"type": "local", "slots": N, "arch": 0}',
+                properties: {
+                  type: { const: 'local', description: '"local"' },
+                  slots: { type: 'integer', minimum: 1, maximum: 1024, description: 'a whole number of slots, 1 or more' },
+                  arch: { type: 'integer', minimum: 0, description: 'an architecture index, 0 or more' },
+                },
+              },
+              {
+                type: 'array',
+                minItems: 1,
+                description: 'a non-empty list of SSH hosts',
+                items: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['name', 'address', 'arch'],
+                  description: 'an SSH host {"name", "address", "port", "user", "identityFile" or "agent": true, "arch"}',
+                  properties: {
+                    type: { const: 'ssh', description: '"ssh"' },
+                    name: { type: 'string', pattern: NAME, description: 'a host name (letters, digits, _ . -)' },
+                    address: { type: 'string', minLength: 1, description: 'a host name or IP address' },
+                    port: { type: 'integer', minimum: 1, maximum: 65535, description: 'a TCP port' },
+                    user: { type: 'string', minLength: 1, description: 'a user name' },
+                    identityFile: { type: 'string', minLength: 1, description: 'a private key file' },
+                    agent: { const: true, description: 'true (use ssh-agent through SSH_AUTH_SOCK)' },
+                    arch: { type: 'integer', minimum: 0, description: 'an architecture index, 0 or more' },
+                    knownHosts: { type: 'string', minLength: 1, description: 'a known_hosts file path' },
+                    slots: { type: 'integer', minimum: 1, maximum: 6, description: 'concurrent tasks on this host, 1 to 6 (sshd allows 10 sessions per connection)' },
+                  },
+                },
+              },
+            ],
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+const validateRealGrid = compileSchema(REAL_GRID_SCHEMA);
+
+export interface SshEndpointSpec {
+  readonly kind: 'ssh';
+  readonly name: string;
+  readonly address: string;
+  readonly port: number;
+  readonly user: string;
+  readonly identityFile?: string;
+  readonly agent: boolean;
+  readonly knownHostsFile: string;
+  readonly keepaliveIntervalMs: number;
+  readonly keepaliveCountMax: number;
+  /** The scheduler's hosts served by this endpoint (one per slot). */
+  readonly hostIds: readonly HostId[];
+  readonly arch: number;
+}
+
+export interface LocalEndpointSpec {
+  readonly kind: 'local';
+  readonly name: string;
+  readonly hostIds: readonly HostId[];
+  readonly arch: number;
+}
+
+export type EndpointSpec = SshEndpointSpec | LocalEndpointSpec;
+
+export interface RealClusterSpec {
+  readonly id: ClusterId;
+  readonly kind: 'local' | 'ssh';
+  /** Absolute storage path (on this machine for local clusters, on the hosts for SSH clusters). */
+  readonly storageDir: string;
+  readonly endpoints: readonly EndpointSpec[];
+  readonly pos: SourcePos;
+}
+
+export interface RealGrid {
+  readonly file: string;
+  /** Absolute origin directory, or undefined when the file does not name one. */
+  readonly originDir?: string;
+  readonly clusters: readonly RealClusterSpec[];
+}
+
+function expandHome(p: string): string {
+  return p === '~' ? homedir() : p.startsWith('~/') ? join(homedir(), p.slice(2)) : p;
+}
+
+interface RawHost {
+  name: string;
+  address: string;
+  port?: number;
+  user?: string;
+  identityFile?: string;
+  agent?: true;
+  arch: number;
+  knownHosts?: string;
+  slots?: number;
+}
+interface RawCluster {
+  name: string;
+  storage: string;
+  hosts: { type: 'local'; slots: number; arch?: number } | RawHost[];
+}
+interface RawGrid {
+  origin?: string;
+  knownHosts?: string;
+  keepalive?: { intervalS?: number; countMax?: number };
+  clusters: RawCluster[];
+}
+
+export function parseRealGrid(text: string, file: string): RealGrid {
+  const source = parseJsonSource(text, file);
+  checkAgainstSchema(source, validateRealGrid, 'real grid file');
+  const raw = source.value as RawGrid;
+  const base = dirname(resolve(file));
+  const problems: Diagnostic[] = [];
+  const add = (pointer: string, message: string, hint: string): void => {
+    problems.push({ severity: 'error', pos: source.positionOf(pointer), message, hint });
+  };
+  const fromFile = (p: string): string => resolve(base, expandHome(p));
+  const knownHostsDefault = raw.knownHosts ? fromFile(raw.knownHosts) : join(homedir(), '.ssh', 'known_hosts');
+  const keepaliveIntervalMs = Math.round((raw.keepalive?.intervalS ?? 10) * 1000);
+  const keepaliveCountMax = raw.keepalive?.countMax ?? 3;
+
+  const clusterNames = new Set<string>();
+  const hostNames = new Map<string, string>();
+  const claimHost = (id: string, pointer: string): void => {
+    if (hostNames.has(id) || clusterNames.has(id)) add(pointer, `name "${id}" is used twice`, 'give every cluster and host its own name');
+    hostNames.set(id, pointer);
+  };
+
+  const clusters: RealClusterSpec[] = raw.clusters.map((c, ci) => {
+    const cptr = `/clusters/${ci}`;
+    if (clusterNames.has(c.name) || hostNames.has(c.name)) add(`${cptr}/name`, `name "${c.name}" is used twice`, 'give every cluster and host its own name');
+    clusterNames.add(c.name);
+    const pos = source.positionOf(cptr);
+    if (!Array.isArray(c.hosts)) {
+      const slots = c.hosts.slots;
+      const hostIds = Array.from({ length: slots }, (_, k) => `${c.name}.${k + 1}`);
+      hostIds.forEach((h) => claimHost(h, `${cptr}/hosts`));
+      return {
+        id: c.name,
+        kind: 'local',
+        storageDir: fromFile(c.storage),
+        endpoints: [{ kind: 'local', name: c.name, hostIds, arch: c.hosts.arch ?? 0 }],
+        pos,
+      };
+    }
+    if (!isAbsolute(c.storage)) {
+      add(`${cptr}/storage`, `storage of an SSH cluster must be an absolute path on its hosts, got "${c.storage}"`, 'write the full path, e.g. "/scratch/gridsweep"');
+    }
+    const endpoints: SshEndpointSpec[] = c.hosts.map((h, hi) => {
+      const hptr = `${cptr}/hosts/${hi}`;
+      if (h.identityFile !== undefined && h.agent) add(hptr, `host "${h.name}" names both "identityFile" and "agent"`, 'keep one of them');
+      if (h.identityFile === undefined && !h.agent) add(hptr, `host "${h.name}" names no credentials`, 'add "identityFile": "path/to/key" or "agent": true');
+      const slots = h.slots ?? 1;
+      const hostIds = slots === 1 ? [h.name] : Array.from({ length: slots }, (_, k) => `${h.name}.${k + 1}`);
+      hostIds.forEach((id) => claimHost(id, `${hptr}/name`));
+      return {
+        kind: 'ssh',
+        name: h.name,
+        address: h.address,
+        port: h.port ?? 22,
+        user: h.user ?? userInfo().username,
+        ...(h.identityFile !== undefined ? { identityFile: fromFile(h.identityFile) } : {}),
+        agent: h.agent === true,
+        knownHostsFile: h.knownHosts ? fromFile(h.knownHosts) : knownHostsDefault,
+        keepaliveIntervalMs,
+        keepaliveCountMax,
+        hostIds,
+        arch: h.arch,
+      };
+    });
+    return { id: c.name, kind: 'ssh', storageDir: c.storage, endpoints, pos };
+  });
+  if (problems.length > 0) throw new InputError(problems);
+  return { file, ...(raw.origin !== undefined ? { originDir: fromFile(raw.origin) } : {}), clusters };
+}
+
+export function loadRealGrid(path: string): RealGrid {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new InputError([
+      { severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read the real grid file: ${(err as Error).message}`, hint: 'check the path' },
+    ]);
+  }
+  return parseRealGrid(text, path);
+}
+
+/** Number of architectures the grid's hosts use (highest index + 1). */
+export function realGridArchitectures(grid: RealGrid): number {
+  let max = 0;
+  for (const c of grid.clusters) for (const e of c.endpoints) max = Math.max(max, e.arch);
+  return max + 1;
+}

@@ -1,0 +1,81 @@
+// Host keys: checked against known_hosts (plain and hashed entries); a wrong key is refused before any
+// command runs; --accept-new records an unknown host (hashed) and still refuses a changed key.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PermanentEndpointError } from '../../backends/real/endpoint.js';
+import { SshEndpoint } from '../../backends/ssh/ssh-endpoint.js';
+import { parseRealGrid, type SshEndpointSpec } from '../../src/realgrid/real-grid-file.js';
+import { startSshdFarm, type SshdFarm } from '../support/sshd.js';
+
+describe('host key verification against a real sshd', () => {
+  let farm: SshdFarm;
+
+  beforeAll(async () => {
+    farm = await startSshdFarm({ c1: ['h1', 'h2'] });
+  });
+  afterAll(async () => {
+    await farm?.stop();
+  });
+
+  function endpointWith(knownHosts: string, acceptNew: boolean, host = 'h1'): SshEndpoint {
+    const grid = parseRealGrid(farm.realGridJson(farm.dir, { knownHosts }), join(farm.dir, 'grid.json'));
+    const spec = grid.clusters[0]!.endpoints.find((e) => e.name === host) as SshEndpointSpec;
+    return new SshEndpoint(spec, 'c1', farm.clusters[0]!.storage, 'keys', { acceptNew });
+  }
+
+  it('connects when known_hosts holds the right key', async () => {
+    const e = endpointWith(farm.knownHosts, false);
+    await e.connect();
+    expect(e.isUp()).toBe(true);
+    await e.close();
+  });
+
+  it('refuses a host whose key differs from known_hosts, even with --accept-new', async () => {
+    // h1's entry carries h2's key: what a man in the middle would look like.
+    const wrong = join(farm.dir, 'known_hosts_wrong');
+    writeFileSync(wrong, `[127.0.0.1]:${farm.host('h1').port} ${farm.host('h2').hostKeyPub}\n`);
+    for (const acceptNew of [false, true]) {
+      const e = endpointWith(wrong, acceptNew);
+      const err = await e.connect().then(() => undefined, (x: unknown) => x);
+      expect(err).toBeInstanceOf(PermanentEndpointError);
+      expect((err as Error).message).toMatch(/HOST KEY MISMATCH/);
+      expect(e.isUp()).toBe(false);
+    }
+    expect(readFileSync(wrong, 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+
+  it('refuses an unknown host by default and records it with --accept-new', async () => {
+    const fresh = join(farm.dir, 'known_hosts_fresh');
+    writeFileSync(fresh, '');
+    const refused = await endpointWith(fresh, false).connect().then(() => undefined, (x: unknown) => x);
+    expect((refused as Error).message).toMatch(/not in .*--accept-new/);
+
+    const first = endpointWith(fresh, true);
+    await first.connect();
+    await first.close();
+    const lines = readFileSync(fresh, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\|1\|[^|]+\|[^ ]+ ssh-ed25519 /);
+    // OpenSSH itself finds the hashed entry we wrote.
+    const found = execFileSync('ssh-keygen', ['-F', `[127.0.0.1]:${farm.host('h1').port}`, '-f', fresh], { encoding: 'utf8' });
+    expect(found).toContain(farm.host('h1').hostKeyPub.split(' ')[1]);
+
+    const again = endpointWith(fresh, false);
+    await again.connect();
+    expect(again.isUp()).toBe(true);
+    await again.close();
+  });
+
+  it('accepts hashed entries written by ssh-keygen -H', async () => {
+    const hashed = join(farm.dir, 'known_hosts_hashed');
+    writeFileSync(hashed, readFileSync(farm.knownHosts));
+    execFileSync('ssh-keygen', ['-q', '-H', '-f', hashed]);
+    expect(readFileSync(hashed, 'utf8')).not.toContain('127.0.0.1');
+    const e = endpointWith(hashed, false, 'h2');
+    await e.connect();
+    expect(e.isUp()).toBe(true);
+    await e.close();
+  });
+});

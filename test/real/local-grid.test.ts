@@ -1,0 +1,100 @@
+// The local backend: a small sweep with the real Scheduler on process slots of this machine (outputs
+// verified, shared inputs stored once), argv values reaching the program literally (no shell), and
+// cancel killing the task's whole process group.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LocalEndpoint } from '../../backends/local/local-endpoint.js';
+import { runReal } from '../../backends/real/runner.js';
+import { parseRealGrid, type LocalEndpointSpec } from '../../src/realgrid/real-grid-file.js';
+import type { RunRecordEvent } from '../../src/record/events.js';
+import { DEFAULT_SCHEDULER_OPTIONS } from '../../src/scheduler/options.js';
+import { Scheduler } from '../../src/scheduler/scheduler.js';
+import { loadSweepFile } from '../../src/sweep/sweep-file.js';
+import { expectedResult, inputSendsInRecord, makeOrigin, sweepOf, type Origin } from './support/origin.js';
+
+const origins: Origin[] = [];
+afterAll(() => origins.forEach((o) => o.remove()));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('local backend', () => {
+  it('runs a sweep with the real Scheduler: every output verified, each shared input stored once', async () => {
+    const origin = makeOrigin(sweepOf(5, '0.05'));
+    origins.push(origin);
+    const gridPath = join(origin.dir, 'grid.json');
+    writeFileSync(gridPath, JSON.stringify({ realgrid: 1, clusters: [{ name: 'here', storage: 'storage', hosts: { type: 'local', slots: 3 } }] }));
+    const events: RunRecordEvent[] = [];
+    const result = await runReal(
+      {
+        sweepPath: origin.sweepPath,
+        sweep: loadSweepFile(origin.sweepPath),
+        gridPath,
+        grid: parseRealGrid(readFileSync(gridPath, 'utf8'), gridPath),
+        scheduler: DEFAULT_SCHEDULER_OPTIONS,
+        seed: 1,
+        journalPath: join(origin.dir, 'journal.jsonl'),
+        resume: false,
+        acceptNew: false,
+        record: (e) => events.push(e),
+        log: () => undefined,
+      },
+      (app, deps) => new Scheduler(app, DEFAULT_SCHEDULER_OPTIONS, deps),
+    );
+    expect(result.worksDone).toBe(10);
+    for (const size of ['small', 'large']) {
+      for (let seed = 1; seed <= 5; seed++) {
+        expect(readFileSync(join(origin.dir, 'results', `${size}-${seed}.txt`), 'utf8')).toBe(expectedResult(origin, String(seed), `models/${size}.txt`));
+      }
+    }
+    const sends = inputSendsInRecord(events);
+    expect([...sends.entries()].sort()).toEqual([['0@here', 1], ['1@here', 1], ['2@here', 1]]);
+    const hosts = new Set(events.flatMap((e) => (e.type === 'start' && e.kind === 'compute' && e.resource.type === 'host' ? [e.resource.host] : [])));
+    expect(hosts).toEqual(new Set(['here.1', 'here.2', 'here.3']));
+    expect(events.filter((e) => e.type === 'work-done')).toHaveLength(10);
+  });
+
+  const scratch = mkdtempSync(join(tmpdir(), 'gridsweep-local-'));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  const spec: LocalEndpointSpec = { kind: 'local', name: 'here', hostIds: ['here.1'], arch: 0 };
+
+  it('passes argv values literally, with no shell in between', async () => {
+    const e = new LocalEndpoint(spec, 'here', scratch, 'argv');
+    await e.connect();
+    const args = ['$(echo no)', 'a;b', "it's", '*', 'x\ny'];
+    const exit = await e.run({ workKey: 'w', argv: ['node', '-e', 'require("fs").writeFileSync("out.json", JSON.stringify(process.argv.slice(1)))', ...args], inputs: [], outputs: ['out.json'] });
+    expect(exit.exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(join(scratch, 'gridsweep', 'argv', 'work', 'w', 'out.json'), 'utf8'))).toEqual(args);
+    const missing = await e.run({ workKey: 'm', argv: ['no-such-program-gridsweep'], inputs: [], outputs: [] });
+    expect(missing.exitCode).toBe(127);
+  });
+
+  it('cancel kills the task and the processes it started', async () => {
+    const e = new LocalEndpoint(spec, 'here', scratch, 'cancel');
+    await e.connect();
+    const running = e.run({ workKey: 'k', argv: ['sh', '-c', 'sleep 60 & echo $! > child.pid; wait'], inputs: [], outputs: [] });
+    const pidFile = join(scratch, 'gridsweep', 'cancel', 'work', 'k', 'child.pid');
+    let childPid = 0;
+    for (let i = 0; i < 100 && !childPid; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      try {
+        childPid = Number(readFileSync(pidFile, 'utf8'));
+      } catch {
+        // not written yet
+      }
+    }
+    expect(alive(childPid)).toBe(true);
+    await e.kill('k');
+    const exit = await running;
+    expect(exit.signal).toBe('SIGTERM');
+    expect(alive(childPid)).toBe(false);
+  });
+});
