@@ -24,6 +24,8 @@ export interface SchedulerOptions {
   readonly replanOn: ReplanOn;
   /** Randomized heuristics (H5–H8): candidates within this relative tolerance of the best are equivalent. */
   readonly randomTolerance: number;
+  /** A Work whose program fails ('exit') this many times is given up (reported final). Default 3. */
+  readonly maxExitFailures?: number;
 }
 
 export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
@@ -36,4 +38,5 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   linkOrder: 'greedy',
   replanOn: 'add',
   randomTolerance: 0.05,
+  maxExitFailures: 3,
 };

@@ -1,0 +1,283 @@
+// linkPlan: the Gantt chart do_plan() fills (seed 001 §5.5 Fig. 6, §7.4). One timeline per cluster link
+// and per host, plus the Host×Work completion table. It is also the ONE place where Compl(T, H) is defined.
+//
+// ─── HOW Compl(T, H) IS COMPUTED ──────────────────────────────────────────────────────────────────────────
+// H is a host of cluster c. Every rate is an estimate frozen when the plan starts (src/scheduler/estimates.ts):
+// the link's latencyS and bandwidthBps, the host's availability (0–1) and architecture.
+//
+//  1. Inputs. An input of T is AVAILABLE in c when it is stored in c's storage (arrival = now), in flight on
+//     c's link (arrival = the estimated end of that transfer) or already planned for c in this chart (arrival
+//     = its planned arrival). An available file is never sent again. The other inputs (MISSING) are ordered
+//     by decreasing usage (§5.6.4: the number of not-started Works reading the file, counted when the plan
+//     starts; ties: lower file id) and sent back to back from linkFreeS(c), the time c's link is next free:
+//        sendDurS     = Σ over missing files, in that order, starting from 0, of (latencyS + estSizeBytes / bandwidthBps)
+//        inputReadyS  = max( latest arrival of the available inputs (now when there are none),
+//                            linkFreeS(c) + sendDurS   — only when some input is missing )
+//  2. Compute.  startS = max(hostFreeS(H), inputReadyS)
+//               endS   = startS + estRunTimeS[arch(H)] / availability(H)
+//  3. Outputs.  outDurS = latencyS + Σ outputs' estSizeBytes / bandwidthBps   (0 when the Work has no output)
+//               Compl(T, H) = endS + outDurS
+//     Compl therefore INCLUDES bringing the outputs back, estimated as leaving the moment the compute ends
+//     (the output itself does not wait for the link in the estimate).
+//
+//  Link contention: each link is one append-only timeline. Committing an assignment puts its missing inputs
+//  on c's link at linkFreeS(c) (so later Works wait behind them), then reserves outDurS more link time
+//  (linkFreeS(c) += outDurS): every byte a Work moves is counted against its link, though the output entry
+//  is drawn in the chart at endS, which is where it falls when the link FIFO is ordered (step 7).
+//  Running transfers hold the link until their estimated end; outputs still to bring back (computing or
+//  computed Works) are reserved the same way when the chart is built.
+//
+//  Hosts of equal Compl are ranked by (Compl, endS, hostFreeS, host order); host order is cluster id, then
+//  host id (plain string order). Heuristics rank Works with ties going to the lowest Work id.
+// ────────────────────────────────────────────────────────────────────────────────────────────────────────────
+import type { FileId, FileSpec, WorkId, WorkSpec } from '../model/application.js';
+import type { ClusterId, HostId } from '../model/grid.js';
+
+export interface ChartCluster {
+  readonly id: ClusterId;
+  readonly latencyS: number;
+  readonly bandwidthBps: number;
+}
+
+export interface ChartHost {
+  readonly id: HostId;
+  /** Index into the chart's clusters. */
+  readonly cluster: number;
+  readonly arch: number;
+  /** Forecast CPU availability, 0 < a ≤ 1. */
+  readonly availability: number;
+}
+
+export interface ChartSetup {
+  readonly nowS: number;
+  /** t(i+1) + Δ: a host is full once it has a compute planned to start after this time. */
+  readonly horizonS: number;
+  readonly clusters: readonly ChartCluster[];
+  /** Sorted in host order (cluster id, then host id). */
+  readonly hosts: readonly ChartHost[];
+  readonly files: readonly FileSpec[];
+  /** §5.6.4 usage of each file (not-started Works reading it); absent means 0. */
+  readonly usage: ReadonlyMap<FileId, number>;
+}
+
+/** What a Work's missing inputs cost on one cluster's link (step 1 above). */
+export interface InputSummary {
+  missingCount: number;
+  sendDurS: number;
+  /** Latest arrival among the available inputs (now when none). */
+  availableReadyS: number;
+}
+
+/** One row of the completion table: a Work placed on a host. */
+export interface Assignment {
+  readonly workId: WorkId;
+  readonly host: number;
+  readonly startS: number;
+  readonly endS: number;
+  readonly complS: number;
+  /** Kept from the previous plan (truncated FIFO head) rather than chosen by the heuristic. */
+  readonly kept: boolean;
+  /** Inputs this assignment puts on the link, in sending order. */
+  readonly sentFiles: readonly FileId[];
+}
+
+/** An entry of a link timeline, for building the link FIFO (step 7). */
+export type LinkEntry =
+  | { readonly kind: 'input'; readonly fileId: FileId; readonly startS: number; readonly seq: number; readonly kept: boolean }
+  | { readonly kind: 'output'; readonly workId: WorkId; readonly startS: number; readonly seq: number; readonly kept: boolean };
+
+export class GanttChart {
+  readonly nowS: number;
+  readonly horizonS: number;
+  readonly clusters: readonly ChartCluster[];
+  readonly hosts: readonly ChartHost[];
+  private readonly files: readonly FileSpec[];
+  private readonly usage: ReadonlyMap<FileId, number>;
+
+  private readonly linkFree: Float64Array;
+  private readonly hostFree: Float64Array;
+  private readonly hostLastStart: Float64Array;
+  private readonly hostHasWork: Uint8Array;
+  private readonly fileArrival: Map<FileId, number>[];
+  private readonly sortedInputsCache = new Map<WorkId, readonly FileId[]>();
+  private fullCount = 0;
+  private seq = 0;
+
+  readonly assignments: Assignment[] = [];
+  readonly linkEntries: LinkEntry[][];
+
+  constructor(setup: ChartSetup) {
+    this.nowS = setup.nowS;
+    this.horizonS = setup.horizonS;
+    this.clusters = setup.clusters;
+    this.hosts = setup.hosts;
+    this.files = setup.files;
+    this.usage = setup.usage;
+    this.linkFree = new Float64Array(setup.clusters.length).fill(setup.nowS);
+    this.hostFree = new Float64Array(setup.hosts.length).fill(setup.nowS);
+    this.hostLastStart = new Float64Array(setup.hosts.length).fill(-Infinity);
+    this.hostHasWork = new Uint8Array(setup.hosts.length);
+    this.fileArrival = setup.clusters.map(() => new Map<FileId, number>());
+    this.linkEntries = setup.clusters.map(() => []);
+  }
+
+  // ── Filling in what cannot change (step 3) ──
+
+  /** A transfer is running on the link until `untilS` (estimated). */
+  holdLink(cluster: number, untilS: number): void {
+    this.linkFree[cluster] = Math.max(this.linkFree[cluster]!, untilS);
+  }
+
+  /** A file is (or will be, at `arrivalS`) in the cluster's storage without being planned here. */
+  markFile(cluster: number, fileId: FileId, arrivalS: number): void {
+    const map = this.fileArrival[cluster]!;
+    const known = map.get(fileId);
+    if (known === undefined || arrivalS < known) map.set(fileId, arrivalS);
+  }
+
+  /** A computation is running on the host until `untilS` (estimated). */
+  holdHost(host: number, untilS: number, startedS: number): void {
+    this.hostFree[host] = Math.max(this.hostFree[host]!, untilS);
+    this.hostHasWork[host] = 1;
+    this.setLastStart(host, startedS);
+  }
+
+  /** The outputs of a started Work still have to come back over the link once ready (at `readyS`). */
+  reserveOutput(work: WorkSpec, cluster: number, readyS: number): void {
+    this.linkFree[cluster] = this.linkFree[cluster]! + this.outputDurationS(work, cluster);
+    this.linkEntries[cluster]!.push({ kind: 'output', workId: work.id, startS: readyS, seq: this.seq++, kept: true });
+  }
+
+  // ── Compl (see the block comment at the top) ──
+
+  /** The Work's inputs, deduplicated, by decreasing usage then increasing file id. */
+  sortedInputs(work: WorkSpec): readonly FileId[] {
+    let sorted = this.sortedInputsCache.get(work.id);
+    if (sorted === undefined) {
+      const usage = this.usage;
+      sorted = [...new Set(work.inputs)].sort((a, b) => (usage.get(b) ?? 0) - (usage.get(a) ?? 0) || a - b);
+      this.sortedInputsCache.set(work.id, sorted);
+    }
+    return sorted;
+  }
+
+  /** One transfer's estimated duration over the cluster's link. */
+  transferDurationS(cluster: number, sizeBytes: number): number {
+    const link = this.clusters[cluster]!;
+    return link.latencyS + sizeBytes / link.bandwidthBps;
+  }
+
+  inputSummary(work: WorkSpec, cluster: number, out: InputSummary = { missingCount: 0, sendDurS: 0, availableReadyS: 0 }): InputSummary {
+    const arrivals = this.fileArrival[cluster]!;
+    let missing = 0;
+    let sendDurS = 0;
+    let readyS = this.nowS;
+    for (const fileId of this.sortedInputs(work)) {
+      const arrival = arrivals.get(fileId);
+      if (arrival === undefined) {
+        missing++;
+        sendDurS += this.transferDurationS(cluster, this.files[fileId]!.estSizeBytes);
+      } else if (arrival > readyS) {
+        readyS = arrival;
+      }
+    }
+    out.missingCount = missing;
+    out.sendDurS = sendDurS;
+    out.availableReadyS = readyS;
+    return out;
+  }
+
+  inputReadyS(summary: InputSummary, cluster: number): number {
+    if (summary.missingCount === 0) return summary.availableReadyS;
+    return Math.max(summary.availableReadyS, this.linkFree[cluster]! + summary.sendDurS);
+  }
+
+  computeEndS(work: WorkSpec, host: number, inputReadyS: number): number {
+    const h = this.hosts[host]!;
+    const runS = work.estRunTimeS[h.arch] ?? Infinity;
+    return Math.max(this.hostFree[host]!, inputReadyS) + runS / h.availability;
+  }
+
+  outputDurationS(work: WorkSpec, cluster: number): number {
+    if (work.outputs.length === 0) return 0;
+    let bytes = 0;
+    for (const fileId of work.outputs) bytes += this.files[fileId]!.estSizeBytes;
+    return this.transferDurationS(cluster, bytes);
+  }
+
+  /** Compl(T, H) and the compute end it comes from, computed from scratch. */
+  compl(work: WorkSpec, host: number): { complS: number; endS: number } {
+    const cluster = this.hosts[host]!.cluster;
+    const endS = this.computeEndS(work, host, this.inputReadyS(this.inputSummary(work, cluster), cluster));
+    return { complS: endS + this.outputDurationS(work, cluster), endS };
+  }
+
+  // ── Placing a Work (steps 4–6) ──
+
+  /** Places `work` on `host`: missing inputs on the link, the compute, the output. Returns the new row. */
+  commit(work: WorkSpec, host: number, kept = false): Assignment {
+    const cluster = this.hosts[host]!.cluster;
+    const arrivals = this.fileArrival[cluster]!;
+    const entries = this.linkEntries[cluster]!;
+    const summary = this.inputSummary(work, cluster);
+    const inputReadyS = this.inputReadyS(summary, cluster);
+    const linkStartS = this.linkFree[cluster]!;
+    const sentFiles: FileId[] = [];
+    let sentS = 0;
+    for (const fileId of this.sortedInputs(work)) {
+      if (arrivals.has(fileId)) continue;
+      entries.push({ kind: 'input', fileId, startS: linkStartS + sentS, seq: this.seq++, kept });
+      sentS += this.transferDurationS(cluster, this.files[fileId]!.estSizeBytes);
+      arrivals.set(fileId, linkStartS + sentS);
+      sentFiles.push(fileId);
+    }
+    if (sentFiles.length > 0) this.linkFree[cluster] = linkStartS + summary.sendDurS;
+    const startS = Math.max(this.hostFree[host]!, inputReadyS);
+    const endS = this.computeEndS(work, host, inputReadyS);
+    const outDurS = this.outputDurationS(work, cluster);
+    this.hostFree[host] = endS;
+    this.hostHasWork[host] = 1;
+    this.setLastStart(host, startS);
+    this.linkFree[cluster] = this.linkFree[cluster]! + outDurS;
+    entries.push({ kind: 'output', workId: work.id, startS: endS, seq: this.seq++, kept });
+    const row: Assignment = { workId: work.id, host, startS, endS, complS: endS + outDurS, kept, sentFiles };
+    this.assignments.push(row);
+    return row;
+  }
+
+  private setLastStart(host: number, startS: number): void {
+    const wasFull = this.isFull(host);
+    if (startS > this.hostLastStart[host]!) this.hostLastStart[host] = startS;
+    if (!wasFull && this.isFull(host)) this.fullCount++;
+  }
+
+  // ── Reading the chart ──
+
+  hostFreeS(host: number): number {
+    return this.hostFree[host]!;
+  }
+
+  linkFreeS(cluster: number): number {
+    return this.linkFree[cluster]!;
+  }
+
+  /** Planned (or known) arrival of a file in a cluster, if any. */
+  fileArrivalS(cluster: number, fileId: FileId): number | undefined {
+    return this.fileArrival[cluster]!.get(fileId);
+  }
+
+  /** The host has a compute planned to start after the horizon: it needs nothing more this plan (step 6). */
+  isFull(host: number): boolean {
+    return this.hostLastStart[host]! > this.horizonS;
+  }
+
+  /** Some host still wants work. */
+  hasRoom(): boolean {
+    return this.fullCount < this.hosts.length;
+  }
+
+  /** Nothing is running or planned on the host. */
+  isIdle(host: number): boolean {
+    return this.hostHasWork[host] === 0;
+  }
+}

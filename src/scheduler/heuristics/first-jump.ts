@@ -1,0 +1,40 @@
+// The "first jump" of a task's ordered cluster-level MCT curve (seed 001 appendix C, Figures 12–13), used
+// by Extended Sufferage (H4, H8) and Sufferage II (H9).
+//
+// Given the cluster-level MCTs sorted increasingly m[0] ≤ … ≤ m[k-1], the approximate derivative is
+// d[i] = m[i+1] − m[i] (i = 0 … k−2). With μ and σ the mean and population standard deviation of d, the first
+// jump is the first i with d[i] > μ + σ; its height d[i] is Suff and the clusters before it number i + 1.
+// When no gap stands out that way (fewer than three clusters, or evenly spaced MCTs), the first largest
+// positive gap is taken as the jump (so two clusters give the plain best-vs-second sufferage); when every
+// gap is 0 (or there is a single cluster) there is no jump: Suff = 0 and every cluster counts as "before".
+
+export interface Jump {
+  /** |Cluster(T)|: how many clusters lead to MCTs before the jump. */
+  readonly clustersBefore: number;
+  /** Height of the jump in seconds (Suff). */
+  readonly heightS: number;
+}
+
+export function firstJump(sortedMctS: readonly number[]): Jump {
+  const k = sortedMctS.length;
+  if (k < 2) return { clustersBefore: k, heightS: 0 };
+  let sum = 0;
+  for (let i = 0; i + 1 < k; i++) sum += sortedMctS[i + 1]! - sortedMctS[i]!;
+  const mean = sum / (k - 1);
+  let sq = 0;
+  for (let i = 0; i + 1 < k; i++) {
+    const dev = sortedMctS[i + 1]! - sortedMctS[i]! - mean;
+    sq += dev * dev;
+  }
+  const threshold = mean + Math.sqrt(sq / (k - 1));
+  let largest = -1;
+  for (let i = 0; i + 1 < k; i++) {
+    const gap = sortedMctS[i + 1]! - sortedMctS[i]!;
+    if (gap > threshold) return { clustersBefore: i + 1, heightS: gap };
+    if (largest < 0 || gap > sortedMctS[largest + 1]! - sortedMctS[largest]!) largest = i;
+  }
+  const gap = sortedMctS[largest + 1]! - sortedMctS[largest]!;
+  // NaN (infinite MCTs) and 0 both fail this test: no jump.
+  if (gap > 0) return { clustersBefore: largest + 1, heightS: gap };
+  return { clustersBefore: k, heightS: 0 };
+}

@@ -1,0 +1,26 @@
+// H1 Min-min (seed 001 appendix C): each Work's MCT over all hosts; the Work with the smallest MCT goes to
+// the host achieving it. Ties: lowest Work id (hosts: see src/scheduler/gantt.ts).
+import { bestCluster } from './cluster-ranking.js';
+import type { Heuristic } from './heuristic.js';
+import { MctEngine, type ScoreRule } from './mct-engine.js';
+
+export const minMinRule: ScoreRule = {
+  watchesAll: false,
+  lowerBoundKeys: true,
+  score(v, out) {
+    const c = bestCluster(v);
+    if (c < 0) return;
+    out.k1 = v.compl1(c);
+    out.k2 = 0;
+    out.host = v.host1(c);
+    out.watch1 = c;
+    out.boundS = v.compl1(c);
+  },
+};
+
+export const minMin: Heuristic = {
+  name: 'minmin',
+  code: 'H1',
+  help: 'Min-min: the Work with the smallest minimum completion time goes to the host achieving it',
+  plan: (ctx) => new MctEngine(ctx, minMinRule).run(),
+};

@@ -1,0 +1,560 @@
+// The event-driven scheduler (seed 001 §7.3): the seven sched_* entry points, do_schedule() (Fig. 10) and
+// do_plan() (Fig. 5, §7.4). It talks to the grid only through the ports in src/interfaces, so the same code
+// drives the simulator and real hosts. It never imports from backends/ (a test checks this).
+//
+// When do_plan() runs:
+//  - at t(i+1) = t(i) + planIntervalS (strategy S1), a timer set by each plan;
+//  - on host additions and/or failures, as options.replanOn says;
+//  - when do_schedule() finds a host with an empty FIFO (Fig. 10 line 9), unless that host got nothing from
+//    the last plan (nothing would change), nothing is left to plan, or a plan already ran at this instant.
+// Requests are coalesced through a timer due now, which the clock runs after every other event of the
+// instant, so hosts added together are planned together. While a plan's simulated duration runs
+// (planDurationS > 0) the grid works from the kept FIFO heads (§7.3.1 temporary FIFOs); the result is merged
+// when the duration is over. After a plan (or a merge), do_schedule() runs at once.
+import { performance } from 'node:perf_hooks';
+import type { Clock, TimerId } from '../interfaces/clock.js';
+import type { ForecastingService } from '../interfaces/forecasting.js';
+import type { GridOS } from '../interfaces/grid-os.js';
+import type { HostInfo, InformationService } from '../interfaces/information.js';
+import type { SchedulerEvents, Transfer, WorkFailure } from '../interfaces/scheduler-events.js';
+import type { Application, FileId, WorkId, WorkSpec } from '../model/application.js';
+import type { ClusterId, HostId } from '../model/grid.js';
+import type { RecordSink, SchedCallRecord } from '../record/events.js';
+import type { Rng } from '../util/rng.js';
+import { Estimator } from './estimates.js';
+import { getHeuristic } from './heuristics/registry.js';
+import type { Heuristic } from './heuristics/heuristic.js';
+import type { SchedulerOptions } from './options.js';
+import { makePlan, type PlanOutput } from './planner.js';
+import { LinkQueue, type ClusterState, type HostState, type LinkItem, type WorkState, type WorkStatus } from './state.js';
+
+export interface SchedulerDeps {
+  readonly gridOS: GridOS;
+  readonly info: InformationService;
+  readonly forecaster: ForecastingService;
+  readonly clock: Clock;
+  readonly rng: Rng;
+  readonly record: RecordSink;
+}
+
+export interface SchedulerStats {
+  planCalls: number;
+  planCpuMs: number;
+  /** Works whose outputs are back at the origin. */
+  worksDone: number;
+  /** Work failures reported (each one is recorded as 'work-failed'). */
+  workFailures: number;
+  /** Computations started again after a failure. */
+  reExecutions: number;
+}
+
+const DEFAULT_MAX_EXIT_FAILURES = 3;
+
+export class Scheduler implements SchedulerEvents {
+  readonly stats: SchedulerStats = { planCalls: 0, planCpuMs: 0, worksDone: 0, workFailures: 0, reExecutions: 0 };
+
+  private readonly heuristic: Heuristic;
+  private readonly estimator: Estimator;
+  private readonly works = new Map<WorkId, WorkState>();
+  private readonly statusCount: Record<WorkStatus, number> = { todo: 0, queued: 0, running: 0, computed: 0, retrieving: 0, done: 0, failed: 0 };
+  private readonly hosts = new Map<HostId, HostState>();
+  private hostOrder: HostState[] = [];
+  private readonly clusters = new Map<ClusterId, ClusterState>();
+  private clusterOrder: ClusterState[] = [];
+
+  private periodicTimer: TimerId | null = null;
+  private soonTimer: TimerId | null = null;
+  private soonForced = false;
+  private lastPlanS = -Infinity;
+  private planPending = false;
+  private replanAfterMerge = false;
+  private inSchedule = false;
+  private scheduleAgain = false;
+
+  constructor(
+    private readonly app: Application,
+    private readonly options: SchedulerOptions,
+    private readonly deps: SchedulerDeps,
+  ) {
+    this.heuristic = getHeuristic(options.heuristic);
+    this.estimator = new Estimator(deps.info, deps.forecaster);
+  }
+
+  /** Every Work's outputs are back at the origin (or the Work was given up after repeated program failures). */
+  isFinished(): boolean {
+    return this.statusCount.done + this.statusCount.failed === this.works.size;
+  }
+
+  // ── sched_* (§7.3.2) ──
+
+  sched_new_host(hosts: readonly HostInfo[]): void {
+    this.recordCall('sched_new_host', { hosts: hosts.map((h) => h.id) });
+    for (const info of hosts) {
+      const cluster = this.clusterFor(info.clusterId);
+      if (!cluster.up) {
+        cluster.up = true;
+        cluster.busy = null;
+        cluster.queue.clear();
+        cluster.stored = new Set(this.deps.info.storedFiles(cluster.id));
+      }
+      const known = this.hosts.get(info.id);
+      if (known === undefined) {
+        this.hosts.set(info.id, { info, up: true, fifo: [], running: null, starved: false });
+        this.hostOrder = [...this.hosts.values()].sort(compareHosts);
+      } else if (!known.up) {
+        known.info = info;
+        known.up = true;
+        known.fifo = [];
+        known.running = null;
+        known.starved = false;
+      }
+    }
+    if (this.options.replanOn === 'add' || this.options.replanOn === 'both') this.requestPlan(true);
+    this.doSchedule();
+  }
+
+  sched_new_work(works: readonly WorkSpec[]): void {
+    this.recordCall('sched_new_work', { works: works.map((w) => w.id) });
+    for (const spec of works) {
+      if (this.works.has(spec.id)) continue;
+      this.works.set(spec.id, { spec, status: 'todo', host: null, executions: 0, exitFailures: 0 });
+      this.statusCount.todo++;
+    }
+    this.unstarveAll();
+    if (this.hostOrder.some((h) => h.up)) this.requestPlan(true);
+  }
+
+  sched_work_done(works: readonly WorkId[], hostId: HostId): void {
+    this.recordCall('sched_work_done', { works: [...works], hosts: [hostId] });
+    const host = this.hosts.get(hostId);
+    for (const workId of works) {
+      const ws = this.works.get(workId);
+      if (host === undefined || ws === undefined || host.running?.workId !== workId) continue;
+      host.running = null;
+      this.setStatus(ws, 'computed');
+      const cluster = this.clusters.get(host.info.clusterId)!;
+      if (!cluster.queue.hasOutput(workId)) cluster.queue.push({ kind: 'output', workId, planS: this.deps.clock.nowS() });
+    }
+    this.doSchedule();
+  }
+
+  sched_host_failed(hosts: readonly HostId[]): void {
+    this.recordCall('sched_host_failed', { hosts: [...hosts] });
+    for (const hostId of hosts) this.failHost(hostId);
+    this.replanOnFailure();
+  }
+
+  sched_work_failed(works: readonly WorkId[], failure: WorkFailure): void {
+    this.recordCall('sched_work_failed', { works: [...works], hosts: [failure.hostId] });
+    const host = this.hosts.get(failure.hostId);
+    for (const workId of works) {
+      if (host?.running?.workId === workId) this.failRunning(host, failure.reason);
+    }
+    // A program that failed leaves its host free (a lost host is handled by sched_host_failed).
+    if (failure.reason === 'exit') this.doSchedule();
+  }
+
+  sched_disk_failed(clusters: readonly ClusterId[]): void {
+    this.recordCall('sched_disk_failed', { clusters: [...clusters] });
+    for (const clusterId of clusters) {
+      const cluster = this.clusters.get(clusterId);
+      if (cluster === undefined || !cluster.up) continue;
+      for (const host of this.hostOrder) if (host.info.clusterId === clusterId) this.failHost(host.info.id);
+      cluster.up = false;
+      cluster.busy = null; // lost with the link: the backend will not report it
+      cluster.queue.clear();
+      cluster.stored = new Set();
+      // Outputs waiting in (or leaving) that storage are gone: those Works must run again.
+      for (const ws of this.works.values()) {
+        if ((ws.status === 'computed' || ws.status === 'retrieving') && ws.host !== null && this.hosts.get(ws.host)?.info.clusterId === clusterId) {
+          this.recordFailure(ws, ws.host, 'outputs-lost', false);
+          this.toTodo(ws);
+        }
+      }
+    }
+    this.replanOnFailure();
+  }
+
+  sched_fileTransfer_done(transfer: Transfer): void {
+    const call: Omit<SchedCallRecord, 'type' | 't' | 'call'> =
+      transfer.kind === 'input' ? { file: transfer.fileId, clusters: [transfer.clusterId] } : { works: [transfer.workId], clusters: [transfer.clusterId] };
+    this.recordCall('sched_fileTransfer_done', call);
+    const cluster = this.clusters.get(transfer.clusterId);
+    const busy = cluster?.busy?.item;
+    if (cluster === undefined || !cluster.up || busy === undefined) return;
+    if (transfer.kind === 'input') {
+      if (busy.kind !== 'input' || busy.fileId !== transfer.fileId) return;
+      cluster.stored.add(transfer.fileId);
+    } else {
+      if (busy.kind !== 'output' || busy.workId !== transfer.workId) return;
+      const ws = this.works.get(transfer.workId)!;
+      this.setStatus(ws, 'done');
+      this.stats.worksDone++;
+      this.deps.record({ type: 'work-done', t: this.deps.clock.nowS(), work: ws.spec.id, host: ws.host! });
+    }
+    cluster.busy = null;
+    if (this.isFinished()) this.stopTimers();
+    this.doSchedule();
+  }
+
+  // ── do_schedule() (Fig. 10) ──
+
+  private doSchedule(): void {
+    if (this.inSchedule) {
+      this.scheduleAgain = true; // a port called back synchronously: go round again
+      return;
+    }
+    this.inSchedule = true;
+    try {
+      do {
+        this.scheduleAgain = false;
+        this.scheduleOnce();
+      } while (this.scheduleAgain);
+    } finally {
+      this.inSchedule = false;
+    }
+  }
+
+  private scheduleOnce(): void {
+    let callPlan = false;
+    for (const host of this.hostOrder) {
+      if (!host.up || host.running !== null) continue;
+      const cluster = this.clusters.get(host.info.clusterId)!;
+      if (host.fifo.length > 0) {
+        const ws = this.works.get(host.fifo[0]!)!;
+        if (this.isReady(ws, cluster)) {
+          host.fifo.shift();
+          this.startCompute(host, ws);
+        } else {
+          this.ensureInputsQueued(ws, cluster);
+        }
+        continue;
+      }
+      if (this.options.workStealing) this.steal(host, cluster);
+      if (!host.starved && this.statusCount.todo + this.statusCount.queued > 0) callPlan = true;
+    }
+    for (const cluster of this.clusterOrder) {
+      if (cluster.up && cluster.busy === null) this.startNextTransfer(cluster);
+    }
+    if (callPlan) this.requestPlan(false);
+  }
+
+  private isReady(ws: WorkState, cluster: ClusterState): boolean {
+    return ws.spec.inputs.every((fileId) => cluster.stored.has(fileId));
+  }
+
+  /** A head Work waiting for a file nobody is bringing (e.g. its entry was dropped): queue the file. */
+  private ensureInputsQueued(ws: WorkState, cluster: ClusterState): void {
+    for (const fileId of ws.spec.inputs) {
+      if (cluster.stored.has(fileId) || cluster.queue.hasInput(fileId)) continue;
+      const busy = cluster.busy?.item;
+      if (busy?.kind === 'input' && busy.fileId === fileId) continue;
+      cluster.queue.push({ kind: 'input', fileId, planS: this.deps.clock.nowS() });
+    }
+  }
+
+  /** Fig. 10 lines 7–8: take the first ready Work queued on another host of the same cluster. */
+  private steal(host: HostState, cluster: ClusterState): void {
+    for (const victim of this.hostOrder) {
+      if (victim === host || !victim.up || victim.info.clusterId !== host.info.clusterId) continue;
+      const k = victim.fifo.findIndex((workId) => this.isReady(this.works.get(workId)!, cluster));
+      if (k < 0) continue;
+      const [workId] = victim.fifo.splice(k, 1);
+      this.startCompute(host, this.works.get(workId!)!);
+      return;
+    }
+  }
+
+  private startCompute(host: HostState, ws: WorkState): void {
+    const nowS = this.deps.clock.nowS();
+    const runS = ws.spec.estRunTimeS[host.info.arch] ?? Infinity;
+    host.running = { workId: ws.spec.id, startS: nowS, estEndS: nowS + runS / this.estimator.availability(host.info.id) };
+    ws.host = host.info.id;
+    ws.executions++;
+    if (ws.executions > 1) this.stats.reExecutions++;
+    this.setStatus(ws, 'running');
+    this.deps.gridOS.compute(ws.spec.id, host.info.id);
+  }
+
+  /** Lines 10–16: the first entry of the link FIFO that can go ('greedy' skips outputs not computed yet). */
+  private startNextTransfer(cluster: ClusterState): void {
+    const queue = cluster.queue;
+    for (let k = 0; k < queue.length; ) {
+      const item = queue.at(k);
+      if (item.kind === 'input') {
+        if (cluster.stored.has(item.fileId)) {
+          queue.removeAt(k);
+          continue;
+        }
+        queue.removeAt(k);
+        this.startTransfer(cluster, item, this.app.files[item.fileId]!.estSizeBytes);
+        return;
+      }
+      const ws = this.works.get(item.workId);
+      const hostCluster = ws?.host === null || ws === undefined ? undefined : this.hosts.get(ws.host)?.info.clusterId;
+      const live = ws !== undefined && hostCluster === cluster.id && (ws.status === 'queued' || ws.status === 'running' || ws.status === 'computed');
+      if (!live) {
+        queue.removeAt(k);
+        continue;
+      }
+      if (ws.status === 'computed') {
+        queue.removeAt(k);
+        let bytes = 0;
+        for (const fileId of ws.spec.outputs) bytes += this.app.files[fileId]!.estSizeBytes;
+        this.setStatus(ws, 'retrieving');
+        this.startTransfer(cluster, item, bytes);
+        return;
+      }
+      if (this.options.linkOrder === 'keep') return;
+      k++;
+    }
+  }
+
+  private startTransfer(cluster: ClusterState, item: LinkItem, estBytes: number): void {
+    const nowS = this.deps.clock.nowS();
+    const link = this.estimator.link(cluster.id);
+    cluster.busy = { item, startS: nowS, estEndS: nowS + link.latencyS + estBytes / link.bandwidthBps };
+    if (item.kind === 'input') this.deps.gridOS.store(item.fileId, cluster.id);
+    else this.deps.gridOS.retrieve(item.workId, this.works.get(item.workId)!.host!);
+  }
+
+  // ── do_plan() (Fig. 5, §7.4) ──
+
+  /** Asks for a plan at this instant. `force`: even if one already ran now (host additions, failures). */
+  private requestPlan(force: boolean): void {
+    if (this.isFinished()) return;
+    if (this.planPending) {
+      if (force) this.replanAfterMerge = true;
+      return;
+    }
+    const clock = this.deps.clock;
+    if (!force && this.lastPlanS === clock.nowS()) return;
+    if (force) this.soonForced = true;
+    if (this.soonTimer !== null) return;
+    this.soonTimer = clock.at(clock.nowS(), () => {
+      this.soonTimer = null;
+      const forced = this.soonForced;
+      this.soonForced = false;
+      if (!forced && this.lastPlanS === clock.nowS()) return;
+      this.doPlan();
+    });
+  }
+
+  private doPlan(): void {
+    if (this.isFinished() || this.planPending) return;
+    const clock = this.deps.clock;
+    const nowS = clock.nowS();
+    this.lastPlanS = nowS;
+    // (1) the next scheduling event, S1.
+    if (this.periodicTimer !== null) clock.cancel(this.periodicTimer);
+    this.periodicTimer = null;
+    const upHosts = this.hostOrder.filter((h) => h.up);
+    let nextPlanS: number | null = null;
+    if (upHosts.length > 0 && Number.isFinite(this.options.planIntervalS) && this.options.planIntervalS > 0) {
+      nextPlanS = nowS + this.options.planIntervalS;
+      this.periodicTimer = clock.at(nextPlanS, () => {
+        this.periodicTimer = null;
+        if (this.planPending) this.replanAfterMerge = true;
+        else this.doPlan();
+      });
+    }
+    const cpuStart = performance.now();
+    this.truncateFifos(upHosts);
+    for (const cluster of this.clusterOrder) {
+      if (cluster.up) for (const fileId of this.deps.info.storedFiles(cluster.id)) cluster.stored.add(fileId);
+    }
+    const plan = makePlan({
+      nowS,
+      horizonS: (nextPlanS ?? nowS) + this.options.deltaS,
+      files: this.app.files,
+      works: this.works,
+      hosts: upHosts,
+      clusters: this.clusterOrder.filter((c) => c.up),
+      clusterOfHost: (hostId) => this.hosts.get(hostId)?.info.clusterId,
+      estimator: this.estimator,
+      heuristic: this.heuristic,
+      rng: this.deps.rng,
+      randomTolerance: this.options.randomTolerance,
+    });
+    // The temporary FIFOs (§7.3.1): what was kept, ordered as the new chart expects.
+    for (const cluster of this.clusterOrder) {
+      if (!cluster.up) continue;
+      cluster.queue.clear();
+      for (const item of plan.kept.links.get(cluster.id) ?? []) cluster.queue.push(item);
+    }
+    const cpuMs = performance.now() - cpuStart;
+    this.stats.planCalls++;
+    this.stats.planCpuMs += cpuMs;
+    this.deps.record({
+      type: 'plan',
+      t: nowS,
+      cpuMs,
+      simulatedDurationS: this.options.planDurationS,
+      consideredWorks: plan.consideredWorks,
+      plannedWorks: plan.plannedWorks,
+      nextPlanS,
+    });
+    if (this.options.planDurationS > 0) {
+      this.planPending = true;
+      clock.at(nowS + this.options.planDurationS, () => {
+        this.planPending = false;
+        this.merge(plan);
+        this.doSchedule();
+        if (this.replanAfterMerge) {
+          this.replanAfterMerge = false;
+          this.requestPlan(true);
+        }
+      });
+    } else {
+      this.merge(plan);
+    }
+    this.doSchedule();
+  }
+
+  /** §7.4: keep options.keepWorksPerHost Works at the head of each host FIFO; the rest is planned again. */
+  private truncateFifos(upHosts: readonly HostState[]): void {
+    const keep = Math.max(0, Math.floor(this.options.keepWorksPerHost));
+    for (const host of upHosts) {
+      for (const workId of host.fifo.splice(keep)) this.toTodo(this.works.get(workId)!);
+    }
+  }
+
+  /** Appends the heuristic's entries behind what is left of the temporary FIFOs. */
+  private merge(plan: PlanOutput): void {
+    for (const [hostId, workIds] of plan.added.hosts) {
+      const host = this.hosts.get(hostId);
+      if (host === undefined || !host.up) continue;
+      for (const workId of workIds) {
+        const ws = this.works.get(workId)!;
+        if (ws.status !== 'todo') continue;
+        ws.host = hostId;
+        this.setStatus(ws, 'queued');
+        host.fifo.push(workId);
+      }
+    }
+    for (const [clusterId, items] of plan.added.links) {
+      const cluster = this.clusters.get(clusterId);
+      if (cluster === undefined || !cluster.up) continue;
+      for (const item of items) {
+        if (item.kind === 'input') {
+          const busy = cluster.busy?.item;
+          if (cluster.stored.has(item.fileId) || (busy?.kind === 'input' && busy.fileId === item.fileId)) continue;
+        } else {
+          const ws = this.works.get(item.workId)!;
+          if (ws.status !== 'queued' || ws.host === null || this.hosts.get(ws.host)?.info.clusterId !== clusterId) continue;
+        }
+        cluster.queue.push(item);
+      }
+      cluster.queue.sortByPlan();
+    }
+    for (const host of this.hostOrder) {
+      if (host.up) host.starved = plan.idleHosts.has(host.info.id) && host.fifo.length === 0;
+    }
+  }
+
+  private replanOnFailure(): void {
+    if (this.options.replanOn === 'fail' || this.options.replanOn === 'both') this.requestPlan(true);
+  }
+
+  private stopTimers(): void {
+    if (this.periodicTimer !== null) this.deps.clock.cancel(this.periodicTimer);
+    if (this.soonTimer !== null) this.deps.clock.cancel(this.soonTimer);
+    this.periodicTimer = null;
+    this.soonTimer = null;
+  }
+
+  // ── Failures ──
+
+  private failHost(hostId: HostId): void {
+    const host = this.hosts.get(hostId);
+    if (host === undefined || !host.up) return;
+    host.up = false;
+    host.starved = false;
+    const cluster = this.clusters.get(host.info.clusterId)!;
+    for (const workId of host.fifo) {
+      cluster.queue.removeOutput(workId);
+      this.toTodo(this.works.get(workId)!);
+    }
+    host.fifo = [];
+    if (host.running !== null) this.failRunning(host, 'host-failed');
+  }
+
+  /** The Work running on `host` failed: back to the Works to do, or given up after too many program failures. */
+  private failRunning(host: HostState, reason: WorkFailure['reason']): void {
+    const ws = this.works.get(host.running!.workId)!;
+    host.running = null;
+    this.clusters.get(host.info.clusterId)!.queue.removeOutput(ws.spec.id);
+    if (reason === 'exit') ws.exitFailures++;
+    const final = reason === 'exit' && ws.exitFailures >= (this.options.maxExitFailures ?? DEFAULT_MAX_EXIT_FAILURES);
+    this.recordFailure(ws, host.info.id, reason, final);
+    if (final) {
+      ws.host = null;
+      this.setStatus(ws, 'failed');
+      if (this.isFinished()) this.stopTimers();
+    } else {
+      this.toTodo(ws);
+    }
+  }
+
+  private recordFailure(ws: WorkState, hostId: HostId, reason: string, final: boolean): void {
+    this.stats.workFailures++;
+    this.deps.record({ type: 'work-failed', t: this.deps.clock.nowS(), work: ws.spec.id, host: hostId, reason, final });
+  }
+
+  private toTodo(ws: WorkState): void {
+    ws.host = null;
+    this.setStatus(ws, 'todo');
+    this.unstarveAll();
+  }
+
+  // ── Bookkeeping ──
+
+  private setStatus(ws: WorkState, status: WorkStatus): void {
+    this.statusCount[ws.status]--;
+    this.statusCount[status]++;
+    ws.status = status;
+  }
+
+  private unstarveAll(): void {
+    for (const host of this.hostOrder) host.starved = false;
+  }
+
+  private clusterFor(clusterId: ClusterId): ClusterState {
+    let cluster = this.clusters.get(clusterId);
+    if (cluster === undefined) {
+      cluster = { id: clusterId, up: false, queue: new LinkQueue(), busy: null, stored: new Set<FileId>() };
+      this.clusters.set(clusterId, cluster);
+      this.clusterOrder = [...this.clusters.values()].sort((a, b) => compareStrings(a.id, b.id));
+    }
+    return cluster;
+  }
+
+  private recordCall(call: string, fields: Omit<SchedCallRecord, 'type' | 't' | 'call'>): void {
+    this.deps.record({ type: 'sched', t: this.deps.clock.nowS(), call, ...fields });
+  }
+
+  // ── Read-only views (tests, dashboards) ──
+
+  /** The Works queued on a host, head first. */
+  hostFifo(hostId: HostId): readonly WorkId[] {
+    return this.hosts.get(hostId)?.fifo ?? [];
+  }
+
+  /** The transfers queued on a cluster's link, head first. */
+  linkFifo(clusterId: ClusterId): readonly LinkItem[] {
+    return this.clusters.get(clusterId)?.queue.list() ?? [];
+  }
+
+  workStatus(workId: WorkId): WorkStatus | undefined {
+    return this.works.get(workId)?.status;
+  }
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Host order: cluster id, then host id (plain string order, independent of locale). */
+function compareHosts(a: HostState, b: HostState): number {
+  return compareStrings(a.info.clusterId, b.info.clusterId) || compareStrings(a.info.id, b.info.id);
+}
