@@ -1,0 +1,134 @@
+// One simulated run from inputs to result, for any scheduler that speaks the sched_* interface: writes
+// the run record's header, runs the engine, writes the run-end, and sums up the resources' use.
+import type { Application } from '../../src/model/application.js';
+import type { GridDescription } from '../../src/model/grid.js';
+import type { Clock } from '../../src/interfaces/clock.js';
+import type { ForecastingService } from '../../src/interfaces/forecasting.js';
+import type { GridOS } from '../../src/interfaces/grid-os.js';
+import type { InformationService } from '../../src/interfaces/information.js';
+import type { SchedulerEvents } from '../../src/interfaces/scheduler-events.js';
+import type { RecordSink, RunHeader } from '../../src/record/events.js';
+import type { SchedulerOptions } from '../../src/scheduler/options.js';
+import { NwsForecaster } from '../../src/forecast/nws.js';
+import { Rng } from '../../src/util/rng.js';
+import { GRIDSWEEP_VERSION } from '../../src/version.js';
+import { DEFAULT_SAMPLE_PERIOD_S } from '../../src/model/grid.js';
+import { SimEngine } from './engine.js';
+
+export interface SimulationInput {
+  readonly app: Application;
+  readonly grid: GridDescription;
+  readonly scheduler: SchedulerOptions;
+  readonly seed: number;
+  /** Spacing of behaviour samples in seconds (default 5). */
+  readonly samplePeriodS?: number;
+  readonly record?: RecordSink;
+  /** Names and hashes of the input files, for the record header. */
+  readonly inputs?: RunHeader['inputs'];
+}
+
+export interface ResourceStats {
+  readonly id: string;
+  readonly cluster: string;
+  readonly busyS: number;
+  /** busyS / makespanS (0 when the makespan is 0). */
+  readonly utilization: number;
+}
+
+export interface LinkStats extends ResourceStats {
+  readonly bytesIn: number;
+  readonly bytesOut: number;
+  readonly transfers: number;
+}
+
+export interface SimulationResult {
+  /** When the last output reached the origin; for an unfinished run, when the run stopped. */
+  readonly makespanS: number;
+  /** Every Work completed (false: the grid could no longer make progress). */
+  readonly finished: boolean;
+  readonly worksDone: number;
+  readonly worksTotal: number;
+  readonly hosts: readonly ResourceStats[];
+  readonly links: readonly LinkStats[];
+  /** Per file id: how many times it crossed a link as an input. */
+  readonly fileSends: readonly number[];
+  /** Computations lost to a host or cluster failure. */
+  readonly failures: number;
+  /** Computations started for a Work that had been started before. */
+  readonly reexecutions: number;
+  readonly planCalls: number;
+  readonly planCpuMs: number;
+  /** Simulated events processed (completions, grid events, scheduler timers). */
+  readonly events: number;
+  readonly wallMs: { readonly simulate: number; readonly plan: number };
+}
+
+/** What a scheduler is given to act on the simulated grid. */
+export interface SimSchedulerDeps {
+  readonly gridOS: GridOS;
+  readonly info: InformationService;
+  readonly forecaster: ForecastingService;
+  readonly clock: Clock;
+  readonly rng: Rng;
+  readonly record: RecordSink;
+}
+
+/** A scheduler as the simulator drives it; `stats` feeds the do_plan() figures when it has them. */
+export interface SimScheduler extends SchedulerEvents {
+  readonly stats?: { readonly planCalls: number; readonly planCpuMs: number };
+}
+
+const discard: RecordSink = () => {};
+
+export function runSimulation(input: SimulationInput, makeScheduler: (deps: SimSchedulerDeps) => SimScheduler): SimulationResult {
+  const started = performance.now();
+  const samplePeriodS = input.samplePeriodS ?? DEFAULT_SAMPLE_PERIOD_S;
+  const record = input.record;
+  // Built before the header is written: a grid the engine refuses leaves no record behind.
+  const engine = new SimEngine({ app: input.app, grid: input.grid, samplePeriodS, ...(record ? { record } : {}) });
+  record?.({
+    type: 'header',
+    t: 0,
+    gridsweepVersion: GRIDSWEEP_VERSION,
+    mode: 'sim',
+    heuristic: input.scheduler.heuristic,
+    seed: input.seed,
+    inputs: input.inputs ?? {},
+    options: { ...input.scheduler, samplePeriodS },
+    taskCount: input.app.works.length,
+  });
+  const scheduler = makeScheduler({
+    gridOS: engine.gridOS,
+    info: engine.info,
+    forecaster: new NwsForecaster(),
+    clock: engine.clock,
+    rng: new Rng(input.seed),
+    record: record ?? discard,
+  });
+  const outcome = engine.run(scheduler);
+  const makespanS = outcome.endS;
+  record?.({
+    type: 'run-end',
+    t: makespanS,
+    makespanS,
+    worksDone: outcome.worksDone,
+    worksFailed: outcome.worksTotal - outcome.worksDone,
+  });
+  const utilization = (busyS: number) => (makespanS > 0 ? busyS / makespanS : 0);
+  const planCpuMs = scheduler.stats?.planCpuMs ?? 0;
+  return {
+    makespanS,
+    finished: outcome.finished,
+    worksDone: outcome.worksDone,
+    worksTotal: outcome.worksTotal,
+    hosts: outcome.hosts.map((h) => ({ ...h, utilization: utilization(h.busyS) })),
+    links: outcome.links.map((l) => ({ ...l, utilization: utilization(l.busyS) })),
+    fileSends: outcome.fileSends,
+    failures: outcome.failures,
+    reexecutions: outcome.reexecutions,
+    planCalls: scheduler.stats?.planCalls ?? 0,
+    planCpuMs,
+    events: outcome.events,
+    wallMs: { simulate: performance.now() - started, plan: planCpuMs },
+  };
+}
