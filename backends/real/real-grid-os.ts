@@ -41,7 +41,12 @@ export type ProgressEvent =
   | { readonly kind: 'stored'; readonly file: FileId; readonly cluster: ClusterId; readonly sizeBytes: number; readonly seconds: number }
   | { readonly kind: 'down'; readonly machine: string; readonly reason: string }
   | { readonly kind: 'up'; readonly machine: string }
-  | { readonly kind: 'unusable'; readonly machine: string; readonly reason: string };
+  | { readonly kind: 'unusable'; readonly machine: string; readonly reason: string }
+  /** A machine added to the real grid file is joining the run. */
+  | { readonly kind: 'joining'; readonly machine: string; readonly cluster: ClusterId }
+  /** A machine removed from the real grid file: it finishes its current task, then leaves. */
+  | { readonly kind: 'leaving'; readonly machine: string; readonly running: readonly WorkId[] }
+  | { readonly kind: 'left'; readonly machine: string };
 
 interface RunningWork {
   readonly work: WorkId;
@@ -56,11 +61,15 @@ interface HostState {
   announced: boolean;
   setAside: boolean;
   running?: RunningWork;
+  /** Removed from the real grid file: finishes its running task, takes no new one, then leaves. */
+  leaving: boolean;
+  /** Has left the run for good (removed from the real grid file). */
+  left: boolean;
 }
 
 interface ClusterState {
   readonly id: ClusterId;
-  readonly endpoints: readonly Endpoint[];
+  readonly endpoints: Endpoint[];
   /** The scheduler currently counts this cluster as up. */
   up: boolean;
   /** Bumped when the cluster goes down, so that transfers started before are forgotten. */
@@ -104,6 +113,10 @@ export class RealGridOS implements GridOS, InformationService {
   private readonly unusable = new Set<Endpoint>();
   private readonly reconnecting = new Set<Endpoint>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Machines removed from the real grid file (they leave once their hosts are idle). */
+  private readonly retired = new Set<Endpoint>();
+  /** Machines added while another machine with the same host names is still leaving. */
+  private pendingJoins: { readonly clusterId: ClusterId; readonly endpoint: Endpoint }[] = [];
   private probeTimer: NodeJS.Timeout | undefined;
   private nextSubtaskId = 1;
   private stopped = false;
@@ -121,16 +134,28 @@ export class RealGridOS implements GridOS, InformationService {
       this.rejectFinished = rej;
     });
     for (const c of o.clusters) {
-      this.clusters.set(c.id, { id: c.id, endpoints: c.endpoints, up: false, epoch: 0, stored: new Set(), linkBusy: false, bandwidth: [], latency: [] });
-      for (const e of c.endpoints) {
-        for (const h of e.spec.hostIds) {
-          this.hosts.set(h, { info: { id: h, clusterId: c.id, arch: e.spec.arch }, endpoint: e, announced: false, setAside: false });
-          this.availability.set(h, []);
-        }
-        e.onDown((reason) => this.endpointDown(e, reason));
-      }
+      this.clusterState(c.id);
+      for (const e of c.endpoints) this.register(c.id, e);
     }
     if (this.remaining.size === 0) this.resolveFinished();
+  }
+
+  private clusterState(id: ClusterId): ClusterState {
+    let c = this.clusters.get(id);
+    if (!c) {
+      c = { id, endpoints: [], up: false, epoch: 0, stored: new Set(), linkBusy: false, bandwidth: [], latency: [] };
+      this.clusters.set(id, c);
+    }
+    return c;
+  }
+
+  private register(clusterId: ClusterId, e: Endpoint): void {
+    this.clusterState(clusterId).endpoints.push(e);
+    for (const h of e.spec.hostIds) {
+      this.hosts.set(h, { info: { id: h, clusterId, arch: e.spec.arch }, endpoint: e, announced: false, setAside: false, leaving: false, left: false });
+      if (!this.availability.has(h)) this.availability.set(h, []);
+    }
+    e.onDown((reason) => this.endpointDown(e, reason));
   }
 
   // ---- life cycle --------------------------------------------------------------------------------
@@ -194,6 +219,120 @@ export class RealGridOS implements GridOS, InformationService {
     return this.o.policy.hostsToAvoid(work);
   }
 
+  // ---- machines joining and leaving (edits of the real grid file) --------------------------------
+
+  /** A machine added to the real grid file: connect it, then offer its hosts to the scheduler (a re-plan). */
+  join(clusterId: ClusterId, e: Endpoint): void {
+    if (this.stopped) return;
+    const namesInUse = e.spec.hostIds.some((id) => {
+      const h = this.hosts.get(id);
+      return h !== undefined && !h.left;
+    });
+    if (namesInUse) {
+      // the machine it replaces (same host names) is still finishing its task
+      this.pendingJoins.push({ clusterId, endpoint: e });
+      return;
+    }
+    this.register(clusterId, e);
+    this.o.log({ kind: 'joining', machine: e.spec.name, cluster: clusterId });
+    void e
+      .connect()
+      .then(
+        async () => {
+          if (this.stopped || this.retired.has(e)) return;
+          this.o.log({ kind: 'up', machine: e.spec.name });
+          await this.probeEndpoint(this.cluster(clusterId), e, this.o.clock.nowS()).catch(() => undefined);
+          if (this.stopped || this.retired.has(e) || !e.isUp()) return;
+          const hosts = this.bringUp(e);
+          if (hosts.length > 0 && this.events) this.events.sched_new_host(hosts);
+        },
+        (err: unknown) => this.connectFailed(e, err),
+      )
+      .catch((err: unknown) => this.internalError(err));
+  }
+
+  /**
+   * A machine removed from the real grid file. Its idle hosts leave at once (sched_host_failed); a host
+   * that is computing finishes that task first (its outputs are kept and brought back), then leaves.
+   */
+  retire(clusterId: ClusterId, name: string): void {
+    this.pendingJoins = this.pendingJoins.filter((p) => !(p.clusterId === clusterId && p.endpoint.spec.name === name));
+    const c = this.clusters.get(clusterId);
+    const e = c?.endpoints.find((x) => x.spec.name === name && !this.retired.has(x));
+    if (!c || !e) return;
+    this.retired.add(e);
+    const running: WorkId[] = [];
+    for (const id of e.spec.hostIds) {
+      const h = this.host(id);
+      h.leaving = true;
+      if (h.running) running.push(h.running.work);
+    }
+    this.o.log({ kind: 'leaving', machine: name, running });
+    for (const id of e.spec.hostIds) {
+      const h = this.host(id);
+      if (!h.running) this.hostLeaves(h);
+    }
+    this.settleRetirements(c);
+  }
+
+  /**
+   * A leaving host is idle: the scheduler learns it is gone. If the scheduler handed it a Work after its
+   * last task (in the same do_schedule that took that task's completion), that Work was not started and
+   * sched_host_failed gives it back to the Works to do.
+   */
+  private hostLeaves(h: HostState): void {
+    if (h.left) return;
+    h.left = true;
+    h.leaving = false;
+    if (h.announced) {
+      h.announced = false;
+      this.gridEvent({ kind: 'REMOVE_HOST', host: h.info.id, timeS: this.o.clock.nowS() });
+      this.scheduler().sched_host_failed([h.info.id]);
+    }
+  }
+
+  /** After a task of `h` ended (done or failed): a leaving host leaves now. */
+  private afterTask(h: HostState): void {
+    if (!h.leaving || h.running) return;
+    this.hostLeaves(h);
+    this.settleRetirements(this.cluster(h.info.clusterId));
+  }
+
+  /**
+   * Closes the removed machines whose hosts have all left. The last machine of a cluster stays until the
+   * outputs computed there are back at the origin; then the cluster leaves (sched_disk_failed, with
+   * nothing left in it to lose) and this run's files are removed from its storage.
+   */
+  private settleRetirements(c: ClusterState): void {
+    const drained = (e: Endpoint): boolean => this.retired.has(e) && e.spec.hostIds.every((id) => this.host(id).left);
+    const releasable = c.endpoints.filter(drained);
+    if (releasable.length === 0) return;
+    const clusterLeaves = releasable.length === c.endpoints.length;
+    if (clusterLeaves) {
+      const waiting = c.linkBusy || [...this.computed.values()].some((d) => this.host(d.host).info.clusterId === c.id);
+      if (waiting) return;
+    }
+    const cleaner = clusterLeaves ? releasable.find((e) => e.isUp()) : undefined;
+    for (const e of releasable) {
+      c.endpoints.splice(c.endpoints.indexOf(e), 1);
+      this.o.log({ kind: 'left', machine: e.spec.name });
+      void (async () => {
+        if (e === cleaner) await e.removeRunDir().catch(() => undefined);
+        await e.close().catch(() => undefined);
+      })();
+    }
+    if (clusterLeaves && c.up) {
+      c.up = false;
+      c.epoch++;
+      c.stored.clear();
+      this.gridEvent({ kind: 'REMOVE_CLUSTER', cluster: c.id, timeS: this.o.clock.nowS() });
+      this.scheduler().sched_disk_failed([c.id]);
+    }
+    const waiting = this.pendingJoins;
+    this.pendingJoins = [];
+    for (const p of waiting) this.join(p.clusterId, p.endpoint);
+  }
+
   // ---- port (3): information ---------------------------------------------------------------------
 
   topology(): Topology {
@@ -241,6 +380,7 @@ export class RealGridOS implements GridOS, InformationService {
         this.releaseLink(c, true);
         this.o.log({ kind: 'stored', file: fileId, cluster: clusterId, sizeBytes, seconds });
         this.scheduler().sched_fileTransfer_done({ kind: 'input', fileId, clusterId });
+        this.settleRetirements(c);
       })
       .catch((err: unknown) => this.internalError(err));
     return `${clusterId}/${fileId}`;
@@ -259,6 +399,9 @@ export class RealGridOS implements GridOS, InformationService {
     const h = this.host(hostId);
     if (!h.announced) throw new Error(`bug: compute(${workId}) on host ${hostId}, which is not available`);
     if (h.running) throw new Error(`bug: compute(${workId}) on host ${hostId}, which is already computing Work ${h.running.work}`);
+    // Not started: hostLeaves() runs right after the scheduler callback that led here, and its
+    // sched_host_failed gives this Work back to the Works to do.
+    if (h.leaving) return;
     const task = this.o.sweep.tasks[workId];
     if (!task) throw new Error(`compute: unknown Work ${workId}`);
     const attempt = (this.attempts.get(workId) ?? 0) + 1;
@@ -296,6 +439,7 @@ export class RealGridOS implements GridOS, InformationService {
         this.o.policy.taskSucceeded(hostId);
         this.computed.set(workId, { host: hostId, workKey, outputs: outputFacts });
         this.scheduler().sched_work_done([workId], hostId);
+        this.afterTask(h);
       } catch (err) {
         if (h.running !== running) return;
         if (err instanceof EndpointDownError) return; // endpointDown() reports the host failure
@@ -328,6 +472,7 @@ export class RealGridOS implements GridOS, InformationService {
         const e = c.endpoints.find((x) => x.isUp());
         if (e) void e.removeWork(done.workKey).catch(() => undefined);
         this.scheduler().sched_fileTransfer_done({ kind: 'output', workId, clusterId: c.id });
+        this.settleRetirements(c);
       }, (err: unknown) => {
         // The cluster's storage cannot give the outputs back intact: treat it as a failed disk (the
         // scheduler redoes the Works whose outputs were there) and offer the cluster again later.
@@ -430,6 +575,7 @@ export class RealGridOS implements GridOS, InformationService {
     const failure: WorkFailure = { reason: 'exit', hostId: h.info.id, exitCode: exit.exitCode, signal: exit.signal, stderrTail: exit.stderrTail };
     this.scheduler().sched_work_failed([running.work], failure);
     if (verdict.setHostAsideS !== undefined) this.setAside(h, verdict.setHostAsideS);
+    this.afterTask(h);
   }
 
   /**
@@ -459,7 +605,7 @@ export class RealGridOS implements GridOS, InformationService {
     this.scheduler().sched_host_failed([h.info.id]);
     this.later(seconds, () => {
       h.setAside = false;
-      if (h.endpoint.isUp() && !h.announced && this.cluster(h.info.clusterId).up) {
+      if (h.endpoint.isUp() && !h.announced && !h.leaving && !h.left && this.cluster(h.info.clusterId).up) {
         h.announced = true;
         this.gridEvent({ kind: 'ADD_HOST', cluster: h.info.clusterId, host: h.info.id, behavior: 'real', offset: 0, arch: h.info.arch, timeS: this.o.clock.nowS() });
         this.scheduler().sched_new_host([h.info]);
@@ -478,7 +624,7 @@ export class RealGridOS implements GridOS, InformationService {
     const infos: HostInfo[] = [];
     for (const id of e.spec.hostIds) {
       const h = this.host(id);
-      if (h.announced || h.setAside) continue;
+      if (h.announced || h.setAside || h.leaving || h.left) continue;
       h.announced = true;
       this.gridEvent({ kind: 'ADD_HOST', cluster: c.id, host: id, behavior: 'real', offset: 0, arch: h.info.arch, timeS: t });
       infos.push(h.info);
@@ -505,11 +651,16 @@ export class RealGridOS implements GridOS, InformationService {
         lost.push(id);
         this.gridEvent({ kind: 'REMOVE_HOST', host: id, timeS: t });
       }
+      if (this.retired.has(e)) {
+        h.leaving = false;
+        h.left = true;
+      }
     }
     const clusterLost = c.up && !c.endpoints.some((x) => x.isUp());
     if (clusterLost) this.clusterDown(c);
     else if (lost.length > 0 && this.events) this.events.sched_host_failed(lost);
-    this.reconnect(e, 0);
+    if (this.retired.has(e)) this.settleRetirements(c);
+    else this.reconnect(e, 0);
   }
 
   /** The scheduler's view of a cluster goes down: its link, its stored files, its computed outputs. */
@@ -562,7 +713,7 @@ export class RealGridOS implements GridOS, InformationService {
   }
 
   private reconnect(e: Endpoint, attempt: number): void {
-    if (this.stopped || this.unusable.has(e) || (this.reconnecting.has(e) && attempt === 0)) return;
+    if (this.stopped || this.unusable.has(e) || this.retired.has(e) || (this.reconnecting.has(e) && attempt === 0)) return;
     this.reconnecting.add(e);
     const waitS = Math.min(this.o.reconnectMaxS, this.o.reconnectBaseS * 2 ** attempt);
     this.later(waitS, () => {
@@ -570,6 +721,10 @@ export class RealGridOS implements GridOS, InformationService {
         () => {
           this.reconnecting.delete(e);
           if (this.stopped) return;
+          if (this.retired.has(e)) {
+            void e.close().catch(() => undefined);
+            return;
+          }
           this.o.log({ kind: 'up', machine: e.spec.name });
           const hosts = this.bringUp(e);
           if (hosts.length > 0 && this.events) this.events.sched_new_host(hosts);
@@ -597,12 +752,10 @@ export class RealGridOS implements GridOS, InformationService {
     await Promise.all(
       [...this.clusters.values()].map(async (c) => {
         let latencyDone = false;
-        for (const e of c.endpoints) {
+        for (const e of [...c.endpoints]) {
           if (!e.isUp()) continue;
           try {
-            const s = await e.probe();
-            for (const h of e.spec.hostIds) push(this.availability.get(h)!, { timeS: t, value: availabilityFromLoad(s) });
-            if (!latencyDone) push(c.latency, { timeS: t, value: s.rttMs });
+            await this.probeEndpoint(c, e, t, !latencyDone);
             latencyDone = true;
           } catch {
             // a machine that cannot be probed is either reported down by its connection or probed next time
@@ -610,6 +763,12 @@ export class RealGridOS implements GridOS, InformationService {
         }
       }),
     );
+  }
+
+  private async probeEndpoint(c: ClusterState, e: Endpoint, t: number, latency = false): Promise<void> {
+    const s = await e.probe();
+    for (const h of e.spec.hostIds) push(this.availability.get(h)!, { timeS: t, value: availabilityFromLoad(s) });
+    if (latency) push(c.latency, { timeS: t, value: s.rttMs });
   }
 
   private bandwidthSample(c: ClusterState, sizeBytes: number, seconds: number): void {

@@ -10,10 +10,11 @@ import type { InformationService } from '../../src/interfaces/information.js';
 import type { SchedulerEvents } from '../../src/interfaces/scheduler-events.js';
 import type { Clock } from '../../src/interfaces/clock.js';
 import type { Application, WorkId } from '../../src/model/application.js';
-import type { RecordSink } from '../../src/record/events.js';
+import type { PredictionComparison, RecordSink, RunRecordEvent } from '../../src/record/events.js';
 import type { SchedulerOptions } from '../../src/scheduler/options.js';
-import type { RealGrid } from '../../src/realgrid/real-grid-file.js';
+import type { EndpointSpec, RealClusterSpec, RealGrid } from '../../src/realgrid/real-grid-file.js';
 import { realGridArchitectures } from '../../src/realgrid/real-grid-file.js';
+import { watchRealGrid, type RealGridWatcher } from '../../src/realgrid/watch.js';
 import { expandSweep, type ExpandedSweep } from '../../src/sweep/expand.js';
 import type { LoadedSweep } from '../../src/sweep/sweep-file.js';
 import { LastValueForecaster } from '../../src/forecast/last-value.js';
@@ -27,6 +28,9 @@ import { Journal, readJournal, verifiedWorks } from './journal.js';
 import { RealGridOS, type ProgressEvent } from './real-grid-os.js';
 import { DEFAULT_RETRY_POLICY, RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
 import { WallClock } from './wall-clock.js';
+import { checkReplayPlan, computeStarts, type LoadedReplayPlan } from './replay-plan.js';
+import { ReplayScheduler } from './replay-scheduler.js';
+import { compareTimelines } from './timeline-compare.js';
 
 export interface RealSchedulerDeps {
   readonly gridOS: GridOS;
@@ -48,14 +52,30 @@ export interface RealRunInput {
   readonly resume: boolean;
   readonly acceptNew: boolean;
   readonly record: RecordSink;
-  readonly log: (event: ProgressEvent | { kind: 'start'; total: number; skipped: number; hosts: number }) => void;
+  readonly log: (event: RunLogEvent) => void;
   readonly samplePeriodS?: number;
   readonly reconnectBaseS?: number;
   readonly reconnectMaxS?: number;
   readonly retry?: RetryPolicyOptions;
   /** Leave this run's files and working directories in the clusters' storage. */
   readonly keepStorage?: boolean;
+  /** Watch the real grid file and apply its edits to the run (default true). */
+  readonly watchGrid?: boolean;
+  /** Quiet time after an edit before the file is read again, ms (default 250). */
+  readonly watchDebounceMs?: number;
+  /**
+   * A simulation's run record: the run's timeline is compared with it at the end and, with `replay`, the
+   * run follows its schedule exactly (a ReplayScheduler instead of the scheduler `makeScheduler` builds).
+   */
+  readonly prediction?: { readonly plan: LoadedReplayPlan; readonly replay: boolean };
 }
+
+/** What a run reports as it goes: the grid's progress events, the start, and edits of the real grid file. */
+export type RunLogEvent =
+  | ProgressEvent
+  | { readonly kind: 'start'; readonly total: number; readonly skipped: number; readonly hosts: number }
+  /** The real grid file changed: `applied` false when the edit was rejected (message names file:line:column). */
+  | { readonly kind: 'grid-edit'; readonly applied: boolean; readonly message: string };
 
 export interface RealRunResult {
   readonly makespanS: number;
@@ -67,6 +87,7 @@ export interface RealRunResult {
   /** `fileId@cluster` → number of times that input was sent to that cluster. */
   readonly inputSends: ReadonlyMap<string, number>;
   readonly expanded: ExpandedSweep;
+  readonly prediction?: PredictionComparison;
 }
 
 export type MakeRealScheduler = (app: Application, deps: RealSchedulerDeps) => SchedulerEvents;
@@ -81,9 +102,14 @@ export function expandForGrid(sweepPath: string, sweep: LoadedSweep, grid: RealG
   return expandSweep(sweep, { originDir, architectures: realGridArchitectures(grid) });
 }
 
+function createEndpoint(c: RealClusterSpec, e: EndpointSpec, runId: string, acceptNew: boolean): Endpoint {
+  return e.kind === 'local' ? new LocalEndpoint(e, c.id, c.storageDir, runId) : new SshEndpoint(e, c.id, c.storageDir, runId, { acceptNew });
+}
+
 export async function runReal(input: RealRunInput, makeScheduler: MakeRealScheduler): Promise<RealRunResult> {
   const expanded = expandForGrid(input.sweepPath, input.sweep, input.grid);
   const app = expanded.application;
+  if (input.prediction?.replay) checkReplayPlan(input.prediction.plan, input.grid, app);
 
   let skip = new Set<WorkId>();
   if (input.resume) {
@@ -104,21 +130,23 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
   journal?.append({ type: 'run', sweep: resolve(input.sweepPath), tasks: app.works.length });
 
   const runId = `run-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
-  const clusters = input.grid.clusters.map((c) => ({
-    id: c.id,
-    endpoints: c.endpoints.map((e): Endpoint =>
-      e.kind === 'local'
-        ? new LocalEndpoint(e, c.id, c.storageDir, runId)
-        : new SshEndpoint(e, c.id, c.storageDir, runId, { acceptNew: input.acceptNew }),
-    ),
-  }));
+  const makeEndpoint = (c: RealClusterSpec, e: EndpointSpec): Endpoint => createEndpoint(c, e, runId, input.acceptNew);
+  const clusters = input.grid.clusters.map((c) => ({ id: c.id, endpoints: c.endpoints.map((e) => makeEndpoint(c, e)) }));
   const clock = new WallClock();
   const samplePeriodS = input.samplePeriodS ?? 5;
+  // The compute sub-tasks of this run, kept to compare with the prediction at the end.
+  const computeEvents: RunRecordEvent[] = [];
+  const record: RecordSink = input.prediction
+    ? (e) => {
+        if (e.type === 'start' ? e.kind === 'compute' : e.type === 'end') computeEvents.push(e);
+        input.record(e);
+      }
+    : input.record;
   const grid = new RealGridOS({
     sweep: expanded,
     clusters,
     clock,
-    record: input.record,
+    record,
     ...(journal ? { journal } : {}),
     policy: new RetryPolicy({ ...(input.retry ?? DEFAULT_RETRY_POLICY), maxAttempts: input.scheduler.maxExitFailures ?? DEFAULT_RETRY_POLICY.maxAttempts }),
     samplePeriodS,
@@ -133,17 +161,27 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
     t: 0,
     gridsweepVersion: GRIDSWEEP_VERSION,
     mode: 'real',
-    heuristic: input.scheduler.heuristic,
+    heuristic: input.prediction?.replay ? `replay of ${input.prediction.plan.header.heuristic}` : input.scheduler.heuristic,
     seed: input.seed,
     inputs: {
       sweep: { path: input.sweepPath, sha256: sha256Of(input.sweepPath) },
       grid: { path: input.gridPath, sha256: sha256Of(input.gridPath) },
+      ...(input.prediction ? { prediction: { path: input.prediction.plan.recordPath, sha256: sha256Of(input.prediction.plan.recordPath) } } : {}),
     },
-    options: { ...input.scheduler, samplePeriodS, resume: input.resume, skipped: skip.size, runId },
+    options: {
+      ...input.scheduler,
+      ...(input.prediction?.replay ? { heuristic: 'replay' } : {}),
+      samplePeriodS,
+      resume: input.resume,
+      skipped: skip.size,
+      runId,
+      ...(input.prediction ? { replay: input.prediction.replay } : {}),
+    },
     taskCount: app.works.length,
   });
 
   let failedToStart: Error | undefined;
+  let watcher: RealGridWatcher | undefined;
   try {
     await grid.connectAll();
     if (works.length > 0 && [...clusters].every((c) => c.endpoints.every((e) => !e.isUp()))) {
@@ -154,24 +192,55 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
       input.record(e);
       if (e.type === 'work-failed' && e.final) grid.workGivenUp(e.work, e.host);
     };
-    const scheduler = makeScheduler(app, { gridOS: grid, info: grid, forecaster: new LastValueForecaster(), clock, rng: new Rng(input.seed), record: schedulerRecord });
+    const deps = { gridOS: grid, info: grid, forecaster: new LastValueForecaster(), clock, rng: new Rng(input.seed), record: schedulerRecord };
+    const scheduler = input.prediction?.replay
+      ? new ReplayScheduler(app, input.prediction.plan, deps, input.scheduler.maxExitFailures ?? DEFAULT_RETRY_POLICY.maxAttempts)
+      : makeScheduler(app, deps);
     grid.attach(scheduler);
     input.log({ kind: 'start', total: works.length, skipped: skip.size, hosts: grid.topology().hosts.length });
     if (works.length > 0) {
       scheduler.sched_new_work(works);
       grid.announceAll();
     }
+    if (input.watchGrid !== false && works.length > 0) {
+      watcher = watchRealGrid(
+        input.gridPath,
+        input.grid,
+        (event) => {
+          if (event.kind !== 'change') {
+            input.log({ kind: 'grid-edit', applied: false, message: `${event.message}\n(the run goes on with the last good grid)` });
+            return;
+          }
+          const { removed, added, notApplied } = event.change;
+          const summary = [
+            ...removed.map((r) => `- ${r.endpoint.name} (${r.cluster.id})`),
+            ...added.map((r) => `+ ${r.endpoint.name} (${r.cluster.id})`),
+            ...notApplied.map((n) => `not applied: ${n}`),
+          ];
+          input.log({ kind: 'grid-edit', applied: true, message: `${input.gridPath} changed: ${summary.join(', ')}` });
+          for (const r of removed) grid.retire(r.cluster.id, r.endpoint.name);
+          for (const r of added) grid.join(r.cluster.id, makeEndpoint(r.cluster, r.endpoint));
+        },
+        input.watchDebounceMs !== undefined ? { debounceMs: input.watchDebounceMs } : {},
+      );
+      await watcher.ready;
+    }
     await grid.finishedPromise;
   } catch (err) {
     failedToStart = err as Error;
   }
+  await watcher?.close();
   const makespanS = clock.nowS();
   const failed = [...grid.worksFailedForGood()];
   const done = grid.worksDone().size;
-  input.record({ type: 'run-end', t: makespanS, makespanS, worksDone: done + skip.size, worksFailed: app.works.length - done - skip.size });
+  const plan = input.prediction?.plan;
+  const prediction = plan
+    ? compareTimelines({ record: plan.recordPath, makespanS: plan.makespanS, starts: plan.computeStart }, { makespanS, starts: computeStarts(computeEvents) })
+    : undefined;
+  input.record({ type: 'run-end', t: makespanS, makespanS, worksDone: done + skip.size, worksFailed: app.works.length - done - skip.size, ...(prediction ? { prediction } : {}) });
   clock.cancelAll();
   await grid.stop(!input.keepStorage && failedToStart === undefined && failed.length === 0);
   journal?.close();
   if (failedToStart) throw failedToStart;
-  return { makespanS, worksTotal: app.works.length, worksDone: done, worksSkipped: skip.size, worksFailed: failed, inputSends: grid.inputSends, expanded };
+  return { makespanS, worksTotal: app.works.length, worksDone: done, worksSkipped: skip.size, worksFailed: failed, inputSends: grid.inputSends, expanded, ...(prediction ? { prediction } : {}) };
 }

@@ -93,6 +93,21 @@ export interface WorkFailedRecord {
   readonly final: boolean;
 }
 
+/** How a real run's timeline compared with the simulation that predicted it (`gridsweep run --replay/--compare`). */
+export interface PredictionComparison {
+  /** The simulation's run record. */
+  readonly record: string;
+  readonly predictedMakespanS: number;
+  readonly actualMakespanS: number;
+  /** Works whose computation started in both runs. */
+  readonly tasksCompared: number;
+  /** |actual − predicted| start time of each Work's (last, successful) computation: median and max. */
+  readonly startDeviationMedianS: number;
+  readonly startDeviationMaxS: number;
+  /** Works computed on the host the simulation used, of those compared. */
+  readonly sameHostWorks: number;
+}
+
 /** The run ended. `makespanS` is the time the last output reached the origin. */
 export interface RunEnd {
   readonly type: 'run-end';
@@ -100,6 +115,8 @@ export interface RunEnd {
   readonly makespanS: number;
   readonly worksDone: number;
   readonly worksFailed: number;
+  /** Real runs given a simulation record: predicted versus actual timeline. */
+  readonly prediction?: PredictionComparison;
 }
 
 export type RunRecordEvent =

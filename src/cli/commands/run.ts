@@ -11,13 +11,13 @@ import type { RecordSink } from '../../record/events.js';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../../scheduler/options.js';
 import { Scheduler } from '../../scheduler/scheduler.js';
 import { getHeuristic, listHeuristics } from '../../scheduler/heuristics/registry.js';
-import { runReal, type RealRunInput } from '../../../backends/real/runner.js';
-import type { ProgressEvent } from '../../../backends/real/real-grid-os.js';
+import { expandForGrid, runReal, type RunLogEvent } from '../../../backends/real/runner.js';
+import { checkReplayPlan, loadReplayPlan } from '../../../backends/real/replay-plan.js';
+import { formatComparison } from '../../../backends/real/timeline-compare.js';
+import { LiveRecordSource, startDashboard, teeSinks, type Dashboard } from '../../dashboard/index.js';
 import { SWEEP_FORMAT_HELP } from './describe.js';
 
-type RunLogEvent = Parameters<RealRunInput['log']>[0];
-
-function describeEvent(e: ProgressEvent): string {
+function describeEvent(e: Exclude<RunLogEvent, { kind: 'start' }>): string {
   switch (e.kind) {
     case 'done':
       return `done    task ${e.work} on ${e.host} (${e.done}/${e.total})`;
@@ -31,6 +31,14 @@ function describeEvent(e: ProgressEvent): string {
       return `up      ${e.machine}`;
     case 'unusable':
       return `UNUSABLE ${e.machine}: ${e.reason}`;
+    case 'joining':
+      return `joining ${e.machine} (cluster ${e.cluster}), added to the real grid file`;
+    case 'leaving':
+      return `leaving ${e.machine}, removed from the real grid file${e.running.length > 0 ? `; finishing task ${e.running.join(' ')} first` : ''}`;
+    case 'left':
+      return `left    ${e.machine}`;
+    case 'grid-edit':
+      return e.applied ? `grid    ${e.message}` : `GRID EDIT IGNORED: ${e.message}`;
   }
 }
 
@@ -74,7 +82,8 @@ function recordFile(path: string): { sink: RecordSink; close: () => void } {
 const command: Command = {
   name: 'run',
   summary: 'run a parameter sweep for real, on this machine and/or SSH hosts',
-  usage: 'gridsweep run SWEEP.json --grid REALGRID.json [--heuristic H] [--journal FILE] [--resume] [--accept-new] [--record FILE]',
+  usage:
+    'gridsweep run SWEEP.json --grid REALGRID.json [--heuristic H] [--journal FILE] [--resume] [--accept-new] [--record FILE] [--replay SIMRECORD | --compare SIMRECORD] [--no-watch] [--dashboard]',
   details: [
     'The real grid file (JSON) names the origin directory and, per cluster, its storage directory and its',
     'hosts: {"type": "local", "slots": N} or a list of SSH hosts {name, address, port, user, identityFile or',
@@ -85,6 +94,17 @@ const command: Command = {
     'at the origin with the recorded size and SHA-256. A task counts as done only when its outputs are',
     'verified. A task that exits non-zero is retried (up to 3 failures); a host that fails is retried with',
     'back-off and rejoins when it answers again.',
+    'The real grid file is watched during the run: a host added to it joins (and the scheduler re-plans);',
+    'a host removed from it finishes its running task and takes no new one; an edit that does not parse',
+    'is reported (file:line:column) and ignored, the run going on with the last good grid (--no-watch',
+    'turns this off). The origin and a cluster\'s storage cannot change during a run.',
+    '--replay SIMRECORD runs exactly the schedule a simulation recorded (same host for each task, same',
+    'order on each host and link); its host and cluster names must be those of the real grid file (simulate',
+    'the output of `gridsweep describe` on a grid description with those names, e.g. from `gridsweep probe`).',
+    'With --replay or --compare, the summary and the run record\'s run-end compare the predicted and the',
+    'actual timeline: makespan, and the median and max deviation of each task\'s start.',
+    '--dashboard serves the live dashboard of the run on 127.0.0.1 (the URL, with its token, is printed',
+    'first) until the run ends; `gridsweep dashboard RECORD` replays it afterwards.',
     '',
     SWEEP_FORMAT_HELP,
     '',
@@ -101,6 +121,10 @@ const command: Command = {
     'plan-interval': { type: 'string', description: 'seconds between scheduling events (S1)', valueName: 'S', default: '60' },
     'sample-period': { type: 'string', description: 'seconds between load probes of each host', valueName: 'S', default: '5' },
     'keep-storage': { type: 'boolean', description: "leave this run's files in the clusters' storage" },
+    replay: { type: 'string', description: 'follow the schedule of this simulation record exactly', valueName: 'SIMRECORD' },
+    compare: { type: 'string', description: 'compare the run with this simulation record (predicted vs actual)', valueName: 'SIMRECORD' },
+    'no-watch': { type: 'boolean', description: 'do not apply edits of the real grid file during the run' },
+    dashboard: { type: 'boolean', description: 'serve a live dashboard of the run on 127.0.0.1' },
   },
   positionals: { min: 1, max: 1 },
   async run(args) {
@@ -122,10 +146,25 @@ const command: Command = {
     };
     const seed = numberOption(args, 'seed', 1, { integer: true, min: 0, max: 2 ** 32 - 1 });
     const samplePeriodS = numberOption(args, 'sample-period', 5, { min: 0.1 });
+    const replayPath = stringOption(args, 'replay');
+    const comparePath = stringOption(args, 'compare');
+    if (replayPath !== undefined && comparePath !== undefined) throw new UsageError('--replay already compares with its record; give --replay or --compare, not both');
+    const predictionPath = replayPath ?? comparePath;
     const sweep = loadSweepFile(sweepPath);
     const grid = loadRealGrid(gridPath);
+    const plan = predictionPath !== undefined ? loadReplayPlan(predictionPath) : undefined;
+    // before anything is written: a schedule that does not fit this grid and sweep is an input error
+    if (plan && replayPath !== undefined) checkReplayPlan(plan, grid, expandForGrid(sweepPath, sweep, grid).application);
     const recordPath = stringOption(args, 'record');
     const record = recordPath !== undefined ? recordFile(recordPath) : undefined;
+    let live: LiveRecordSource | undefined;
+    let dashboard: Dashboard | undefined;
+    if (flagOption(args, 'dashboard')) {
+      live = new LiveRecordSource('run');
+      dashboard = await startDashboard({ sources: [live], title: `gridsweep run ${sweepPath}` });
+      console.log(`dashboard: ${dashboard.url}`);
+    }
+    const sinks = [record?.sink, live?.sink].filter((x): x is RecordSink => x !== undefined);
     const progress = makeProgress(process.stdout.isTTY === true);
     const stopOnSignal = (): void => {
       progress.stop();
@@ -145,10 +184,12 @@ const command: Command = {
           ...(journalPath !== undefined ? { journalPath } : {}),
           resume,
           acceptNew: flagOption(args, 'accept-new'),
-          record: record?.sink ?? (() => undefined),
+          record: teeSinks(...sinks),
           log: progress.log,
           samplePeriodS,
           keepStorage: flagOption(args, 'keep-storage'),
+          watchGrid: !flagOption(args, 'no-watch'),
+          ...(plan ? { prediction: { plan, replay: replayPath !== undefined } } : {}),
         },
         (app, deps) => new Scheduler(app, options, deps),
       );
@@ -160,6 +201,7 @@ const command: Command = {
           `tasks: ${result.worksDone} done and verified, ${result.worksSkipped} skipped (verified before), ${result.worksFailed.length} failed, of ${result.worksTotal}`,
           `inputs sent: ${sends.reduce((a, b) => a + b, 0)} transfer(s), at most ${Math.max(0, ...sends)} per file and cluster`,
           ...(result.worksFailed.length > 0 ? [`failed tasks: ${result.worksFailed.join(' ')}`] : []),
+          ...(result.prediction ? [formatComparison(result.prediction)] : []),
         ].join('\n'),
       );
       return result.worksFailed.length > 0 ? 1 : 0;
@@ -173,6 +215,8 @@ const command: Command = {
     } finally {
       process.removeListener('SIGINT', stopOnSignal);
       record?.close();
+      live?.end();
+      await dashboard?.close();
     }
   },
 };

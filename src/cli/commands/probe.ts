@@ -1,0 +1,59 @@
+// `gridsweep probe REALGRID -o DIR`: measure the real hosts and links and write a grid description (with
+// behaviour files) of the same clusters and hosts, so that the real grid can be simulated.
+import type { Command } from '../command.js';
+import { flagOption, numberOption, requiredString } from '../args.js';
+import { loadRealGrid } from '../../realgrid/real-grid-file.js';
+import { probeRealGrid, UnreachableHostsError } from '../../../backends/real/probe-grid.js';
+import { writeProbedGrid } from '../../../backends/real/probe-description.js';
+
+const command: Command = {
+  name: 'probe',
+  summary: 'measure the hosts and links of a real grid and write a grid description to simulate it',
+  usage: 'gridsweep probe REALGRID.json -o DIR [--samples N] [--interval S] [--transfer-bytes B] [--accept-new]',
+  details: [
+    'Every round (--interval seconds apart, --samples rounds) reads each machine\'s /proc/loadavg and core',
+    'count (CPU availability = cores / (load + 1), capped at 100 %), times a tiny command round trip (the',
+    "link latency) and sends a test file of --transfer-bytes into each cluster's storage (the bandwidth).",
+    'DIR receives real.grid (one ADD_CLUSTER per cluster, one ADD_HOST per host, the real grid file\'s names)',
+    'and one behaviour file per link (link_CLUSTER) and per host (host_HOST), each noting the sample period',
+    'to pass to `gridsweep simulate --sample-period`. A machine that cannot be reached is an error (exit 1)',
+    'and nothing is written.',
+  ].join('\n'),
+  options: {
+    output: { type: 'string', short: 'o', description: 'folder to write the grid description into', valueName: 'DIR' },
+    samples: { type: 'string', description: 'rounds of measurement (default 5)', valueName: 'N' },
+    interval: { type: 'string', description: 'seconds between rounds, the sample period (default 1)', valueName: 'S' },
+    'transfer-bytes': { type: 'string', description: 'size of the test file sent to each cluster (default 1048576)', valueName: 'B' },
+    'accept-new': { type: 'boolean', description: 'add SSH hosts missing from known_hosts (never a changed key)' },
+  },
+  positionals: { min: 1, max: 1 },
+  async run(args) {
+    const gridPath = args.positionals[0]!;
+    const outDir = requiredString(args, 'output');
+    const samples = numberOption(args, 'samples', 5, { integer: true, min: 1, max: 100000 });
+    const intervalS = numberOption(args, 'interval', 1, { min: 0.01 });
+    const transferBytes = numberOption(args, 'transfer-bytes', 1 << 20, { integer: true, min: 1024, max: 1 << 30 });
+    const grid = loadRealGrid(gridPath);
+    let result;
+    try {
+      result = await probeRealGrid(grid, { samples, intervalS, transferBytes, acceptNew: flagOption(args, 'accept-new'), log: (l) => console.error(l) });
+    } catch (err) {
+      if (err instanceof UnreachableHostsError) {
+        console.error(`gridsweep probe: ${err.message}`);
+        return 1;
+      }
+      throw err;
+    }
+    const written = writeProbedGrid(outDir, result, gridPath);
+    for (const c of result.clusters) {
+      const bw = c.link.map((s) => s.bandwidthBps).sort((a, b) => a - b);
+      const lat = c.link.map((s) => s.latencyMs).sort((a, b) => a - b);
+      console.log(`${c.id}: bandwidth median ${bw[bw.length >> 1]} B/s, latency median ${lat[lat.length >> 1]} ms, ${c.hosts.length} host(s)`);
+      for (const h of c.hosts) console.log(`  ${h.id}: availability ${h.availabilityPct.join(' ')} %`);
+    }
+    console.log(`grid description: ${written} (sample period ${intervalS} s)`);
+    return 0;
+  },
+};
+
+export default command;

@@ -1,0 +1,95 @@
+// Watching the real grid file while a run goes on. Edits are debounced; the file's folder is watched (not
+// the file itself) so that editors which save by writing a new file and renaming it over the old one are
+// seen too. A good edit is turned into a RealGridChange against the grid the run is using; a bad one is
+// reported (file:line:column) and ignored, and the run keeps the last good grid.
+import { watch } from 'chokidar';
+import { readFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { InputError } from '../util/diagnostics.js';
+import { diffRealGrids, isEmptyChange, type RealGridChange } from './diff.js';
+import { parseRealGrid, type RealGrid } from './real-grid-file.js';
+
+export type RealGridWatchEvent =
+  | { readonly kind: 'change'; readonly change: RealGridChange; readonly grid: RealGrid }
+  /** The edit does not parse or validate; `message` names file:line:column. */
+  | { readonly kind: 'invalid'; readonly message: string }
+  /** The file is gone (or unreadable); the run goes on with the last good grid. */
+  | { readonly kind: 'missing'; readonly message: string };
+
+export interface RealGridWatcher {
+  /** Resolves once the file is being watched (edits before this may be missed). */
+  readonly ready: Promise<void>;
+  /** The grid the run is using now (the last good one, with what cannot change kept). */
+  current(): RealGrid;
+  close(): Promise<void>;
+}
+
+export interface RealGridWatchOptions {
+  /** Quiet time after the last file event before the file is read again; default 250 ms. */
+  readonly debounceMs?: number;
+}
+
+export function watchRealGrid(path: string, initial: RealGrid, onEvent: (event: RealGridWatchEvent) => void, options: RealGridWatchOptions = {}): RealGridWatcher {
+  const debounceMs = options.debounceMs ?? 250;
+  const target = resolve(path);
+  let current = initial;
+  let lastText: string | undefined;
+  try {
+    lastText = readFileSync(target, 'utf8');
+  } catch {
+    lastText = undefined;
+  }
+  const watcher = watch(dirname(target), {
+    ignoreInitial: true,
+    depth: 0,
+    // only the grid file matters; temporary files of editors are ignored (but renames onto it are seen)
+    ignored: (p: string) => p !== target && p !== dirname(target) && basename(p) !== basename(target),
+  });
+  let timer: NodeJS.Timeout | null = null;
+  let closed = false;
+
+  const reread = (): void => {
+    if (closed) return;
+    let text: string;
+    try {
+      text = readFileSync(target, 'utf8');
+    } catch (err) {
+      lastText = undefined;
+      onEvent({ kind: 'missing', message: `${path}: cannot read the real grid file (${(err as NodeJS.ErrnoException).code ?? 'error'}); the run goes on with the last good grid` });
+      return;
+    }
+    if (text === lastText) return;
+    lastText = text;
+    let next: RealGrid;
+    try {
+      next = parseRealGrid(text, path);
+    } catch (err) {
+      if (!(err instanceof InputError)) throw err;
+      onEvent({ kind: 'invalid', message: err.message });
+      return;
+    }
+    const change = diffRealGrids(current, next);
+    current = change.effective;
+    if (!isEmptyChange(change)) onEvent({ kind: 'change', change, grid: current });
+  };
+
+  watcher.on('all', (event, p) => {
+    if (resolve(p) !== target) return;
+    if (event !== 'add' && event !== 'change' && event !== 'unlink') return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      reread();
+    }, debounceMs);
+  });
+  const ready = new Promise<void>((res) => watcher.once('ready', () => res()));
+  return {
+    ready,
+    current: () => current,
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      await watcher.close();
+    },
+  };
+}

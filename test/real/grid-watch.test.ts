@@ -1,0 +1,149 @@
+// Editing the real grid file while a run goes on, against real sshd servers and the real Scheduler: a host
+// of a new cluster added to the file (saved by rename, as many editors do) joins and computes; an invalid
+// edit is reported with file:line:column and ignored; a host removed from the file finishes its task and
+// gets no more work.
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readJournal } from '../../backends/real/journal.js';
+import { runReal, type RunLogEvent } from '../../backends/real/runner.js';
+import { parseRealGrid } from '../../src/realgrid/real-grid-file.js';
+import type { RunRecordEvent } from '../../src/record/events.js';
+import { DEFAULT_SCHEDULER_OPTIONS } from '../../src/scheduler/options.js';
+import { Scheduler } from '../../src/scheduler/scheduler.js';
+import { loadSweepFile } from '../../src/sweep/sweep-file.js';
+import { startSshdFarm, type SshdFarm } from '../support/sshd.js';
+import { makeOrigin, sweepOf, type Origin } from './support/origin.js';
+
+type Entry = { readonly from: 'record'; readonly e: RunRecordEvent } | { readonly from: 'log'; readonly e: RunLogEvent };
+
+interface GridJson {
+  clusters: { name: string; hosts: { name: string }[] }[];
+}
+
+/** The farm's real grid file keeping only the named hosts (and the clusters that still have one). */
+function gridWith(farm: SshdFarm, originDir: string, hosts: readonly string[]): string {
+  const g = JSON.parse(farm.realGridJson(originDir)) as GridJson;
+  g.clusters = g.clusters.map((c) => ({ ...c, hosts: c.hosts.filter((h) => hosts.includes(h.name)) })).filter((c) => c.hosts.length > 0);
+  return JSON.stringify(g, null, 2);
+}
+
+describe('the real grid file is watched during a run', () => {
+  let farm: SshdFarm;
+  const origins: Origin[] = [];
+
+  beforeAll(async () => {
+    farm = await startSshdFarm({ c1: ['h11', 'h12'], c2: ['h21'] });
+  });
+  afterAll(async () => {
+    await farm?.stop();
+    for (const o of origins) o.remove();
+  });
+
+  it('a host added joins and computes; an invalid edit is ignored; a host removed finishes its task and leaves', async () => {
+    const origin = makeOrigin(sweepOf(12, '0.4'));
+    origins.push(origin);
+    const gridPath = join(origin.dir, 'grid.json');
+    writeFileSync(gridPath, gridWith(farm, origin.dir, ['h11', 'h12']));
+    const timeline: Entry[] = [];
+    let invalidWritten = false;
+    let removalWritten = false;
+    let addWritten = false;
+    let clusterRemovalWritten = false;
+
+    const onLog = (e: RunLogEvent): void => {
+      timeline.push({ from: 'log', e });
+      if (e.kind === 'done' && e.done === 2 && !addWritten) {
+        addWritten = true;
+        // an editor saving by writing a new file and renaming it over the old one
+        writeFileSync(`${gridPath}.swp`, gridWith(farm, origin.dir, ['h11', 'h12', 'h21']));
+        renameSync(`${gridPath}.swp`, gridPath);
+      }
+      if (e.kind === 'done' && e.host === 'h21' && !invalidWritten) {
+        invalidWritten = true;
+        writeFileSync(gridPath, gridWith(farm, origin.dir, ['h11', 'h12', 'h21']).replace('"port"', '"prot"'));
+      }
+      if (e.kind === 'grid-edit' && !e.applied && !removalWritten) {
+        removalWritten = true;
+        writeFileSync(gridPath, gridWith(farm, origin.dir, ['h11', 'h21']));
+      }
+      if (e.kind === 'left' && e.machine === 'h12' && !clusterRemovalWritten) {
+        clusterRemovalWritten = true;
+        writeFileSync(gridPath, gridWith(farm, origin.dir, ['h11']));
+      }
+    };
+
+    const journalPath = join(origin.dir, 'journal.jsonl');
+    const result = await runReal(
+      {
+        sweepPath: origin.sweepPath,
+        sweep: loadSweepFile(origin.sweepPath),
+        gridPath,
+        grid: parseRealGrid(readFileSync(gridPath, 'utf8'), gridPath),
+        scheduler: { ...DEFAULT_SCHEDULER_OPTIONS, planIntervalS: 60 },
+        seed: 1,
+        journalPath,
+        resume: false,
+        acceptNew: false,
+        record: (e) => timeline.push({ from: 'record', e }),
+        log: onLog,
+        samplePeriodS: 5,
+        reconnectBaseS: 0.5,
+        reconnectMaxS: 2,
+        watchDebounceMs: 150,
+      },
+      (app, deps) => new Scheduler(app, { ...DEFAULT_SCHEDULER_OPTIONS, planIntervalS: 60 }, deps),
+    );
+
+    expect(addWritten && invalidWritten && removalWritten && clusterRemovalWritten).toBe(true);
+    expect(result.worksDone).toBe(24);
+    expect(result.worksFailed).toEqual([]);
+    const verified = readJournal(journalPath).filter((e) => e.type === 'verified').map((e) => e.work);
+    expect(verified.sort((a, b) => a - b)).toEqual([...Array(24).keys()]);
+    const record = timeline.flatMap((x) => (x.from === 'record' ? [x.e] : []));
+    const logs = timeline.flatMap((x) => (x.from === 'log' ? [x.e] : []));
+
+    // The added host joined (a new cluster), was offered to the scheduler and computed tasks.
+    expect(record.some((e) => e.type === 'grid' && e.event.kind === 'ADD_CLUSTER' && e.event.cluster === 'c2')).toBe(true);
+    expect(record.some((e) => e.type === 'sched' && e.call === 'sched_new_host' && e.hosts?.includes('h21'))).toBe(true);
+    const computesOn = (host: string) => record.filter((e) => e.type === 'start' && e.kind === 'compute' && e.resource.type === 'host' && e.resource.host === host);
+    expect(computesOn('h21').length).toBeGreaterThanOrEqual(1);
+    expect(record.some((e) => e.type === 'work-done' && e.host === 'h21')).toBe(true);
+
+    // The invalid edit was reported with its place and ignored.
+    const rejected = logs.find((e) => e.kind === 'grid-edit' && !e.applied);
+    expect(rejected && rejected.kind === 'grid-edit' ? rejected.message : '').toMatch(/grid\.json:\d+:\d+: error: /);
+
+    // The removed host: nothing started on it after it was told to leave; its running task ended well.
+    const leavingAt = timeline.findIndex((x) => x.from === 'log' && x.e.kind === 'leaving' && x.e.machine === 'h12');
+    expect(leavingAt).toBeGreaterThan(0);
+    const leaving = timeline[leavingAt]!.e as Extract<RunLogEvent, { kind: 'leaving' }>;
+    const startsAfter = timeline.slice(leavingAt).filter((x) => x.from === 'record' && x.e.type === 'start' && x.e.resource.type === 'host' && x.e.resource.host === 'h12');
+    expect(startsAfter).toEqual([]);
+    const h12Starts = computesOn('h12');
+    expect(h12Starts.length).toBeGreaterThanOrEqual(1);
+    if (leaving.running.length > 0) {
+      const last = h12Starts.at(-1)!;
+      expect(last.type === 'start' ? last.work : -1).toBe(leaving.running[0]);
+      const lastId = last.type === 'start' ? last.id : -1;
+      expect(record.find((e) => e.type === 'end' && e.id === lastId)).toMatchObject({ ok: true });
+    }
+    // ...and then left the scheduler's grid.
+    const removeAt = record.findIndex((e) => e.type === 'grid' && e.event.kind === 'REMOVE_HOST' && e.event.host === 'h12');
+    expect(removeAt).toBeGreaterThan(0);
+    expect(record.some((e) => e.type === 'sched' && e.call === 'sched_host_failed' && e.hosts?.includes('h12'))).toBe(true);
+    expect(logs.some((e) => e.kind === 'left' && e.machine === 'h12')).toBe(true);
+    // h11 and h21 did the rest after h12 left.
+    const hostsAfter = new Set(record.slice(removeAt).flatMap((e) => (e.type === 'start' && e.resource.type === 'host' ? [e.resource.host] : [])));
+    expect([...hostsAfter].every((h) => h === 'h11' || h === 'h21')).toBe(true);
+
+    // Removing c2's only host took the whole cluster out once its outputs were back: nothing was lost.
+    const c2LeftAt = record.findIndex((e) => e.type === 'grid' && e.event.kind === 'REMOVE_CLUSTER' && e.event.cluster === 'c2');
+    expect(c2LeftAt).toBeGreaterThan(removeAt);
+    expect(record.some((e) => e.type === 'sched' && e.call === 'sched_disk_failed' && e.clusters?.includes('c2'))).toBe(true);
+    expect(record.some((e) => e.type === 'work-failed' && e.reason === 'outputs-lost')).toBe(false);
+    const c2Starts = record.slice(c2LeftAt).filter((e) => e.type === 'start' && (e.resource.type === 'host' ? e.resource.host === 'h21' : e.resource.cluster === 'c2'));
+    expect(c2Starts).toEqual([]);
+    expect(readdirSync(join(farm.clusters.find((c) => c.name === 'c2')!.storage, 'gridsweep'))).toEqual([]);
+  });
+});
