@@ -1,14 +1,20 @@
-// The sub-commands, in the order --help lists them. Each name is a module src/cli/commands/<name>.ts.
-export const COMMAND_NAMES = [
-  'validate',
-  'simulate',
-  'experiment',
-  'plot',
-  'demo',
-  'generate',
-  'describe',
-  'run',
-  'probe',
-  'report',
-  'dashboard',
-] as const;
+// The sub-commands, in the order --help lists them, each loaded only when used.
+import type { Command } from './command.js';
+
+type Loader = () => Promise<{ default: Command }>;
+
+export const COMMAND_LOADERS: Readonly<Record<string, Loader>> = {
+  validate: () => import('./commands/validate.js'),
+  simulate: () => import('./commands/simulate.js'),
+  experiment: () => import('./commands/experiment.js'),
+  plot: () => import('./commands/plot.js'),
+  demo: () => import('./commands/demo.js'),
+  generate: () => import('./commands/generate.js'),
+  describe: () => import('./commands/describe.js'),
+  run: () => import('./commands/run.js'),
+  probe: () => import('./commands/probe.js'),
+  report: () => import('./commands/report.js'),
+  dashboard: () => import('./commands/dashboard.js'),
+};
+
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMAND_LOADERS);

@@ -1,11 +1,10 @@
-// Loads sub-command modules by name (src/cli/commands/<name>.ts).
-import { COMMAND_NAMES } from './commands-list.js';
+// Loads sub-command modules by name.
+import { COMMAND_LOADERS, COMMAND_NAMES } from './commands-list.js';
 import type { Command } from './command.js';
 
 export async function loadCommand(name: string): Promise<Command | undefined> {
-  if (!(COMMAND_NAMES as readonly string[]).includes(name)) return undefined;
-  const mod = (await import(`./commands/${name}.js`)) as { default: Command };
-  return mod.default;
+  const load = Object.hasOwn(COMMAND_LOADERS, name) ? COMMAND_LOADERS[name] : undefined;
+  return load ? (await load()).default : undefined;
 }
 
 export async function loadAllCommands(): Promise<Command[]> {
