@@ -1,16 +1,20 @@
 // Every knob of the scheduler, with its default. The simulator, the real runner and the experiment tool
 // all build a SchedulerOptions; the run record's header stores it so that a run can be repeated.
+// The strategy knobs (seed 001 §5.2, §5.6) name values registered in src/scheduler/strategies/: each is
+// optional so that older option sets stay valid, and its default keeps the scheduler's original behaviour.
+import type { DeltaStrategy } from './strategies/delta.js';
+import type { LinkOrder } from './strategies/link-order.js';
+import type { PlanEventsStrategy, ReplanOn } from './strategies/plan-events.js';
+import type { Quality, ResourcePredictor } from './strategies/quality.js';
+import type { RunningEstimate } from './strategies/running-estimate.js';
+import type { TaskSpace } from './strategies/task-space.js';
 
-/** §5.6.5: what a link does when the head of its FIFO is an output that is not ready yet. */
-export type LinkOrder = 'greedy' | 'keep';
-
-/** §5.6.1: which resource changes trigger an immediate do_plan(). */
-export type ReplanOn = 'add' | 'fail' | 'both' | 'never';
+export type { DeltaStrategy, LinkOrder, PlanEventsStrategy, Quality, ReplanOn, ResourcePredictor, RunningEstimate, TaskSpace };
 
 export interface SchedulerOptions {
   /** Registered heuristic name (src/scheduler/heuristics/registry.ts). */
   readonly heuristic: string;
-  /** S1: seconds between scheduling events t(i+1) - t(i). */
+  /** S1: seconds between scheduling events t(i+1) - t(i); S2/S3: the first interval. */
   readonly planIntervalS: number;
   /** Δ: the Gantt chart is filled until every host has work starting after t(i+1) + Δ. */
   readonly deltaS: number;
@@ -20,12 +24,50 @@ export interface SchedulerOptions {
   readonly keepWorksPerHost: number;
   /** do_schedule(): an idle host may take a ready Work from another host of its cluster (Fig. 10 lines 7-8). */
   readonly workStealing: boolean;
+  /** §5.6.5: what a link does when the head of its FIFO is an output not computed yet. */
   readonly linkOrder: LinkOrder;
+  /** §5.6.1: which resource changes trigger an immediate do_plan(). */
   readonly replanOn: ReplanOn;
   /** Randomized heuristics (H5–H8): candidates within this relative tolerance of the best are equivalent. */
   readonly randomTolerance: number;
   /** A Work whose program fails ('exit') this many times is given up (reported final). Default 3. */
   readonly maxExitFailures?: number;
+
+  // ── §5.2 quality of information ──
+  /** Where the run-time and file-size estimates come from (strategies/quality.ts). */
+  readonly quality?: Quality;
+  /** 'noisy': the estimates are the real values times (1 + u), u uniform in [-noiseBound, noiseBound]. */
+  readonly noiseBound?: number;
+  /** How host availability and link performance are predicted from the measurements of port (3). */
+  readonly resourcePredictor?: ResourcePredictor;
+  /** §5.2.1: when a running sub-task is expected to end (strategies/running-estimate.ts). */
+  readonly runningEstimate?: RunningEstimate;
+  /** 'overdue' (and 'progress' once the estimated work is used up): an overdue sub-task ends this long from now. */
+  readonly overdueGraceS?: number;
+
+  // ── §5.6.1 scheduling events and Δ ──
+  /** S1 constant, S2 deviation, S3 weighted deviation (strategies/plan-events.ts). */
+  readonly planEvents?: PlanEventsStrategy;
+  /** S2/S3: the interval stays within [minPlanIntervalS, maxPlanIntervalS]. */
+  readonly minPlanIntervalS?: number;
+  readonly maxPlanIntervalS?: number;
+  /** S2/S3: above this deviation (0–1) the interval shrinks fast; at or below it, it grows slowly. */
+  readonly deviationThreshold?: number;
+  /** How Δ is chosen (strategies/delta.ts). */
+  readonly deltaStrategy?: DeltaStrategy;
+  /** 'proportional': Δ = deltaFraction × (t(i+1) − t(i)). */
+  readonly deltaFraction?: number;
+
+  // ── §5.6.2 task-space reduction ──
+  readonly taskSpace?: TaskSpace;
+  /** 'random' and 'shared-files': how many not-started Works one plan considers. */
+  readonly taskSpaceSize?: number;
+
+  // ── §5.6.5 hybrid link order ──
+  /** 'hybrid': an output not computed yet is skipped only if its computation should take longer than this. */
+  readonly hybridWaitS?: number;
+  /** 'hybrid': … and only if it has been skipped fewer times than this. */
+  readonly hybridMaxSkips?: number;
 }
 
 export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
@@ -39,4 +81,28 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   replanOn: 'add',
   randomTolerance: 0.05,
   maxExitFailures: 3,
+  quality: 'estimates',
+  noiseBound: 0.2,
+  resourcePredictor: 'service',
+  runningEstimate: 'overdue',
+  overdueGraceS: 5,
+  planEvents: 'constant',
+  minPlanIntervalS: 30,
+  maxPlanIntervalS: 3600,
+  deviationThreshold: 0.25,
+  deltaStrategy: 'constant',
+  deltaFraction: 1,
+  taskSpace: 'all',
+  taskSpaceSize: 200,
+  hybridWaitS: 30,
+  hybridMaxSkips: 3,
 };
+
+/** The options with every optional knob filled in from the defaults. */
+export type ResolvedSchedulerOptions = Required<SchedulerOptions>;
+
+export function resolveSchedulerOptions(options: SchedulerOptions): ResolvedSchedulerOptions {
+  const resolved: Record<string, unknown> = { ...DEFAULT_SCHEDULER_OPTIONS };
+  for (const [k, v] of Object.entries(options)) if (v !== undefined) resolved[k] = v;
+  return resolved as ResolvedSchedulerOptions;
+}

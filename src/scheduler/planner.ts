@@ -1,7 +1,15 @@
 // do_plan() steps (2)–(7) of seed 001 Fig. 5 / §7.4, on a snapshot of the scheduler's state: draw what cannot
 // change in a new Gantt chart (running sub-tasks, outputs still to bring back, the Works kept at the head of
-// each host FIFO and the files they need), let the heuristic fill it, and turn it into FIFO entries.
+// each host FIFO and the files they need), select the Works to consider (step 4, options.taskSpace), let the
+// heuristic fill the chart, and turn it into FIFO entries.
 // It reads the state and never changes it; the Scheduler applies the result.
+//
+// Hosts to avoid (real runs: a Work whose program failed on a host is never placed there again): each host
+// some considered Work must avoid gets an architecture index of its own in the chart, and every Work's
+// estimated run time on that index is its run time on the host's real architecture, or Infinity for the
+// Works that must avoid it. Estimate-based heuristics never choose an infinite completion time; a heuristic
+// that ignores estimates (the work queue) may: then the plan is made again without the Works it misplaced,
+// and each of them goes to the allowed, not yet full host with the smallest Compl (if any; else it waits).
 import type { FileId, FileSpec, WorkId, WorkSpec } from '../model/application.js';
 import type { ClusterId, HostId } from '../model/grid.js';
 import type { Rng } from '../util/rng.js';
@@ -9,20 +17,20 @@ import type { Estimator } from './estimates.js';
 import { GanttChart, type ChartCluster, type ChartHost, type LinkEntry } from './gantt.js';
 import type { Heuristic } from './heuristics/heuristic.js';
 import type { ClusterState, HostState, LinkItem, RunningSubtask, WorkState } from './state.js';
+import type { PlannedSlot } from './strategies/plan-events.js';
+import { expectedEndS } from './strategies/running-estimate.js';
+import { selectTaskSpace, type TaskSpace } from './strategies/task-space.js';
 
-/**
- * A running sub-task is trusted to end at its original estimate; once overdue it is assumed to end this
- * many seconds from now (seed 001 §5.2.1's "constant amount of time"; one default behaviour sample).
- */
+/** The default 'overdue' rule's constant (seed 001 §5.2.1; one default behaviour sample). */
 export const OVERDUE_GRACE_S = 5;
 
-export function expectedEndS(running: RunningSubtask, nowS: number): number {
-  return running.estEndS > nowS ? running.estEndS : nowS + OVERDUE_GRACE_S;
-}
+/** Where a running sub-task runs. */
+export type RunningOn = { readonly kind: 'host'; readonly hostId: HostId } | { readonly kind: 'link'; readonly clusterId: ClusterId };
 
 export interface PlanInput {
   readonly nowS: number;
   readonly horizonS: number;
+  /** Files with the estimated sizes the scheduler believes. */
   readonly files: readonly FileSpec[];
   readonly works: ReadonlyMap<WorkId, WorkState>;
   /** Up hosts in host order (cluster id, then host id), FIFOs already truncated. */
@@ -35,6 +43,12 @@ export interface PlanInput {
   readonly heuristic: Heuristic;
   readonly rng: Rng;
   readonly randomTolerance: number;
+  /** When a running sub-task is expected to end (options.runningEstimate); default: the overdue rule. */
+  readonly runningEndS?: (running: RunningSubtask, on: RunningOn) => number;
+  /** Step (4); default: every not-started Work. */
+  readonly taskSpace?: { readonly mode: TaskSpace; readonly size: number };
+  /** Hosts a Work must never be placed on (InformationService.hostsToAvoid). */
+  readonly hostsToAvoid?: (workId: WorkId) => ReadonlySet<HostId>;
 }
 
 /** FIFO contents per resource, in order. */
@@ -51,75 +65,118 @@ export interface PlanOutput {
   readonly added: Fifos;
   /** Hosts the plan left with nothing to do (chart.isIdle after the heuristic). */
   readonly idleHosts: ReadonlySet<HostId>;
+  /** What each host should compute from now on (running, kept, added), for the deviation of §5.6.1. */
+  readonly slots: ReadonlyMap<HostId, readonly PlannedSlot[]>;
   readonly consideredWorks: number;
   readonly plannedWorks: number;
 }
 
+const overdueRule = { mode: 'overdue', overdueGraceS: OVERDUE_GRACE_S } as const;
+const defaultRunningEnd = (running: RunningSubtask, _on: RunningOn, nowS: number) => expectedEndS(overdueRule, running, nowS, () => undefined);
+
 export function makePlan(input: PlanInput): PlanOutput {
   const { nowS, works } = input;
+  const runningEndS = (r: RunningSubtask, on: RunningOn) => (input.runningEndS ? input.runningEndS(r, on) : defaultRunningEnd(r, on, nowS));
   const clusterIndex = new Map<ClusterId, number>();
   const chartClusters: ChartCluster[] = input.clusters.map((cluster, index) => {
     clusterIndex.set(cluster.id, index);
     return { id: cluster.id, ...input.estimator.link(cluster.id) };
   });
   const hosts = input.hosts.filter((h) => clusterIndex.has(h.info.clusterId));
-  const chartHosts: ChartHost[] = hosts.map((h) => ({
-    id: h.info.id,
-    cluster: clusterIndex.get(h.info.clusterId)!,
-    arch: h.info.arch,
-    availability: input.estimator.availability(h.info.id),
-  }));
 
   // §5.6.4 usage: Works not started yet that read each file.
   const usage = new Map<FileId, number>();
-  const considered: WorkSpec[] = [];
+  const todo: WorkSpec[] = [];
   for (const ws of works.values()) {
     if (ws.status !== 'todo' && ws.status !== 'queued') continue;
-    if (ws.status === 'todo') considered.push(ws.spec);
+    if (ws.status === 'todo') todo.push(ws.spec);
     for (const fileId of new Set(ws.spec.inputs)) usage.set(fileId, (usage.get(fileId) ?? 0) + 1);
   }
-  considered.sort((a, b) => a.id - b.id);
+  todo.sort((a, b) => a.id - b.id);
 
-  const chart = new GanttChart({ nowS, horizonS: input.horizonS, clusters: chartClusters, hosts: chartHosts, files: input.files, usage });
+  // Step (4).
+  let considered = selectTaskSpace({
+    mode: input.taskSpace?.mode ?? 'all',
+    size: input.taskSpace?.size ?? Infinity,
+    works: todo,
+    files: input.files,
+    usage,
+    atHand: filesAtHand(input, hosts),
+    rng: input.rng,
+  });
 
-  // Step (3): what is running, and what is already there.
-  input.clusters.forEach((cluster, c) => {
-    for (const fileId of cluster.stored) chart.markFile(c, fileId, nowS);
-    if (cluster.busy !== null) {
-      const endS = expectedEndS(cluster.busy, nowS);
-      chart.holdLink(c, endS);
-      if (cluster.busy.item.kind === 'input') chart.markFile(c, cluster.busy.item.fileId, endS);
+  const avoidance = hostAvoidance(input, considered, hosts);
+  const chartHosts: ChartHost[] = hosts.map((h) => ({
+    id: h.info.id,
+    cluster: clusterIndex.get(h.info.clusterId)!,
+    arch: avoidance?.archOf.get(h.info.id) ?? h.info.arch,
+    availability: input.estimator.availability(h.info.id),
+  }));
+  const specFor = (spec: WorkSpec): WorkSpec => (avoidance === undefined ? spec : avoidance.spec(spec));
+
+  // Running sub-tasks end when the running estimate says (step 3); computed once for every attempt below.
+  const linkEnds = input.clusters.map((cluster) => (cluster.busy === null ? null : runningEndS(cluster.busy, { kind: 'link', clusterId: cluster.id })));
+  const hostEnds = hosts.map((host) => (host.running === null ? null : runningEndS(host.running, { kind: 'host', hostId: host.info.id })));
+
+  const draw = (candidates: readonly WorkSpec[]): GanttChart => {
+    const chart = new GanttChart({ nowS, horizonS: input.horizonS, clusters: chartClusters, hosts: chartHosts, files: input.files, usage });
+    // Step (3): what is running, and what is already there.
+    input.clusters.forEach((cluster, c) => {
+      for (const fileId of cluster.stored) chart.markFile(c, fileId, nowS);
+      const endS = linkEnds[c];
+      if (cluster.busy !== null && endS !== null && endS !== undefined) {
+        chart.holdLink(c, endS);
+        if (cluster.busy.item.kind === 'input') chart.markFile(c, cluster.busy.item.fileId, endS);
+      }
+    });
+    hosts.forEach((host, h) => {
+      const endS = hostEnds[h];
+      if (host.running === null || endS === null || endS === undefined) return;
+      chart.holdHost(h, endS, host.running.startS);
+      chart.reserveOutput(works.get(host.running.workId)!.spec, chartHosts[h]!.cluster, endS);
+    });
+    for (const ws of works.values()) {
+      if (ws.status !== 'computed' || ws.host === null) continue;
+      const clusterId = input.clusterOfHost(ws.host);
+      const c = clusterId === undefined ? undefined : clusterIndex.get(clusterId);
+      if (c !== undefined) chart.reserveOutput(ws.spec, c, nowS);
     }
-  });
-  hosts.forEach((host, h) => {
-    if (host.running === null) return;
-    const endS = expectedEndS(host.running, nowS);
-    chart.holdHost(h, endS, host.running.startS);
-    chart.reserveOutput(works.get(host.running.workId)!.spec, chartHosts[h]!.cluster, endS);
-  });
-  for (const ws of works.values()) {
-    if (ws.status !== 'computed' || ws.host === null) continue;
-    const clusterId = input.clusterOfHost(ws.host);
-    const c = clusterId === undefined ? undefined : clusterIndex.get(clusterId);
-    if (c !== undefined) chart.reserveOutput(ws.spec, c, nowS);
-  }
-  // The Works kept at the head of each host FIFO (the truncation of §7.4 already happened).
-  hosts.forEach((host, h) => {
-    for (const workId of host.fifo) chart.commit(works.get(workId)!.spec, h, true);
-  });
+    // The Works kept at the head of each host FIFO (the truncation of §7.4 already happened).
+    hosts.forEach((host, h) => {
+      for (const workId of host.fifo) chart.commit(specFor(works.get(workId)!.spec), h, true);
+    });
+    // Steps (5)–(6).
+    input.heuristic.plan({ chart, works: candidates.map(specFor), rng: input.rng, randomTolerance: input.randomTolerance });
+    return chart;
+  };
 
-  // Steps (4)–(6).
-  input.heuristic.plan({ chart, works: considered, rng: input.rng, randomTolerance: input.randomTolerance });
+  let chart = draw(considered);
+  if (avoidance !== undefined) {
+    const refused = new Set<WorkId>();
+    for (let bad = avoidance.violations(chart, chartHosts); bad.size > 0; bad = avoidance.violations(chart, chartHosts)) {
+      for (const workId of bad) refused.add(workId);
+      chart = draw(considered.filter((w) => !refused.has(w.id)));
+    }
+    for (const work of considered) if (refused.has(work.id)) avoidance.placeElsewhere(chart, chartHosts, specFor(work));
+  }
 
   // Step (7).
   const kept: Fifos = { hosts: new Map(), links: new Map() };
   const added: Fifos = { hosts: new Map(), links: new Map() };
+  const slots = new Map<HostId, PlannedSlot[]>();
+  hosts.forEach((host, h) => {
+    const list: PlannedSlot[] = [];
+    const endS = hostEnds[h];
+    if (host.running !== null && endS !== null && endS !== undefined) list.push({ workId: host.running.workId, startS: host.running.startS, endS });
+    slots.set(host.info.id, list);
+  });
   for (const row of chart.assignments) {
     const fifos = row.kept ? kept : added;
     const id = chartHosts[row.host]!.id;
     let list = fifos.hosts.get(id);
     if (list === undefined) fifos.hosts.set(id, (list = []));
     list.push(row.workId);
+    slots.get(id)!.push({ workId: row.workId, startS: row.startS, endS: row.endS });
   }
   chart.linkEntries.forEach((entries, c) => {
     const sorted = [...entries].sort((a, b) => a.startS - b.startS || a.seq - b.seq);
@@ -132,11 +189,95 @@ export function makePlan(input: PlanInput): PlanOutput {
     if (chart.isIdle(h)) idleHosts.add(host.id);
   });
   const plannedWorks = chart.assignments.filter((row) => !row.kept).length;
-  return { chart, kept, added, idleHosts, consideredWorks: considered.length, plannedWorks };
+  return { chart, kept, added, idleHosts, slots, consideredWorks: considered.length, plannedWorks };
 }
 
 function toItem(entry: LinkEntry): LinkItem {
   return entry.kind === 'input'
     ? { kind: 'input', fileId: entry.fileId, planS: entry.startS }
     : { kind: 'output', workId: entry.workId, planS: entry.startS };
+}
+
+/** Files stored in, in flight to, or needed by the Works kept on, some up cluster (task-space reduction). */
+function filesAtHand(input: PlanInput, hosts: readonly HostState[]): Set<FileId> {
+  const atHand = new Set<FileId>();
+  if ((input.taskSpace?.mode ?? 'all') === 'all') return atHand;
+  for (const cluster of input.clusters) {
+    for (const fileId of cluster.stored) atHand.add(fileId);
+    if (cluster.busy?.item.kind === 'input') atHand.add(cluster.busy.item.fileId);
+  }
+  for (const host of hosts) for (const workId of host.fifo) for (const fileId of input.works.get(workId)!.spec.inputs) atHand.add(fileId);
+  return atHand;
+}
+
+interface HostAvoidance {
+  /** The chart architecture of each host some Work must avoid. */
+  readonly archOf: ReadonlyMap<HostId, number>;
+  /** The Work with run times extended to those architectures. */
+  spec(work: WorkSpec): WorkSpec;
+  /** Works the heuristic placed on a host they must avoid. */
+  violations(chart: GanttChart, chartHosts: readonly ChartHost[]): Set<WorkId>;
+  /** Commits the Work to its allowed, not full host of smallest Compl, if there is one. */
+  placeElsewhere(chart: GanttChart, chartHosts: readonly ChartHost[], work: WorkSpec): void;
+}
+
+function hostAvoidance(input: PlanInput, considered: readonly WorkSpec[], hosts: readonly HostState[]): HostAvoidance | undefined {
+  const query = input.hostsToAvoid;
+  if (query === undefined) return undefined;
+  const upHosts = new Set(hosts.map((h) => h.info.id));
+  const avoid = new Map<WorkId, ReadonlySet<HostId>>();
+  const avoided = new Set<HostId>();
+  for (const work of considered) {
+    const set = query(work.id);
+    let relevant = false;
+    for (const hostId of set) {
+      if (!upHosts.has(hostId)) continue;
+      avoided.add(hostId);
+      relevant = true;
+    }
+    if (relevant) avoid.set(work.id, set);
+  }
+  if (avoided.size === 0) return undefined;
+  let base = 0;
+  for (const host of hosts) base = Math.max(base, host.info.arch + 1);
+  for (const ws of input.works.values()) base = Math.max(base, ws.spec.estRunTimeS.length);
+  const avoidedHosts = hosts.filter((h) => avoided.has(h.info.id));
+  const archOf = new Map(avoidedHosts.map((h, k) => [h.info.id, base + k]));
+  const cache = new Map<WorkId, WorkSpec>();
+  return {
+    archOf,
+    spec(work: WorkSpec): WorkSpec {
+      let extended = cache.get(work.id);
+      if (extended === undefined) {
+        const forbidden = avoid.get(work.id);
+        const estRunTimeS = [...work.estRunTimeS];
+        while (estRunTimeS.length < base) estRunTimeS.push(Infinity);
+        for (const host of avoidedHosts) estRunTimeS.push(forbidden?.has(host.info.id) ? Infinity : (work.estRunTimeS[host.info.arch] ?? Infinity));
+        extended = { ...work, estRunTimeS };
+        cache.set(work.id, extended);
+      }
+      return extended;
+    },
+    violations(chart: GanttChart, chartHosts: readonly ChartHost[]): Set<WorkId> {
+      const refused = new Set<WorkId>();
+      for (const row of chart.assignments) {
+        if (!row.kept && avoid.get(row.workId)?.has(chartHosts[row.host]!.id) === true) refused.add(row.workId);
+      }
+      return refused;
+    },
+    placeElsewhere(chart: GanttChart, chartHosts: readonly ChartHost[], work: WorkSpec): void {
+      const forbidden = avoid.get(work.id);
+      let best = -1;
+      let bestS = Infinity;
+      chartHosts.forEach((host, h) => {
+        if (chart.isFull(h) || forbidden?.has(host.id) === true) return;
+        const { complS } = chart.compl(work, h);
+        if (complS < bestS) {
+          best = h;
+          bestS = complS;
+        }
+      });
+      if (best >= 0) chart.commit(work, best);
+    },
+  };
 }

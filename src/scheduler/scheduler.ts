@@ -3,10 +3,14 @@
 // drives the simulator and real hosts. It never imports from backends/ (a test checks this).
 //
 // When do_plan() runs:
-//  - at t(i+1) = t(i) + planIntervalS (strategy S1), a timer set by each plan;
-//  - on host additions and/or failures, as options.replanOn says;
+//  - at t(i+1), a timer set by each plan: t(i) + planIntervalS (S1) or an interval tuned by the deviation from
+//    the planned schedule (S2, S3; strategies/plan-events.ts);
+//  - on host additions and/or failures, as options.replanOn says (a host that joins while additions do not
+//    re-plan waits, idle, for the next scheduling event);
 //  - when do_schedule() finds a host with an empty FIFO (Fig. 10 line 9), unless that host got nothing from
 //    the last plan (nothing would change), nothing is left to plan, or a plan already ran at this instant.
+// The other strategies of seed 001 §5.2 and §5.6 (quality of information, running estimates, Δ, task-space
+// reduction, link order) are options too; each is described in its file under strategies/.
 // Requests are coalesced through a timer due now, which the clock runs after every other event of the
 // instant, so hosts added together are planned together. While a plan's simulated duration runs
 // (planDurationS > 0) the grid works from the kept FIFO heads (§7.3.1 temporary FIFOs); the result is merged
@@ -24,9 +28,15 @@ import type { Rng } from '../util/rng.js';
 import { Estimator } from './estimates.js';
 import { getHeuristic } from './heuristics/registry.js';
 import type { Heuristic } from './heuristics/heuristic.js';
-import type { SchedulerOptions } from './options.js';
-import { makePlan, type PlanOutput } from './planner.js';
-import { LinkQueue, type ClusterState, type HostState, type LinkItem, type WorkState, type WorkStatus } from './state.js';
+import { resolveSchedulerOptions, type ResolvedSchedulerOptions, type SchedulerOptions } from './options.js';
+import { makePlan, type PlanOutput, type RunningOn } from './planner.js';
+import { LinkQueue, type ClusterState, type HostState, type LinkItem, type RunningSubtask, type WorkState, type WorkStatus } from './state.js';
+import { DeltaController } from './strategies/delta.js';
+import { maySkipOutput, type LinkOrderRule } from './strategies/link-order.js';
+import { IntervalController } from './strategies/plan-events.js';
+import { Beliefs } from './strategies/quality.js';
+import { checkStrategies } from './strategies/registry.js';
+import { expectedEndS, type RunningEstimateRule } from './strategies/running-estimate.js';
 
 export interface SchedulerDeps {
   readonly gridOS: GridOS;
@@ -48,6 +58,18 @@ export interface SchedulerStats {
   reExecutions: number;
 }
 
+/** Where the adaptive strategies stand (tests, dashboards). */
+export interface PlanningState {
+  /** t(i+1) − t(i) of the last plan. */
+  readonly intervalS: number;
+  /** Δ of the last plan. */
+  readonly deltaS: number;
+  /** S2/S3: the deviation the last plan measured (null: nothing to compare). */
+  readonly lastDeviation: number | null;
+  /** Adaptive Δ: mean relative error of recent estimates (undefined before the first finished sub-task). */
+  readonly meanEstimateError: number | undefined;
+}
+
 const DEFAULT_MAX_EXIT_FAILURES = 3;
 
 export class Scheduler implements SchedulerEvents {
@@ -55,6 +77,15 @@ export class Scheduler implements SchedulerEvents {
 
   private readonly heuristic: Heuristic;
   private readonly estimator: Estimator;
+  private readonly options: ResolvedSchedulerOptions;
+  private readonly beliefs: Beliefs;
+  private readonly intervals: IntervalController;
+  private readonly delta: DeltaController;
+  private readonly runningRule: RunningEstimateRule;
+  private readonly linkRule: LinkOrderRule;
+  /** Hybrid link order: how many times each not-ready output has been skipped. */
+  private readonly outputSkips = new Map<WorkId, number>();
+  private lastDeltaS = 0;
   private readonly works = new Map<WorkId, WorkState>();
   private readonly statusCount: Record<WorkStatus, number> = { todo: 0, queued: 0, running: 0, computed: 0, retrieving: 0, done: 0, failed: 0 };
   private readonly hosts = new Map<HostId, HostState>();
@@ -73,11 +104,25 @@ export class Scheduler implements SchedulerEvents {
 
   constructor(
     private readonly app: Application,
-    private readonly options: SchedulerOptions,
+    options: SchedulerOptions,
     private readonly deps: SchedulerDeps,
   ) {
-    this.heuristic = getHeuristic(options.heuristic);
-    this.estimator = new Estimator(deps.info, deps.forecaster);
+    checkStrategies(options);
+    const o = (this.options = resolveSchedulerOptions(options));
+    this.heuristic = getHeuristic(o.heuristic);
+    this.estimator = new Estimator(deps.info, deps.forecaster, o.resourcePredictor);
+    // The noise generator is forked from the run's only when needed, so other modes keep the run's stream.
+    this.beliefs = new Beliefs(app.files, app.works, o.quality, o.noiseBound, () => deps.rng.fork());
+    this.intervals = new IntervalController({
+      mode: o.planEvents,
+      initialS: o.planIntervalS,
+      minS: o.minPlanIntervalS,
+      maxS: o.maxPlanIntervalS,
+      threshold: o.deviationThreshold,
+    });
+    this.delta = new DeltaController({ mode: o.deltaStrategy, deltaS: o.deltaS, fraction: o.deltaFraction });
+    this.runningRule = { mode: o.runningEstimate, overdueGraceS: o.overdueGraceS };
+    this.linkRule = { mode: o.linkOrder, waitS: o.hybridWaitS, maxSkips: o.hybridMaxSkips };
   }
 
   /** Every Work's outputs are back at the origin (or the Work was given up after repeated program failures). */
@@ -89,6 +134,9 @@ export class Scheduler implements SchedulerEvents {
 
   sched_new_host(hosts: readonly HostInfo[]): void {
     this.recordCall('sched_new_host', { hosts: hosts.map((h) => h.id) });
+    const replanOnAdd = this.options.replanOn === 'add' || this.options.replanOn === 'both';
+    // Without re-planning on additions a new host waits for the next scheduling event, if there is one.
+    const awaitingPlan = !replanOnAdd && (this.periodicTimer !== null || this.planPending);
     for (const info of hosts) {
       const cluster = this.clusterFor(info.clusterId);
       if (!cluster.up) {
@@ -99,7 +147,7 @@ export class Scheduler implements SchedulerEvents {
       }
       const known = this.hosts.get(info.id);
       if (known === undefined) {
-        this.hosts.set(info.id, { info, up: true, fifo: [], running: null, starved: false });
+        this.hosts.set(info.id, { info, up: true, fifo: [], running: null, starved: false, awaitingPlan });
         this.hostOrder = [...this.hosts.values()].sort(compareHosts);
       } else if (!known.up) {
         known.info = info;
@@ -107,9 +155,10 @@ export class Scheduler implements SchedulerEvents {
         known.fifo = [];
         known.running = null;
         known.starved = false;
+        known.awaitingPlan = awaitingPlan;
       }
     }
-    if (this.options.replanOn === 'add' || this.options.replanOn === 'both') this.requestPlan(true);
+    if (replanOnAdd) this.requestPlan(true);
     this.doSchedule();
   }
 
@@ -117,7 +166,7 @@ export class Scheduler implements SchedulerEvents {
     this.recordCall('sched_new_work', { works: works.map((w) => w.id) });
     for (const spec of works) {
       if (this.works.has(spec.id)) continue;
-      this.works.set(spec.id, { spec, status: 'todo', host: null, executions: 0, exitFailures: 0 });
+      this.works.set(spec.id, { spec: this.beliefs.work(spec), status: 'todo', host: null, executions: 0, exitFailures: 0 });
       this.statusCount.todo++;
     }
     this.unstarveAll();
@@ -130,8 +179,10 @@ export class Scheduler implements SchedulerEvents {
     for (const workId of works) {
       const ws = this.works.get(workId);
       if (host === undefined || ws === undefined || host.running?.workId !== workId) continue;
+      this.observeEstimate(host.running);
       host.running = null;
       this.setStatus(ws, 'computed');
+      this.beliefs.observeOutputs(ws.spec, this.app.files);
       const cluster = this.clusters.get(host.info.clusterId)!;
       if (!cluster.queue.hasOutput(workId)) cluster.queue.push({ kind: 'output', workId, planS: this.deps.clock.nowS() });
     }
@@ -192,6 +243,7 @@ export class Scheduler implements SchedulerEvents {
       this.stats.worksDone++;
       this.deps.record({ type: 'work-done', t: this.deps.clock.nowS(), work: ws.spec.id, host: ws.host! });
     }
+    this.observeEstimate(cluster.busy!);
     cluster.busy = null;
     if (this.isFinished()) this.stopTimers();
     this.doSchedule();
@@ -231,7 +283,7 @@ export class Scheduler implements SchedulerEvents {
         continue;
       }
       if (this.options.workStealing) this.steal(host, cluster);
-      if (!host.starved && this.statusCount.todo + this.statusCount.queued > 0) callPlan = true;
+      if (!host.starved && !host.awaitingPlan && this.statusCount.todo + this.statusCount.queued > 0) callPlan = true;
     }
     for (const cluster of this.clusterOrder) {
       if (cluster.up && cluster.busy === null) this.startNextTransfer(cluster);
@@ -257,7 +309,7 @@ export class Scheduler implements SchedulerEvents {
   private steal(host: HostState, cluster: ClusterState): void {
     for (const victim of this.hostOrder) {
       if (victim === host || !victim.up || victim.info.clusterId !== host.info.clusterId) continue;
-      const k = victim.fifo.findIndex((workId) => this.isReady(this.works.get(workId)!, cluster));
+      const k = victim.fifo.findIndex((workId) => this.isReady(this.works.get(workId)!, cluster) && !this.mustAvoid(workId, host.info.id));
       if (k < 0) continue;
       const [workId] = victim.fifo.splice(k, 1);
       this.startCompute(host, this.works.get(workId!)!);
@@ -265,10 +317,15 @@ export class Scheduler implements SchedulerEvents {
     }
   }
 
+  /** The information service says this Work failed on this host before (real runs): never place it there. */
+  private mustAvoid(workId: WorkId, hostId: HostId): boolean {
+    return this.deps.info.hostsToAvoid?.(workId).has(hostId) === true;
+  }
+
   private startCompute(host: HostState, ws: WorkState): void {
     const nowS = this.deps.clock.nowS();
     const runS = ws.spec.estRunTimeS[host.info.arch] ?? Infinity;
-    host.running = { workId: ws.spec.id, startS: nowS, estEndS: nowS + runS / this.estimator.availability(host.info.id) };
+    host.running = { workId: ws.spec.id, startS: nowS, estEndS: nowS + runS / this.estimator.availability(host.info.id), estAmount: runS };
     ws.host = host.info.id;
     ws.executions++;
     if (ws.executions > 1) this.stats.reExecutions++;
@@ -276,9 +333,14 @@ export class Scheduler implements SchedulerEvents {
     this.deps.gridOS.compute(ws.spec.id, host.info.id);
   }
 
-  /** Lines 10–16: the first entry of the link FIFO that can go ('greedy' skips outputs not computed yet). */
+  /**
+   * Lines 10–16: the first entry of the link FIFO that can go. An output not computed yet is skipped or
+   * waited for as options.linkOrder says (strategies/link-order.ts).
+   */
   private startNextTransfer(cluster: ClusterState): void {
     const queue = cluster.queue;
+    const files = this.beliefs.files();
+    const skipped: WorkId[] = [];
     for (let k = 0; k < queue.length; ) {
       const item = queue.at(k);
       if (item.kind === 'input') {
@@ -287,7 +349,8 @@ export class Scheduler implements SchedulerEvents {
           continue;
         }
         queue.removeAt(k);
-        this.startTransfer(cluster, item, this.app.files[item.fileId]!.estSizeBytes);
+        this.countSkips(skipped);
+        this.startTransfer(cluster, item, files[item.fileId]!.estSizeBytes);
         return;
       }
       const ws = this.works.get(item.workId);
@@ -300,20 +363,49 @@ export class Scheduler implements SchedulerEvents {
       if (ws.status === 'computed') {
         queue.removeAt(k);
         let bytes = 0;
-        for (const fileId of ws.spec.outputs) bytes += this.app.files[fileId]!.estSizeBytes;
+        for (const fileId of ws.spec.outputs) bytes += files[fileId]!.estSizeBytes;
         this.setStatus(ws, 'retrieving');
+        this.outputSkips.delete(ws.spec.id);
+        this.countSkips(skipped);
         this.startTransfer(cluster, item, bytes);
         return;
       }
-      if (this.options.linkOrder === 'keep') return;
+      if (!maySkipOutput(this.linkRule, this.expectedComputeInS(ws), this.outputSkips.get(ws.spec.id) ?? 0)) return;
+      skipped.push(ws.spec.id);
       k++;
     }
+  }
+
+  /** Seconds until a Work whose output waits on a link is expected to be computed (Infinity: not started). */
+  private expectedComputeInS(ws: WorkState): number {
+    const host = ws.host === null ? undefined : this.hosts.get(ws.host);
+    if (ws.status !== 'running' || host?.running == null) return Infinity;
+    return this.runningEndS(host.running, { kind: 'host', hostId: host.info.id }) - this.deps.clock.nowS();
+  }
+
+  private countSkips(skipped: readonly WorkId[]): void {
+    if (this.linkRule.mode !== 'hybrid') return;
+    for (const workId of skipped) this.outputSkips.set(workId, (this.outputSkips.get(workId) ?? 0) + 1);
+  }
+
+  /** When a running sub-task is expected to end, as options.runningEstimate says. */
+  private runningEndS(running: RunningSubtask, on: RunningOn): number {
+    const nowS = this.deps.clock.nowS();
+    return expectedEndS(this.runningRule, running, nowS, () =>
+      on.kind === 'host' ? this.estimator.hostProgress(on.hostId, running.startS, nowS) : this.estimator.linkProgress(on.clusterId, running.startS, nowS),
+    );
+  }
+
+  /** A sub-task finished: how far off its estimate was (adaptive Δ). */
+  private observeEstimate(running: RunningSubtask): void {
+    const nowS = this.deps.clock.nowS();
+    this.delta.observe(running.estEndS - running.startS, nowS - running.startS);
   }
 
   private startTransfer(cluster: ClusterState, item: LinkItem, estBytes: number): void {
     const nowS = this.deps.clock.nowS();
     const link = this.estimator.link(cluster.id);
-    cluster.busy = { item, startS: nowS, estEndS: nowS + link.latencyS + estBytes / link.bandwidthBps };
+    cluster.busy = { item, startS: nowS, estEndS: nowS + link.latencyS + estBytes / link.bandwidthBps, estAmount: estBytes };
     if (item.kind === 'input') this.deps.gridOS.store(item.fileId, cluster.id);
     else this.deps.gridOS.retrieve(item.workId, this.works.get(item.workId)!.host!);
   }
@@ -345,13 +437,16 @@ export class Scheduler implements SchedulerEvents {
     const clock = this.deps.clock;
     const nowS = clock.nowS();
     this.lastPlanS = nowS;
-    // (1) the next scheduling event, S1.
+    // (1) the next scheduling event: S1, or S2/S3 from the deviation with the last plan's prediction.
     if (this.periodicTimer !== null) clock.cancel(this.periodicTimer);
     this.periodicTimer = null;
     const upHosts = this.hostOrder.filter((h) => h.up);
+    const computing = new Map<HostId, WorkId>();
+    for (const h of upHosts) if (h.running !== null) computing.set(h.info.id, h.running.workId);
+    const intervalS = this.intervals.update(nowS, computing);
     let nextPlanS: number | null = null;
-    if (upHosts.length > 0 && Number.isFinite(this.options.planIntervalS) && this.options.planIntervalS > 0) {
-      nextPlanS = nowS + this.options.planIntervalS;
+    if (upHosts.length > 0 && Number.isFinite(intervalS) && intervalS > 0) {
+      nextPlanS = nowS + intervalS;
       this.periodicTimer = clock.at(nextPlanS, () => {
         this.periodicTimer = null;
         if (this.planPending) this.replanAfterMerge = true;
@@ -363,10 +458,14 @@ export class Scheduler implements SchedulerEvents {
     for (const cluster of this.clusterOrder) {
       if (cluster.up) for (const fileId of this.deps.info.storedFiles(cluster.id)) cluster.stored.add(fileId);
     }
+    // (5) Δ.
+    const deltaS = this.delta.deltaS(nextPlanS === null ? 0 : intervalS);
+    this.lastDeltaS = deltaS;
+    const info = this.deps.info;
     const plan = makePlan({
       nowS,
-      horizonS: (nextPlanS ?? nowS) + this.options.deltaS,
-      files: this.app.files,
+      horizonS: (nextPlanS ?? nowS) + deltaS,
+      files: this.beliefs.files(),
       works: this.works,
       hosts: upHosts,
       clusters: this.clusterOrder.filter((c) => c.up),
@@ -375,7 +474,11 @@ export class Scheduler implements SchedulerEvents {
       heuristic: this.heuristic,
       rng: this.deps.rng,
       randomTolerance: this.options.randomTolerance,
+      runningEndS: (running, on) => this.runningEndS(running, on),
+      taskSpace: { mode: this.options.taskSpace, size: this.options.taskSpaceSize },
+      ...(info.hostsToAvoid === undefined ? {} : { hostsToAvoid: (workId: WorkId) => info.hostsToAvoid!(workId) }),
     });
+    this.intervals.predict(plan.slots);
     // The temporary FIFOs (§7.3.1): what was kept, ordered as the new chart expects.
     for (const cluster of this.clusterOrder) {
       if (!cluster.up) continue;
@@ -448,7 +551,9 @@ export class Scheduler implements SchedulerEvents {
       cluster.queue.sortByPlan();
     }
     for (const host of this.hostOrder) {
-      if (host.up) host.starved = plan.idleHosts.has(host.info.id) && host.fifo.length === 0;
+      if (!host.up) continue;
+      host.starved = plan.idleHosts.has(host.info.id) && host.fifo.length === 0;
+      if (plan.slots.has(host.info.id)) host.awaitingPlan = false;
     }
   }
 
@@ -503,6 +608,7 @@ export class Scheduler implements SchedulerEvents {
 
   private toTodo(ws: WorkState): void {
     ws.host = null;
+    this.outputSkips.delete(ws.spec.id);
     this.setStatus(ws, 'todo');
     this.unstarveAll();
   }
@@ -547,6 +653,15 @@ export class Scheduler implements SchedulerEvents {
 
   workStatus(workId: WorkId): WorkStatus | undefined {
     return this.works.get(workId)?.status;
+  }
+
+  planningState(): PlanningState {
+    return {
+      intervalS: this.intervals.currentS,
+      deltaS: this.lastDeltaS,
+      lastDeviation: this.intervals.lastDeviation,
+      meanEstimateError: this.delta.meanError(),
+    };
   }
 }
 

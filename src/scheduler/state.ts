@@ -25,6 +25,11 @@ export interface RunningSubtask {
   readonly startS: number;
   /** Estimated when it started (seed 001 §5.2.1: trusted until overdue). */
   readonly estEndS: number;
+  /**
+   * What it has to do, as estimated when it started: dedicated CPU seconds for a computation, bytes for a
+   * transfer (the 'progress' running estimate compares it with the measured progress).
+   */
+  readonly estAmount?: number;
 }
 
 export interface RunningCompute extends RunningSubtask {
@@ -38,6 +43,8 @@ export interface HostState {
   running: RunningCompute | null;
   /** The last plan gave this host nothing: an empty FIFO here does not ask for another plan. */
   starved: boolean;
+  /** Joined while re-planning on additions is off: waits for the next scheduling event, asks for no plan. */
+  awaitingPlan: boolean;
 }
 
 /** A link FIFO entry. `planS`: when the plan that queued it expected it to start (orders the FIFO). */
