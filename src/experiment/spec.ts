@@ -1,6 +1,7 @@
 // The experiment specification: a JSON file naming heuristics, strategy option sets, grids, applications,
 // an optional swept variable and seeds. Checked with ajv; every error names file:line:column and the JSON
 // path. Strings in grid and application entries may use ${VARIABLE} (the swept variable) and ${seed}.
+import { strategyEnums } from '../scheduler/strategies/registry.js';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../scheduler/options.js';
@@ -43,13 +44,12 @@ export interface LoadedExperimentSpec {
   readonly source: JsonSource;
 }
 
-const ENUMS: Record<string, readonly string[]> = { linkOrder: ['greedy', 'keep'], replanOn: ['add', 'fail', 'both', 'never'] };
 
 function strategySchema(): object {
   const properties: Record<string, object> = {};
   for (const [k, v] of Object.entries(DEFAULT_SCHEDULER_OPTIONS)) {
     if (k === 'heuristic') continue;
-    const enumValues = ENUMS[k];
+    const enumValues = strategyEnums()[k];
     if (enumValues) properties[k] = { enum: [...enumValues], description: `one of ${enumValues.join(', ')}` };
     else if (typeof v === 'number') properties[k] = { type: 'number', minimum: 0, description: 'a number >= 0' };
     else if (typeof v === 'boolean') properties[k] = { type: 'boolean', description: 'true or false' };

@@ -5,52 +5,14 @@ import type { Command, CommandArgs } from '../command.js';
 import { UsageError } from '../command.js';
 import { flagOption, numberOption, requiredString, stringOption } from '../args.js';
 import { behaviorPath, checkCompatibility, loadApplication, loadGrid } from '../../formats/index.js';
-import { getHeuristic, listHeuristics } from '../../scheduler/heuristics/registry.js';
-import { DEFAULT_SCHEDULER_OPTIONS, type LinkOrder, type ReplanOn, type SchedulerOptions } from '../../scheduler/options.js';
+import { listHeuristics } from '../../scheduler/heuristics/registry.js';
+import { schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
 import type { Application } from '../../model/application.js';
 import type { GridDescription } from '../../model/grid.js';
 import { DEFAULT_SAMPLE_PERIOD_S } from '../../model/grid.js';
 import type { RecordSink, RunHeader, RunRecordEvent } from '../../record/events.js';
 import { formatDiagnostic, InputError } from '../../util/diagnostics.js';
 import { simulate, type SimulationResult } from '../../../backends/sim/simulate.js';
-
-const d = DEFAULT_SCHEDULER_OPTIONS;
-const LINK_ORDERS: readonly LinkOrder[] = ['greedy', 'keep'];
-const REPLAN_ON: readonly ReplanOn[] = ['add', 'fail', 'both', 'never'];
-
-function heuristicHelp(): string {
-  return listHeuristics()
-    .map((h) => `${h.name} (${h.code})`)
-    .join(', ');
-}
-
-function choice<T extends string>(args: CommandArgs, name: string, allowed: readonly T[], fallback: T): T {
-  const v = stringOption(args, name);
-  if (v === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(v)) throw new UsageError(`--${name} takes one of ${allowed.join(', ')}, got '${v}'`);
-  return v as T;
-}
-
-function schedulerOptions(args: CommandArgs): SchedulerOptions {
-  const name = stringOption(args, 'heuristic') ?? d.heuristic;
-  let heuristic: string;
-  try {
-    heuristic = getHeuristic(name).name;
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  return {
-    ...d,
-    heuristic,
-    planIntervalS: numberOption(args, 'plan-interval', d.planIntervalS, { min: 0 }),
-    deltaS: numberOption(args, 'delta', d.deltaS, { min: 0 }),
-    planDurationS: numberOption(args, 'plan-duration', d.planDurationS, { min: 0 }),
-    keepWorksPerHost: numberOption(args, 'keep-works', d.keepWorksPerHost, { min: 0, integer: true }),
-    workStealing: flagOption(args, 'work-stealing') || d.workStealing,
-    linkOrder: choice(args, 'link-order', LINK_ORDERS, d.linkOrder),
-    replanOn: choice(args, 'replan-on', REPLAN_ON, d.replanOn),
-  };
-}
 
 function sha256File(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -163,28 +125,21 @@ const command: Command = {
   name: 'simulate',
   summary: 'run the scheduler on a simulated grid and report makespan, resource use and transfers',
   usage: 'gridsweep simulate --app APP --grid GRID [--heuristic H] [--seed S] [--record run.jsonl] [--json] [--sample-period S]',
-  details: `Heuristics: ${heuristicHelp()}.\nThe run record (--record) is JSON Lines, one event per line, written under a temporary name and\nrenamed when the run is over. The same inputs and seed give the same record, byte for byte.`,
+  details: `The run record (--record) is JSON Lines, one event per line, written under a temporary name and\nrenamed when the run is over. The same inputs and seed give the same record, byte for byte.`,
   options: {
     app: { type: 'string', description: 'application description (WorkDescription)', valueName: 'APP' },
     grid: { type: 'string', description: 'grid description (GridDescription; behaviour files beside it)', valueName: 'GRID' },
-    heuristic: { type: 'string', description: `task/host selection heuristic (default ${d.heuristic})`, valueName: 'H' },
     seed: { type: 'string', description: 'seed of the random generator (default 1)', valueName: 'S' },
     record: { type: 'string', description: 'write the run record (JSON Lines) to this file', valueName: 'FILE' },
     json: { type: 'boolean', description: 'print one JSON object instead of the report' },
     'sample-period': { type: 'string', description: `seconds between behaviour samples (default ${DEFAULT_SAMPLE_PERIOD_S})`, valueName: 'S' },
-    'plan-interval': { type: 'string', description: `seconds between scheduling events (default ${d.planIntervalS})`, valueName: 'S' },
-    delta: { type: 'string', description: `Δ: plan until every host has work past t(i+1) + Δ (default ${d.deltaS})`, valueName: 'S' },
-    'plan-duration': { type: 'string', description: `simulated duration of one do_plan() (default ${d.planDurationS})`, valueName: 'S' },
-    'keep-works': { type: 'string', description: `works kept at the head of each host FIFO at re-planning (default ${d.keepWorksPerHost})`, valueName: 'N' },
-    'work-stealing': { type: 'boolean', description: 'an idle host may take a ready work queued on another host of its cluster' },
-    'link-order': { type: 'string', description: `link FIFO order: ${LINK_ORDERS.join(' | ')} (default ${d.linkOrder})`, valueName: 'ORDER' },
-    'replan-on': { type: 'string', description: `re-plan at once on: ${REPLAN_ON.join(' | ')} (default ${d.replanOn})`, valueName: 'WHEN' },
+    ...schedulerFlags(),
   },
   positionals: { min: 0, max: 0 },
   async run(args) {
     const appPath = requiredString(args, 'app');
     const gridPath = requiredString(args, 'grid');
-    const options = schedulerOptions(args);
+    const options = schedulerOptionsFromArgs(args);
     const seed = numberOption(args, 'seed', 1, { min: 0, max: 2 ** 32 - 1, integer: true });
     const samplePeriodS = numberOption(args, 'sample-period', DEFAULT_SAMPLE_PERIOD_S, { min: Number.MIN_VALUE });
     const asJson = flagOption(args, 'json');
