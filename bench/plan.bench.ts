@@ -3,6 +3,7 @@
 // availability levels), nothing stored anywhere yet. The Scheduler runs against minimal in-memory ports;
 // the figure is the plan's own CPU time (the 'plan' record's cpuMs). Target: ≤ 2 s median for minmin,
 // sufferage and xsufferage. Usage: node dist/bench/plan.bench.js [heuristic ...]
+// (REPS=N in the environment changes the number of repetitions, default 5.)
 import type { Clock, TimerId } from '../src/interfaces/clock.js';
 import type { GridOS } from '../src/interfaces/grid-os.js';
 import type { HostInfo, InformationService, Sample } from '../src/interfaces/information.js';
@@ -17,7 +18,7 @@ const WORKS = 10_000;
 const CHUNK = 50;
 const CLUSTERS = 10;
 const HOSTS_PER_CLUSTER = 100;
-const REPETITIONS = 5;
+const REPETITIONS = Number(process.env.REPS ?? 5);
 
 function mcellApplication(rng: Rng): Application {
   const files: FileSpec[] = [];
