@@ -3,7 +3,7 @@
 # browser and GNU parallel comparisons, then the npm packages from the lockfile (which also builds).
 set -euo pipefail
 
-packages=(openssh-server openssh-client chromium parallel iproute2)
+packages=(openssh-server openssh-client chromium parallel rsync iproute2)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -16,7 +16,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-for bin in /usr/sbin/sshd /usr/bin/ssh-keygen /usr/bin/chromium /usr/bin/parallel; do
+for bin in /usr/sbin/sshd /usr/bin/ssh-keygen /usr/bin/chromium /usr/bin/parallel /usr/bin/rsync /usr/sbin/ip /usr/sbin/tc; do
   [ -x "$bin" ] || { echo "install-test-deps: $bin is missing after install" >&2; exit 1; }
 done
 npm ci --no-audit --no-fund
