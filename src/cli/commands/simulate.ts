@@ -5,7 +5,9 @@ import type { Command, CommandArgs } from '../command.js';
 import { UsageError } from '../command.js';
 import { flagOption, numberOption, requiredString, stringOption } from '../args.js';
 import { behaviorPath, checkCompatibility, loadApplication, loadGrid } from '../../formats/index.js';
-import { listHeuristics } from '../../scheduler/heuristics/registry.js';
+import { getHeuristic, listHeuristics } from '../../scheduler/heuristics/registry.js';
+import type { SchedulerOptions } from '../../scheduler/options.js';
+import { runWatchLoop, serveUntilInterrupted, startDashboard, type Dashboard, type RecordedSource } from '../../dashboard/index.js';
 import { schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
 import type { Application } from '../../model/application.js';
 import type { GridDescription } from '../../model/grid.js';
@@ -121,11 +123,153 @@ export function formatReport(app: Application, heuristic: string, r: SimulationR
   return lines.join('\n');
 }
 
+interface LoadedInputs {
+  readonly app: Application;
+  readonly grid: GridDescription;
+  readonly inputs: RunHeader['inputs'];
+  readonly parseMs: number;
+}
+
+/** Parses and checks the application and the grid; warnings go to stderr, errors throw InputError. */
+function loadInputs(appPath: string, gridPath: string): LoadedInputs {
+  const parseStart = performance.now();
+  const app = loadApplication(appPath);
+  const { grid, warnings } = loadGrid(gridPath);
+  const problems = checkCompatibility(app, grid, appPath, gridPath);
+  if (problems.some((p) => p.severity === 'error')) throw new InputError(problems);
+  for (const w of [...warnings, ...problems]) console.error(formatDiagnostic(w));
+  const inputs = inputHashes(appPath, gridPath, grid);
+  return { app, grid, inputs, parseMs: performance.now() - parseStart };
+}
+
+/** The heuristics shown on the dashboard: --compare's list, or the one --heuristic names. */
+function dashboardHeuristics(args: CommandArgs, options: SchedulerOptions): string[] {
+  const list = stringOption(args, 'compare');
+  if (list === undefined) return [options.heuristic];
+  const names = list.split(',').map((n) => n.trim()).filter((n) => n !== '');
+  if (names.length === 0) throw new UsageError('--compare needs a comma-separated list of heuristics, e.g. --compare minmin,xsufferage');
+  const canonical = names.map((n) => {
+    try {
+      return getHeuristic(n).name;
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  });
+  const twice = canonical.find((n, i) => canonical.indexOf(n) !== i);
+  if (twice !== undefined) throw new UsageError(`--compare names ${twice} twice`);
+  return canonical;
+}
+
+interface SimulationRequest {
+  readonly scheduler: SchedulerOptions;
+  readonly seed: number;
+  readonly samplePeriodS: number;
+}
+
+/** One simulation per heuristic on the same grid and application, each kept as a named record. */
+function simulateEach(loaded: LoadedInputs, heuristics: readonly string[], req: SimulationRequest): { source: RecordedSource; result: SimulationResult }[] {
+  return heuristics.map((heuristic) => {
+    const events: RunRecordEvent[] = [];
+    const result = simulate({
+      app: loaded.app,
+      grid: loaded.grid,
+      scheduler: { ...req.scheduler, heuristic },
+      seed: req.seed,
+      samplePeriodS: req.samplePeriodS,
+      inputs: loaded.inputs,
+      record: (e) => events.push(e),
+    });
+    return { source: { name: heuristic, events }, result };
+  });
+}
+
+function watchedPaths(appPath: string, gridPath: string, grid: GridDescription | undefined): string[] {
+  const behaviors = grid ? [...grid.linkBehaviors.keys(), ...grid.hostBehaviors.keys()].map((name) => behaviorPath(gridPath, name)) : [];
+  return [appPath, gridPath, ...behaviors];
+}
+
+function summaryLine(heuristic: string, r: SimulationResult): string {
+  return `${heuristic}: makespan ${secs(r.makespanS)}${r.finished ? '' : ' (NOT FINISHED)'}, works done ${r.worksDone}/${r.worksTotal}`;
+}
+
+/** --dashboard / --watch: simulate each heuristic, serve the runs side by side until interrupted. */
+async function serveDashboard(args: CommandArgs, appPath: string, gridPath: string, req: SimulationRequest): Promise<number> {
+  if (stringOption(args, 'record') !== undefined && stringOption(args, 'compare') !== undefined) {
+    throw new UsageError('--record writes one run; give it without --compare');
+  }
+  const heuristics = dashboardHeuristics(args, req.scheduler);
+  const port = numberOption(args, 'port', 0, { min: 0, max: 65535, integer: true });
+  const watchMode = flagOption(args, 'watch');
+  const title = `gridsweep simulate ${appPath} on ${gridPath}`;
+  const recordPath = stringOption(args, 'record');
+
+  const runAll = (): RecordedSource[] => {
+    const loaded = loadInputs(appPath, gridPath);
+    const runs = simulateEach(loaded, heuristics, req);
+    for (const { source, result } of runs) console.log(summaryLine(source.name, result));
+    if (recordPath !== undefined) writeRecord(recordPath, runs[0]!.source.events);
+    return runs.map((r) => r.source);
+  };
+
+  if (!watchMode) {
+    const dashboard = await startDashboard({ sources: runAll(), title, ...(port > 0 ? { port } : {}) });
+    await serveUntilInterrupted(dashboard);
+    return 0;
+  }
+
+  // Under --watch, inputs that do not parse at start are shown on the page like any later bad save.
+  let firstError: string | undefined;
+  let sources: RecordedSource[] = [];
+  let grid: GridDescription | undefined;
+  try {
+    grid = loadGrid(gridPath).grid;
+    sources = runAll();
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    firstError = err.message;
+    console.error(err.message);
+  }
+  const dashboard: Dashboard = await startDashboard({ sources, title, ...(port > 0 ? { port } : {}) });
+  if (firstError !== undefined) dashboard.showError(firstError);
+  const loop = runWatchLoop({
+    paths: watchedPaths(appPath, gridPath, grid),
+    rerun: async () => runAll(),
+    dashboard,
+    onOutcome: (o) => console.error(o.ok ? 'inputs changed: re-ran the simulation' : `inputs changed but do not parse:\n${o.message}`),
+  });
+  await loop.ready;
+  console.log(`watching ${appPath}, ${gridPath} and its behaviour files`);
+  await serveUntilInterrupted(dashboard);
+  await loop.close();
+  return 0;
+}
+
+function writeRecord(path: string, events: readonly RunRecordEvent[]): void {
+  const file = new JsonlRecordFile(path);
+  try {
+    for (const e of events) file.sink(e);
+    file.commit();
+  } catch (err) {
+    file.discard();
+    throw err;
+  }
+}
+
 const command: Command = {
   name: 'simulate',
   summary: 'run the scheduler on a simulated grid and report makespan, resource use and transfers',
-  usage: 'gridsweep simulate --app APP --grid GRID [--heuristic H] [--seed S] [--record run.jsonl] [--json] [--sample-period S]',
-  details: `The run record (--record) is JSON Lines, one event per line, written under a temporary name and\nrenamed when the run is over. The same inputs and seed give the same record, byte for byte.`,
+  usage:
+    'gridsweep simulate --app APP --grid GRID [--heuristic H] [--seed S] [--record run.jsonl] [--json] [--sample-period S] [--dashboard [--port N] [--compare H1,H2,...] | --watch]',
+  details: [
+    'The run record (--record) is JSON Lines, one event per line, written under a temporary name and',
+    'renamed when the run is over. The same inputs and seed give the same record, byte for byte.',
+    '--dashboard simulates, then serves the runs on a web page on 127.0.0.1 (the URL, with its access',
+    'token, is printed as `dashboard: URL`) until Ctrl-C. --compare H1,H2,... simulates the same grid',
+    'and application under each listed heuristic and shows them side by side on one simulated clock.',
+    '--watch (implies --dashboard) re-runs whenever the application, the grid or its behaviour files are',
+    'saved; a save that does not parse shows its error (file:line:column) in the page, and the next good',
+    'save brings the charts back. Behaviour files are those the grid names when the watch starts.',
+  ].join('\n'),
   options: {
     app: { type: 'string', description: 'application description (WorkDescription)', valueName: 'APP' },
     grid: { type: 'string', description: 'grid description (GridDescription; behaviour files beside it)', valueName: 'GRID' },
@@ -133,6 +277,10 @@ const command: Command = {
     record: { type: 'string', description: 'write the run record (JSON Lines) to this file', valueName: 'FILE' },
     json: { type: 'boolean', description: 'print one JSON object instead of the report' },
     'sample-period': { type: 'string', description: `seconds between behaviour samples (default ${DEFAULT_SAMPLE_PERIOD_S})`, valueName: 'S' },
+    dashboard: { type: 'boolean', description: 'serve the run(s) on a live dashboard on 127.0.0.1 until Ctrl-C' },
+    port: { type: 'string', description: 'dashboard port (default: a random free port)', valueName: 'N' },
+    compare: { type: 'string', description: 'dashboard: also simulate these heuristics, side by side', valueName: 'H1,H2,...' },
+    watch: { type: 'boolean', description: 're-run and refresh the dashboard when an input file is saved (implies --dashboard)' },
     ...schedulerFlags(),
   },
   positionals: { min: 0, max: 0 },
@@ -143,16 +291,14 @@ const command: Command = {
     const seed = numberOption(args, 'seed', 1, { min: 0, max: 2 ** 32 - 1, integer: true });
     const samplePeriodS = numberOption(args, 'sample-period', DEFAULT_SAMPLE_PERIOD_S, { min: Number.MIN_VALUE });
     const asJson = flagOption(args, 'json');
+    if (flagOption(args, 'dashboard') || flagOption(args, 'watch')) {
+      if (asJson) throw new UsageError('--json prints a report; it does not go with --dashboard or --watch');
+      return serveDashboard(args, appPath, gridPath, { scheduler: options, seed, samplePeriodS });
+    }
+    for (const flag of ['port', 'compare'])
+      if (stringOption(args, flag) !== undefined) throw new UsageError(`--${flag} goes with --dashboard`);
 
-    const parseStart = performance.now();
-    const app = loadApplication(appPath);
-    const { grid, warnings } = loadGrid(gridPath);
-    const problems = checkCompatibility(app, grid, appPath, gridPath);
-    const errors = problems.filter((p) => p.severity === 'error');
-    if (errors.length > 0) throw new InputError(problems);
-    for (const w of [...warnings, ...problems]) console.error(formatDiagnostic(w));
-    const inputs = inputHashes(appPath, gridPath, grid);
-    const parseMs = performance.now() - parseStart;
+    const { app, grid, inputs, parseMs } = loadInputs(appPath, gridPath);
 
     const recordPath = stringOption(args, 'record');
     const file = recordPath !== undefined ? new JsonlRecordFile(recordPath) : undefined;

@@ -1,0 +1,165 @@
+// `gridsweep simulate --dashboard` and `--watch` as a user runs them: the built CLI in a child process,
+// its page in the system's headless Chromium.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { PACKAGE_ROOT } from '../../src/util/package-root.js';
+import { launchChromium } from './chromium.js';
+
+const CLI = join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js');
+const APP = join(PACKAGE_ROOT, 'apps', 'appendix-b.app');
+const GRID_DIR = join(PACKAGE_ROOT, 'griddescs', 'appendix-a');
+
+interface Spawned {
+  readonly child: ChildProcess;
+  readonly exit: Promise<number | null>;
+  out(): string;
+  err(): string;
+}
+
+const children: Spawned[] = [];
+let browser: Browser;
+const pages: Page[] = [];
+
+function gridsweep(args: string[], cwd = PACKAGE_ROOT): Spawned {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const spawned = { child, exit, out: () => stdout, err: () => stderr };
+  children.push(spawned);
+  return spawned;
+}
+
+async function dashboardUrl(run: Spawned): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const m = /dashboard: (http\S+)/.exec(run.out());
+    if (m) return m[1]!;
+    if (run.child.exitCode !== null) throw new Error(`gridsweep exited with ${run.child.exitCode}; stderr: ${run.err()}`);
+    if (Date.now() > deadline) throw new Error(`no URL printed; stderr: ${run.err()}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Plays at `speed` simulated seconds per wall second, through the page's own control. */
+async function setSpeed(page: Page, speed: number): Promise<void> {
+  await page.fill('#speed', String(speed));
+  await page.press('#speed', 'Enter');
+}
+
+async function openPage(url: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  pages.push(page);
+  const res = await page.goto(url);
+  expect(res?.status()).toBe(200);
+  return page;
+}
+
+const section = (page: Page, name: string) => page.locator(`section.source[data-name="${name}"]`);
+
+beforeAll(async () => {
+  if (!existsSync(CLI) || statSync(CLI).mtimeMs < statSync(join(PACKAGE_ROOT, 'src', 'cli', 'commands', 'simulate.ts')).mtimeMs) {
+    throw new Error(`${CLI} is missing or older than its source: run \`npm run build\` before these tests`);
+  }
+  browser = await launchChromium();
+});
+afterEach(async () => {
+  for (const p of pages.splice(0)) await p.close();
+  for (const run of children.splice(0)) {
+    if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL');
+    await run.exit;
+  }
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('gridsweep simulate --dashboard (built CLI, Chromium)', () => {
+  it('shows two heuristics side by side, both reaching 100 %, and stops on SIGINT', async () => {
+    const run = gridsweep(['simulate', '--app', APP, '--grid', join(GRID_DIR, 'appendix-a.grid'), '--dashboard', '--compare', 'minmin,xsufferage']);
+    const url = await dashboardUrl(run);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    expect(run.out()).toMatch(/^minmin: makespan [\d.]+ s, works done 12\/12$/m);
+    expect(run.out()).toMatch(/^xsufferage: makespan [\d.]+ s, works done 12\/12$/m);
+
+    const page = await openPage(url);
+    await expect.poll(() => page.locator('section.source').count(), { timeout: 10_000 }).toBe(2);
+    expect(await page.locator('section.source').evaluateAll((ss) => ss.map((s) => s.getAttribute('data-name')))).toEqual(['minmin', 'xsufferage']);
+    await setSpeed(page, 20_000);
+    for (const name of ['minmin', 'xsufferage']) {
+      await expect.poll(() => section(page, name).getAttribute('data-progress-pct'), { timeout: 10_000 }).toBe('100.0');
+      expect(Number(await section(page, name).getAttribute('data-bar-count'))).toBeGreaterThan(12);
+    }
+
+    run.child.kill('SIGINT');
+    expect(await run.exit).toBe(0);
+  });
+
+  it('rejects an unknown heuristic in --compare before serving anything', async () => {
+    const run = gridsweep(['simulate', '--app', APP, '--grid', join(GRID_DIR, 'appendix-a.grid'), '--dashboard', '--compare', 'minmin,nosuch']);
+    expect(await run.exit).toBe(2);
+    expect(run.err()).toContain('nosuch');
+    expect(run.out()).not.toContain('dashboard:');
+  });
+
+  it('refuses --compare and --port without --dashboard, and --record with --compare', async () => {
+    const grid = join(GRID_DIR, 'appendix-a.grid');
+    const cases: [string[], string][] = [
+      [['--compare', 'minmin'], '--compare goes with --dashboard'],
+      [['--port', '8080'], '--port goes with --dashboard'],
+      [['--dashboard', '--compare', 'minmin,xsufferage', '--record', join(tmpdir(), 'never.jsonl')], '--record writes one run'],
+    ];
+    for (const [extra, message] of cases) {
+      const run = gridsweep(['simulate', '--app', APP, '--grid', grid, ...extra]);
+      expect(await run.exit).toBe(2);
+      expect(run.err()).toContain(message);
+    }
+  });
+});
+
+describe('gridsweep simulate --watch (built CLI, Chromium)', () => {
+  it('shows a bad save of the application with file:line in the page, and recovers on the next good save', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gs-simulate-watch-'));
+    copyFileSync(APP, join(dir, 'sweep.app'));
+    for (const f of ['appendix-a.grid', ...readBehaviorFiles()]) copyFileSync(join(GRID_DIR, f), join(dir, f));
+    const appPath = join(dir, 'sweep.app');
+    const good = readFileSync(appPath, 'utf8');
+
+    const run = gridsweep(['simulate', '--app', 'sweep.app', '--grid', 'appendix-a.grid', '--watch'], dir);
+    const url = await dashboardUrl(run);
+    const page = await openPage(url);
+    await expect.poll(() => page.locator('section.source').count(), { timeout: 10_000 }).toBe(1);
+    const firstGeneration = await page.locator('#charts').getAttribute('data-generation');
+
+    const lines = good.split('\n');
+    const workLine = lines.findIndex((l) => l.startsWith('Work: <0>'));
+    expect(workLine).toBeGreaterThan(0);
+    lines[workLine] = lines[workLine]!.replace('Work:', 'Wrok:');
+    writeFileSync(appPath, lines.join('\n'));
+    await expect.poll(() => page.locator('#parse-error').isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await page.locator('#parse-error').textContent()).toContain(`sweep.app:${workLine + 1}:1: error`);
+    expect(await page.locator('#charts').isVisible()).toBe(false);
+    expect(run.child.exitCode).toBeNull();
+
+    writeFileSync(appPath, good);
+    await expect.poll(() => page.locator('#parse-error').isVisible(), { timeout: 10_000 }).toBe(false);
+    expect(await page.locator('#charts').isVisible()).toBe(true);
+    expect(await page.locator('#charts').getAttribute('data-generation')).not.toBe(firstGeneration);
+    await setSpeed(page, 20_000);
+    await expect.poll(() => section(page, 'xsufferage').getAttribute('data-progress-pct'), { timeout: 10_000 }).toBe('100.0');
+
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  });
+});
+
+/** The behaviour files beside the Appendix A grid (everything but the grid itself). */
+function readBehaviorFiles(): string[] {
+  return readdirSync(GRID_DIR).filter((f) => f !== 'appendix-a.grid');
+}
