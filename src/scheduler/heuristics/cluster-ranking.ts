@@ -17,14 +17,48 @@ export function bestCluster(v: ClusterBests): number {
   return best;
 }
 
-/** The best cluster other than `excluded` (cluster-level second best), or -1. */
-export function secondCluster(v: ClusterBests, excluded: number): number {
+/** A Work's best cluster and the best of the others (cluster-level second best); -1 when absent. */
+export interface BestTwo {
+  best: number;
+  second: number;
+}
+
+/** bestCluster and the best cluster other than it, in one pass. */
+export function bestTwoClusters(v: ClusterBests, out: BestTwo): BestTwo {
+  // bestCluster's loop, keeping the runner-up too; reads the arrays directly as it runs for every re-score.
+  const { c1, e1, h1, base } = v;
   let best = -1;
+  let bc = 0;
+  let be = 0;
+  let bh = -1;
+  let second = -1;
+  let sc = 0;
+  let se = 0;
+  let sh = -1;
   for (let c = 0; c < v.clusterCount; c++) {
-    if (c === excluded || !candidate(v, c)) continue;
-    if (best < 0 || v.less(v.compl1(c), v.end1(c), v.host1(c), v.compl1(best), v.end1(best), v.host1(best))) best = c;
+    const h = h1[base + c]!;
+    const cc = c1[base + c]!;
+    if (h < 0 || !Number.isFinite(cc)) continue;
+    const ce = e1[base + c]!;
+    if (best < 0 || cc < bc || (cc === bc && (ce < be || (ce === be && v.less(cc, ce, h, bc, be, bh))))) {
+      second = best;
+      sc = bc;
+      se = be;
+      sh = bh;
+      best = c;
+      bc = cc;
+      be = ce;
+      bh = h;
+    } else if (second < 0 || cc < sc || (cc === sc && (ce < se || (ce === se && v.less(cc, ce, h, sc, se, sh))))) {
+      second = c;
+      sc = cc;
+      se = ce;
+      sh = h;
+    }
   }
-  return best;
+  out.best = best;
+  out.second = second;
+  return out;
 }
 
 /** The second-best host overall, given the best host is the best of cluster `best`. */
@@ -34,7 +68,10 @@ export interface SecondHost {
   cluster: number;
 }
 
-export function secondHost(v: ClusterBests, best: number, out: SecondHost): SecondHost {
+/** `clusters` as given by bestTwoClusters: the other clusters' best hosts are all behind `clusters.second`'s. */
+export function secondHost(v: ClusterBests, clusters: BestTwo, out: SecondHost): SecondHost {
+  const best = clusters.best;
+  const other = clusters.second;
   let complS = Infinity;
   let endS = Infinity;
   let host = -1;
@@ -45,14 +82,9 @@ export function secondHost(v: ClusterBests, best: number, out: SecondHost): Seco
     host = v.host2(best);
     cluster = best;
   }
-  for (let c = 0; c < v.clusterCount; c++) {
-    if (c === best || !candidate(v, c)) continue;
-    if (v.less(v.compl1(c), v.end1(c), v.host1(c), complS, endS, host)) {
-      complS = v.compl1(c);
-      endS = v.end1(c);
-      host = v.host1(c);
-      cluster = c;
-    }
+  if (other >= 0 && v.less(v.compl1(other), v.end1(other), v.host1(other), complS, endS, host)) {
+    complS = v.compl1(other);
+    cluster = other;
   }
   out.complS = complS;
   out.cluster = cluster;

@@ -18,8 +18,14 @@
 //    only when they reach the top of the heap (lazy greedy); the top is taken only once it is up to date.
 //  - A Work's missing-input cost on a cluster (InputSummary) changes only when one of its files is newly
 //    planned there, so it is cached and Compl is then O(1) per candidate host.
+//  - Each cluster's candidate hosts (two per class) are copied into flat arrays once per change of the cluster
+//    (snapshot), and each Work's compute duration per class is computed once, so refreshing a cell reads no
+//    heap and no host object. Same arithmetic as GanttChart.computeEndS, so the same floating-point values.
+//  - After a commit on cluster c, a watcher whose cell for c was up to date and whose two best hosts there are
+//    neither the host placed on nor affected by the busier link (they waited for the host, not the inputs)
+//    keeps its cell and score unchanged (keepsCell); every other host of c can only rank worse than before.
 import type { WorkSpec } from '../../model/application.js';
-import type { GanttChart, InputSummary } from '../gantt.js';
+import type { ChartHost, GanttChart, InputSummary } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';
 import type { PlanContext } from './heuristic.js';
 
@@ -58,9 +64,9 @@ export class ClusterBests {
   constructor(
     readonly clusterCount: number,
     private readonly chart: GanttChart,
-    private readonly c1: Float64Array,
-    private readonly e1: Float64Array,
-    private readonly h1: Int32Array,
+    readonly c1: Float64Array,
+    readonly e1: Float64Array,
+    readonly h1: Int32Array,
     private readonly c2: Float64Array,
     private readonly e2: Float64Array,
     private readonly h2: Int32Array,
@@ -108,6 +114,18 @@ export class MctEngine {
   // Host classes: per cluster, heaps of non-full hosts with equal (arch, availability), by (free, order).
   private readonly classesOf: IndexedHeap[][];
   private readonly classOfHost: IndexedHeap[];
+  // Per cluster, the candidate hosts (the two earliest-free of each class) as flat arrays, rebuilt only when
+  // the cluster changed (snapVersion), so refreshing a cell does not walk the heaps.
+  private readonly snapHost: Int32Array[];
+  private readonly snapFree: Float64Array[];
+  private readonly snapClass: Int32Array[];
+  /** Global class index of each of cluster c's heaps (classesOf[c]). */
+  private readonly heapClass: Int32Array[];
+  private readonly snapLen: Int32Array;
+  private readonly snapVersion: Int32Array;
+  /** Estimated compute duration of Work i on class k (global class index), at i * classCount + k. */
+  private readonly dur: Float64Array;
+  private readonly classCount: number;
   // Per (work i, cluster c) at index i*C + c.
   private readonly c1: Float64Array;
   private readonly e1: Float64Array;
@@ -121,6 +139,8 @@ export class MctEngine {
   private readonly missing: Int32Array;
   private readonly sendDur: Float64Array;
   private readonly availReady: Float64Array;
+  /** The input-ready time the cell's Compl values were computed from. */
+  private readonly readyAt: Float64Array;
   private readonly clusterVersion: Int32Array;
   // Per work.
   private readonly k1: Float64Array;
@@ -132,7 +152,11 @@ export class MctEngine {
   private readonly mark: Int32Array;
   private markStamp = 0;
   private readonly tasks: IndexedHeap;
-  private readonly watchers: Set<number>[];
+  // Per cluster, the Works watching it as entries 2 * work + slot (slot 0: watch1, 1: watch2), unordered;
+  // watchPos[entry] is the entry's index in its list (swap-remove).
+  private readonly watchList: Int32Array[];
+  private readonly watchLen: Int32Array;
+  private readonly watchPos: Int32Array;
   private readonly readers = new Map<number, number[]>();
   private readonly view: ClusterBests;
   private readonly scratch: TaskScore = { k1: 0, k2: 0, host: -1, watch1: -1, watch2: -1, boundS: Infinity };
@@ -157,17 +181,34 @@ export class MctEngine {
     this.classesOf = chart.clusters.map(() => []);
     this.classOfHost = new Array<IndexedHeap>(H);
     const byKey = new Map<string, IndexedHeap>();
+    const classIndex = new Map<IndexedHeap, number>();
+    const classHosts: ChartHost[] = [];
     chart.hosts.forEach((host, index) => {
       const key = `${host.cluster}|${host.arch}|${host.availability}`;
       let heap = byKey.get(key);
       if (heap === undefined) {
         heap = new IndexedHeap(lessHost, hostPositions);
         byKey.set(key, heap);
+        classIndex.set(heap, classHosts.length);
+        classHosts.push(host);
         this.classesOf[host.cluster]!.push(heap);
       }
       this.classOfHost[index] = heap;
       if (!chart.isFull(index)) heap.push(index);
     });
+    const K = (this.classCount = classHosts.length);
+    this.snapHost = this.classesOf.map((heaps) => new Int32Array(2 * heaps.length));
+    this.snapFree = this.classesOf.map((heaps) => new Float64Array(2 * heaps.length));
+    this.snapClass = this.classesOf.map((heaps) => new Int32Array(2 * heaps.length));
+    this.heapClass = this.classesOf.map((heaps) => Int32Array.from(heaps, (heap) => classIndex.get(heap)!));
+    this.snapLen = new Int32Array(C);
+    this.snapVersion = new Int32Array(C).fill(-1);
+    this.dur = new Float64Array(n * K);
+    for (let i = 0; i < n; i++) {
+      const work = works[i]!;
+      // Exactly GanttChart.computeEndS's duration term.
+      for (let k = 0; k < K; k++) this.dur[i * K + k] = (work.estRunTimeS[classHosts[k]!.arch] ?? Infinity) / classHosts[k]!.availability;
+    }
 
     const cells = n * C;
     this.c1 = new Float64Array(cells);
@@ -182,6 +223,7 @@ export class MctEngine {
     this.missing = new Int32Array(cells);
     this.sendDur = new Float64Array(cells);
     this.availReady = new Float64Array(cells);
+    this.readyAt = new Float64Array(cells);
     this.clusterVersion = new Int32Array(C);
     this.k1 = new Float64Array(n);
     this.k2 = new Float64Array(n);
@@ -190,7 +232,9 @@ export class MctEngine {
     this.w2 = new Int32Array(n).fill(-1);
     this.active = new Uint8Array(n);
     this.mark = new Int32Array(n);
-    this.watchers = chart.clusters.map(() => new Set<number>());
+    this.watchList = chart.clusters.map(() => new Int32Array(2 * n));
+    this.watchLen = new Int32Array(C);
+    this.watchPos = new Int32Array(2 * n);
     this.view = new ClusterBests(C, chart, this.c1, this.e1, this.h1, this.c2, this.e2, this.h2);
     const k1 = this.k1;
     const k2 = this.k2;
@@ -244,10 +288,12 @@ export class MctEngine {
           if (this.active[j] === 1 && this.mark[j] !== stamp) dirty.push(j);
         }
       } else {
-        for (const j of this.watchers[c]!) {
+        const list = this.watchList[c]!;
+        for (let k = 0, len = this.watchLen[c]!; k < len; k++) {
+          const j = list[k]! >> 1;
           if (this.mark[j] !== stamp) {
             this.mark[j] = stamp;
-            dirty.push(j);
+            if (!this.keepsCell(j * C + c, c, host)) dirty.push(j);
           }
         }
       }
@@ -263,6 +309,11 @@ export class MctEngine {
       const cell = base + c;
       if (this.summaryStale[cell] === 1 || (this.rule.watchesAll && this.version[cell] !== this.clusterVersion[c])) this.refreshCell(i, c, cell);
     }
+    // The clusters the previous score watched are refreshed anyway once scored; doing it first saves a pass.
+    const w1 = this.w1[i]!;
+    const w2 = this.w2[i]!;
+    if (w1 >= 0 && this.version[base + w1] !== this.clusterVersion[w1]) this.refreshCell(i, w1, base + w1);
+    if (w2 >= 0 && this.version[base + w2] !== this.clusterVersion[w2]) this.refreshCell(i, w2, base + w2);
     const out = this.scratch;
     this.view.base = base;
     for (;;) {
@@ -295,9 +346,40 @@ export class MctEngine {
       this.unwatch(i);
       this.w1[i] = out.watch1;
       this.w2[i] = out.watch2;
-      if (out.watch1 >= 0) this.watchers[out.watch1]!.add(i);
-      if (out.watch2 >= 0) this.watchers[out.watch2]!.add(i);
+      if (out.watch1 >= 0) this.watch(2 * i, out.watch1);
+      if (out.watch2 >= 0) this.watch(2 * i + 1, out.watch2);
     }
+  }
+
+  /**
+   * After a commit on `placedHost` in cluster c, whether the cell (fresh just before it) keeps exactly its two
+   * best (Compl, endS, host): then it is marked fresh and the Work keeps its score. That holds when neither of
+   * its two best hosts is the one placed on and both already waited for their host rather than for the
+   * inputs, even with the link now busier (max(free, inputReady) unchanged). Every other candidate of c can
+   * only rank worse than before, so it cannot overtake them: the placed host is busier, and a host entering a
+   * class's two earliest-free ranks after the placed host of its class did.
+   */
+  private keepsCell(cell: number, c: number, placedHost: number): boolean {
+    const version = this.clusterVersion[c]!;
+    if (this.version[cell] !== version - 1 || this.summaryStale[cell] === 1) return false;
+    const h1 = this.h1[cell]!;
+    const h2 = this.h2[cell]!;
+    if (h1 < 0 || h1 === placedHost || h2 === placedHost) return false;
+    const chart = this.chart;
+    const oldReadyS = this.readyAt[cell]!;
+    const availReadyS = this.availReady[cell]!;
+    const readyS = this.missing[cell] === 0 ? availReadyS : Math.max(availReadyS, chart.linkFreeS(c) + this.sendDur[cell]!);
+    if (readyS !== oldReadyS) {
+      const free1 = chart.hostFreeS(h1);
+      if (Math.max(free1, readyS) !== Math.max(free1, oldReadyS)) return false;
+      if (h2 >= 0) {
+        const free2 = chart.hostFreeS(h2);
+        if (Math.max(free2, readyS) !== Math.max(free2, oldReadyS)) return false;
+      }
+    }
+    this.readyAt[cell] = readyS;
+    this.version[cell] = version;
+    return true;
   }
 
   /** A lower-bound key is out of date: a cluster its score relies on changed since it was computed. */
@@ -325,35 +407,41 @@ export class MctEngine {
     }
     const readyS = chart.inputReadyS(summary, c);
     const outDurS = this.outDur[cell]!;
+    if (this.snapVersion[c] !== this.clusterVersion[c]) this.snapshot(c);
+    const hosts = this.snapHost[c]!;
+    const frees = this.snapFree[c]!;
+    const classes = this.snapClass[c]!;
+    const len = this.snapLen[c]!;
+    const dur = this.dur;
+    const durBase = i * this.classCount;
+    // Same ranking as hostRankLess: (Compl, endS, free time, host); no host (-1) ranks last.
     let bc = Infinity;
     let be = Infinity;
+    let bf = Infinity;
     let bh = -1;
     let sc = Infinity;
     let se = Infinity;
+    let sf = Infinity;
     let sh = -1;
-    for (const heap of this.classesOf[c]!) {
-      const first = heap.at(0);
-      if (first < 0) continue;
-      const a = heap.at(1);
-      const b = heap.at(2);
-      const second = b < 0 || (a >= 0 && (chart.hostFreeS(a) < chart.hostFreeS(b) || (chart.hostFreeS(a) === chart.hostFreeS(b) && a < b))) ? a : b;
-      for (let k = 0; k < 2; k++) {
-        const host = k === 0 ? first : second;
-        if (host < 0) break;
-        const endS = chart.computeEndS(work, host, readyS);
-        const complS = endS + outDurS;
-        if (hostRankLess(chart, complS, endS, host, bc, be, bh)) {
-          sc = bc;
-          se = be;
-          sh = bh;
-          bc = complS;
-          be = endS;
-          bh = host;
-        } else if (hostRankLess(chart, complS, endS, host, sc, se, sh)) {
-          sc = complS;
-          se = endS;
-          sh = host;
-        }
+    for (let k = 0; k < len; k++) {
+      const host = hosts[k]!;
+      const free = frees[k]!;
+      const endS = Math.max(free, readyS) + dur[durBase + classes[k]!]!;
+      const complS = endS + outDurS;
+      if (bh < 0 || complS < bc || (complS === bc && (endS < be || (endS === be && (free < bf || (free === bf && host < bh)))))) {
+        sc = bc;
+        se = be;
+        sf = bf;
+        sh = bh;
+        bc = complS;
+        be = endS;
+        bf = free;
+        bh = host;
+      } else if (sh < 0 || complS < sc || (complS === sc && (endS < se || (endS === se && (free < sf || (free === sf && host < sh)))))) {
+        sc = complS;
+        se = endS;
+        sf = free;
+        sh = host;
       }
     }
     this.c1[cell] = bc;
@@ -362,7 +450,38 @@ export class MctEngine {
     this.c2[cell] = sc;
     this.e2[cell] = se;
     this.h2[cell] = sh;
+    this.readyAt[cell] = readyS;
     this.version[cell] = this.clusterVersion[c]!;
+  }
+
+  /** Rebuilds cluster c's candidate hosts: the two earliest-free non-full hosts of each class. */
+  private snapshot(c: number): void {
+    const chart = this.chart;
+    const hosts = this.snapHost[c]!;
+    const frees = this.snapFree[c]!;
+    const classes = this.snapClass[c]!;
+    const heaps = this.classesOf[c]!;
+    const heapClass = this.heapClass[c]!;
+    let len = 0;
+    for (let h = 0; h < heaps.length; h++) {
+      const heap = heaps[h]!;
+      const first = heap.at(0);
+      if (first < 0) continue;
+      const a = heap.at(1);
+      const b = heap.at(2);
+      const second = b < 0 || (a >= 0 && (chart.hostFreeS(a) < chart.hostFreeS(b) || (chart.hostFreeS(a) === chart.hostFreeS(b) && a < b))) ? a : b;
+      const k = heapClass[h]!;
+      hosts[len] = first;
+      frees[len] = chart.hostFreeS(first);
+      classes[len++] = k;
+      if (second >= 0) {
+        hosts[len] = second;
+        frees[len] = chart.hostFreeS(second);
+        classes[len++] = k;
+      }
+    }
+    this.snapLen[c] = len;
+    this.snapVersion[c] = this.clusterVersion[c]!;
   }
 
   /** The Work to place next (-1 if none is left). */
@@ -405,9 +524,23 @@ export class MctEngine {
   }
 
   private unwatch(i: number): void {
-    if (this.w1[i]! >= 0) this.watchers[this.w1[i]!]!.delete(i);
-    if (this.w2[i]! >= 0) this.watchers[this.w2[i]!]!.delete(i);
+    if (this.w1[i]! >= 0) this.stopWatching(2 * i, this.w1[i]!);
+    if (this.w2[i]! >= 0) this.stopWatching(2 * i + 1, this.w2[i]!);
     this.w1[i] = -1;
     this.w2[i] = -1;
+  }
+
+  private watch(entry: number, c: number): void {
+    const at = this.watchLen[c]!++;
+    this.watchList[c]![at] = entry;
+    this.watchPos[entry] = at;
+  }
+
+  private stopWatching(entry: number, c: number): void {
+    const list = this.watchList[c]!;
+    const at = this.watchPos[entry]!;
+    const moved = list[--this.watchLen[c]!]!;
+    list[at] = moved;
+    this.watchPos[moved] = at;
   }
 }

@@ -1,18 +1,19 @@
 // H3 Sufferage (seed 001 appendix C), host level with global maxima: Suff = Compl on the second-best host
 // − Compl on the best host (any other host, in any cluster); the Work with the largest Suff goes to its best
 // host. With a single candidate host Suff is 0. Ties: lowest Work id.
-import { bestCluster, secondHost, type SecondHost } from './cluster-ranking.js';
+import { bestTwoClusters, secondHost, type BestTwo, type SecondHost } from './cluster-ranking.js';
 import type { Heuristic } from './heuristic.js';
 import { MctEngine, type ScoreRule } from './mct-engine.js';
 
+const clusters: BestTwo = { best: -1, second: -1 };
 const second: SecondHost = { complS: 0, cluster: -1 };
 
 export const sufferageRule: ScoreRule = {
   watchesAll: false,
   score(v, out) {
-    const c = bestCluster(v);
+    const c = bestTwoClusters(v, clusters).best;
     if (c < 0) return;
-    secondHost(v, c, second);
+    secondHost(v, clusters, second);
     out.k1 = second.cluster < 0 ? -0 : -(second.complS - v.compl1(c));
     out.k2 = 0;
     out.host = v.host1(c);
