@@ -12,6 +12,8 @@ import { integrateSamples, type Progress } from './strategies/running-estimate.j
 
 /** How many past samples a forecast looks at. */
 export const FORECAST_HISTORY_SAMPLES = 64;
+/** Forecasts of the service remembered by series content (see serviceForecast). */
+const FORECAST_MEMO_ENTRIES = 4096;
 /** At most this many samples are read to measure a running sub-task's progress. */
 const MAX_PROGRESS_SAMPLES = 1 << 16;
 /** Assumed when a link has no measurement yet (a real grid before its first probe). */
@@ -29,6 +31,15 @@ export interface LinkEstimate {
 
 export class Estimator {
   private readonly nws: NwsForecaster | undefined;
+  /**
+   * The last prediction per series, with the sample array it came from. The information service may hand
+   * back the same (read-only) array until a new sample is due; the prediction is a function of the samples
+   * (replaying them into the 'nws' predictor changes nothing), so it is reused instead of forecast again
+   * when the same array comes back with the same length and newest sample.
+   */
+  private readonly memo = new Map<number, { values: readonly number[]; value: number | undefined }[]>();
+  private memoEntries = 0;
+  private readonly lastPrediction = new Map<string, { samples: readonly Sample[]; length: number; newest: Sample | undefined; value: number }>();
 
   constructor(
     private readonly info: InformationService,
@@ -78,11 +89,44 @@ export class Estimator {
   }
 
   private predict(key: string, samples: readonly Sample[], fallback: number): number {
+    const last = this.lastPrediction.get(key);
+    const newest = samples[samples.length - 1];
+    if (last !== undefined && last.samples === samples && last.length === samples.length && last.newest === newest) return last.value;
+    const value = this.forecastOf(key, samples, fallback);
+    this.lastPrediction.set(key, { samples, length: samples.length, newest, value });
+    return value;
+  }
+
+  private forecastOf(key: string, samples: readonly Sample[], fallback: number): number {
     let value: number | undefined;
     if (samples.length === 0) value = undefined;
     else if (this.predictor === 'last-value') value = samples[samples.length - 1]!.value;
     else if (this.nws !== undefined) value = this.nws.forecastSamples(key, samples)?.value;
-    else value = this.forecaster.forecast(samples.map((s) => s.value))?.value;
+    else value = this.serviceForecast(samples);
     return value === undefined || !Number.isFinite(value) ? fallback : value;
   }
+
+  /**
+   * The forecasting service's value for a series. ForecastingService.forecast is a function of the values
+   * alone, and many hosts show the same window of values (behaviour series repeat; hosts share them), so
+   * answers are memoized by content, at most FORECAST_MEMO_ENTRIES of them (then the memo starts afresh).
+   */
+  private serviceForecast(samples: readonly Sample[]): number | undefined {
+    let hash = samples.length;
+    for (const s of samples) hash = Math.imul(hash ^ Math.round(s.value * 1e6) ^ (s.value * 1e-9), 0x01000193) >>> 0;
+    const bucket = this.memo.get(hash);
+    const hit = bucket?.find((m) => m.values.length === samples.length && m.values.every((v, k) => Object.is(v, samples[k]!.value)));
+    if (hit !== undefined) return hit.value;
+    const values = samples.map((s) => s.value);
+    const value = this.forecaster.forecast(values)?.value;
+    if (this.memoEntries >= FORECAST_MEMO_ENTRIES) {
+      this.memo.clear();
+      this.memoEntries = 0;
+    }
+    if (bucket === undefined || this.memo.get(hash) !== bucket) this.memo.set(hash, [{ values, value }]);
+    else bucket.push({ values, value });
+    this.memoEntries++;
+    return value;
+  }
+
 }

@@ -7,9 +7,10 @@ import type { LinkOrder } from './strategies/link-order.js';
 import type { PlanEventsStrategy, ReplanOn } from './strategies/plan-events.js';
 import type { Quality, ResourcePredictor } from './strategies/quality.js';
 import type { RunningEstimate } from './strategies/running-estimate.js';
+import type { SelfScheduling } from './strategies/self-scheduling.js';
 import type { TaskSpace } from './strategies/task-space.js';
 
-export type { DeltaStrategy, LinkOrder, PlanEventsStrategy, Quality, ReplanOn, ResourcePredictor, RunningEstimate, TaskSpace };
+export type { DeltaStrategy, LinkOrder, PlanEventsStrategy, Quality, ReplanOn, ResourcePredictor, RunningEstimate, SelfScheduling, TaskSpace };
 
 export interface SchedulerOptions {
   /** Registered heuristic name (src/scheduler/heuristics/registry.ts). */
@@ -68,6 +69,13 @@ export interface SchedulerOptions {
   readonly hybridWaitS?: number;
   /** 'hybrid': … and only if it has been skipped fewer times than this. */
   readonly hybridMaxSkips?: number;
+
+  // ── §5.2.1 self-scheduling ──
+  /**
+   * Work queue: 'direct' (default) gives a host that empties its FIFO the next Work without a plan; 'plan'
+   * asks do_plan() for it, the original behaviour (strategies/self-scheduling.ts).
+   */
+  readonly selfScheduling?: SelfScheduling;
 }
 
 export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
@@ -96,6 +104,7 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   taskSpaceSize: 200,
   hybridWaitS: 30,
   hybridMaxSkips: 3,
+  selfScheduling: 'direct',
 };
 
 /** The options with every optional knob filled in from the defaults. */

@@ -4,6 +4,15 @@
 // heuristic fill the chart, and turn it into FIFO entries.
 // It reads the state and never changes it; the Scheduler applies the result.
 //
+// Cost: a plan costs what it draws and places, not the size of the application. The usage counts, the
+// todo Works in id order and the computed Works come from PendingWorks, which the scheduler keeps up to
+// date (without it, they are gathered by one scan of `works`). Stored files are looked up only for the
+// Works the chart reads (kept and candidate Works), never by walking a whole storage; files that port (3)
+// reports stored but the cluster's state did not know are returned in `foundStored`. A heuristic whose
+// number of placements is known from the chart alone (PLACEMENT_BOUNDS: the work queue gives one Work to
+// each idle host) is handed only that many Works, the first by id, which gives exactly the placements it
+// would make from the full list. The plan record still counts every Work step (4) considered.
+//
 // Hosts to avoid (real runs: a Work whose program failed on a host is never placed there again): each host
 // some considered Work must avoid gets an architecture index of its own in the chart, and every Work's
 // estimated run time on that index is its run time on the host's real architecture, or Infinity for the
@@ -16,7 +25,7 @@ import type { Rng } from '../util/rng.js';
 import type { Estimator } from './estimates.js';
 import { GanttChart, type ChartCluster, type ChartHost, type LinkEntry } from './gantt.js';
 import type { Heuristic } from './heuristics/heuristic.js';
-import type { ClusterState, HostState, LinkItem, RunningSubtask, WorkState } from './state.js';
+import { PendingWorks, type ClusterState, type HostState, type LinkItem, type RunningSubtask, type WorkState } from './state.js';
 import type { PlannedSlot } from './strategies/plan-events.js';
 import { expectedEndS } from './strategies/running-estimate.js';
 import { selectTaskSpace, type TaskSpace } from './strategies/task-space.js';
@@ -49,6 +58,13 @@ export interface PlanInput {
   readonly taskSpace?: { readonly mode: TaskSpace; readonly size: number };
   /** Hosts a Work must never be placed on (InformationService.hostsToAvoid). */
   readonly hostsToAvoid?: (workId: WorkId) => ReadonlySet<HostId>;
+  /** Usage, todo and computed Works, kept up to date by the caller; default: gathered from `works`. */
+  readonly pending?: PendingWorks;
+  /**
+   * What port (3) says each storage holds (InformationService.storedFiles). A file the plan reads that is
+   * there but not in the cluster's `stored` counts as stored and is reported in PlanOutput.foundStored.
+   */
+  readonly storedFiles?: (clusterId: ClusterId) => ReadonlySet<FileId>;
 }
 
 /** FIFO contents per resource, in order. */
@@ -69,7 +85,23 @@ export interface PlanOutput {
   readonly slots: ReadonlyMap<HostId, readonly PlannedSlot[]>;
   readonly consideredWorks: number;
   readonly plannedWorks: number;
+  /** Files the plan found in a storage (input.storedFiles) that the cluster's `stored` did not list. */
+  readonly foundStored: ReadonlyMap<ClusterId, readonly FileId[]>;
 }
+
+/**
+ * How many Works a heuristic can place at most in a chart whose fixed part is drawn, when that is known
+ * without looking at the Works, for heuristics that take Works by increasing id: then the first that many
+ * Works give exactly the placements of the full list. The work queue (H0) gives one Work to each idle host.
+ * (A `maxPlacements(chart)` method on Heuristic would be the natural home for this table.)
+ */
+export const PLACEMENT_BOUNDS: Readonly<Record<string, (chart: GanttChart) => number>> = {
+  workqueue: (chart) => {
+    let idle = 0;
+    for (let h = 0; h < chart.hosts.length; h++) if (chart.isIdle(h)) idle++;
+    return idle;
+  },
+};
 
 const overdueRule = { mode: 'overdue', overdueGraceS: OVERDUE_GRACE_S } as const;
 const defaultRunningEnd = (running: RunningSubtask, _on: RunningOn, nowS: number) => expectedEndS(overdueRule, running, nowS, () => undefined);
@@ -85,27 +117,24 @@ export function makePlan(input: PlanInput): PlanOutput {
   const hosts = input.hosts.filter((h) => clusterIndex.has(h.info.clusterId));
 
   // §5.6.4 usage: Works not started yet that read each file.
-  const usage = new Map<FileId, number>();
-  const todo: WorkSpec[] = [];
-  for (const ws of works.values()) {
-    if (ws.status !== 'todo' && ws.status !== 'queued') continue;
-    if (ws.status === 'todo') todo.push(ws.spec);
-    for (const fileId of new Set(ws.spec.inputs)) usage.set(fileId, (usage.get(fileId) ?? 0) + 1);
-  }
-  todo.sort((a, b) => a.id - b.id);
+  const pending = input.pending ?? PendingWorks.of(works);
+  const usage = pending.usage;
 
-  // Step (4).
-  let considered = selectTaskSpace({
-    mode: input.taskSpace?.mode ?? 'all',
-    size: input.taskSpace?.size ?? Infinity,
-    works: todo,
-    files: input.files,
-    usage,
-    atHand: filesAtHand(input, hosts),
-    rng: input.rng,
-  });
+  // Step (4). Every todo Work (the default) is taken lazily, in id order, as many as the heuristic can use;
+  // a reduced task space is chosen from all of them.
+  const taskMode = input.taskSpace?.mode ?? 'all';
+  const taskSize = Math.max(0, Math.floor(input.taskSpace?.size ?? Infinity));
+  const reduced = taskMode !== 'all' && pending.todoCount > taskSize;
+  const selected: readonly WorkSpec[] | undefined = reduced
+    ? selectTaskSpace({ mode: taskMode, size: taskSize, works: pending.todo(), files: input.files, usage, atHand: filesAtHand(input, hosts), rng: input.rng })
+    : input.hostsToAvoid === undefined
+      ? undefined
+      : pending.todo();
+  const consideredCount = selected?.length ?? pending.todoCount;
+  const firstConsidered = (limit: number): readonly WorkSpec[] =>
+    selected === undefined ? pending.todo(limit) : limit >= selected.length ? selected : selected.slice(0, limit);
 
-  const avoidance = hostAvoidance(input, considered, hosts);
+  const avoidance = selected === undefined ? undefined : hostAvoidance(input, selected, hosts);
   const chartHosts: ChartHost[] = hosts.map((h) => ({
     id: h.info.id,
     cluster: clusterIndex.get(h.info.clusterId)!,
@@ -118,11 +147,33 @@ export function makePlan(input: PlanInput): PlanOutput {
   const linkEnds = input.clusters.map((cluster) => (cluster.busy === null ? null : runningEndS(cluster.busy, { kind: 'link', clusterId: cluster.id })));
   const hostEnds = hosts.map((host) => (host.running === null ? null : runningEndS(host.running, { kind: 'host', hostId: host.info.id })));
 
-  const draw = (candidates: readonly WorkSpec[]): GanttChart => {
+  // Stored files, looked up for the files the chart reads only.
+  const foundStored = new Map<ClusterId, FileId[]>();
+  const storages = input.clusters.map((cluster) => input.storedFiles?.(cluster.id));
+  const markStored = (chart: GanttChart, specs: Iterable<WorkSpec>): void => {
+    input.clusters.forEach((cluster, c) => {
+      const storage = storages[c];
+      for (const spec of specs) {
+        for (const fileId of spec.inputs) {
+          if (cluster.stored.has(fileId)) chart.markFile(c, fileId, nowS);
+          else if (storage?.has(fileId) === true) {
+            chart.markFile(c, fileId, nowS);
+            let found = foundStored.get(cluster.id);
+            if (found === undefined) foundStored.set(cluster.id, (found = []));
+            if (!found.includes(fileId)) found.push(fileId);
+          }
+        }
+      }
+    });
+  };
+
+  const draw = (refused: ReadonlySet<WorkId>): { chart: GanttChart; candidates: readonly WorkSpec[] } => {
     const chart = new GanttChart({ nowS, horizonS: input.horizonS, clusters: chartClusters, hosts: chartHosts, files: input.files, usage });
+    const keptSpecs: WorkSpec[] = [];
+    for (const host of hosts) for (const workId of host.fifo) keptSpecs.push(works.get(workId)!.spec);
+    markStored(chart, keptSpecs);
     // Step (3): what is running, and what is already there.
     input.clusters.forEach((cluster, c) => {
-      for (const fileId of cluster.stored) chart.markFile(c, fileId, nowS);
       const endS = linkEnds[c];
       if (cluster.busy !== null && endS !== null && endS !== undefined) {
         chart.holdLink(c, endS);
@@ -135,8 +186,8 @@ export function makePlan(input: PlanInput): PlanOutput {
       chart.holdHost(h, endS, host.running.startS);
       chart.reserveOutput(works.get(host.running.workId)!.spec, chartHosts[h]!.cluster, endS);
     });
-    for (const ws of works.values()) {
-      if (ws.status !== 'computed' || ws.host === null) continue;
+    for (const ws of pending.computed()) {
+      if (ws.host === null) continue;
       const clusterId = input.clusterOfHost(ws.host);
       const c = clusterId === undefined ? undefined : clusterIndex.get(clusterId);
       if (c !== undefined) chart.reserveOutput(ws.spec, c, nowS);
@@ -146,18 +197,22 @@ export function makePlan(input: PlanInput): PlanOutput {
       for (const workId of host.fifo) chart.commit(specFor(works.get(workId)!.spec), h, true);
     });
     // Steps (5)–(6).
+    const bound = avoidance === undefined ? PLACEMENT_BOUNDS[input.heuristic.name]?.(chart) : undefined;
+    let candidates = firstConsidered(bound ?? Infinity);
+    if (refused.size > 0) candidates = candidates.filter((w) => !refused.has(w.id));
+    markStored(chart, candidates);
     input.heuristic.plan({ chart, works: candidates.map(specFor), rng: input.rng, randomTolerance: input.randomTolerance });
-    return chart;
+    return { chart, candidates };
   };
 
-  let chart = draw(considered);
+  const refused = new Set<WorkId>();
+  let { chart, candidates } = draw(refused);
   if (avoidance !== undefined) {
-    const refused = new Set<WorkId>();
     for (let bad = avoidance.violations(chart, chartHosts); bad.size > 0; bad = avoidance.violations(chart, chartHosts)) {
       for (const workId of bad) refused.add(workId);
-      chart = draw(considered.filter((w) => !refused.has(w.id)));
+      ({ chart } = draw(refused));
     }
-    for (const work of considered) if (refused.has(work.id)) avoidance.placeElsewhere(chart, chartHosts, specFor(work));
+    for (const work of candidates) if (refused.has(work.id)) avoidance.placeElsewhere(chart, chartHosts, specFor(work));
   }
 
   // Step (7).
@@ -189,7 +244,7 @@ export function makePlan(input: PlanInput): PlanOutput {
     if (chart.isIdle(h)) idleHosts.add(host.id);
   });
   const plannedWorks = chart.assignments.filter((row) => !row.kept).length;
-  return { chart, kept, added, idleHosts, slots, consideredWorks: considered.length, plannedWorks };
+  return { chart, kept, added, idleHosts, slots, consideredWorks: consideredCount, plannedWorks, foundStored };
 }
 
 function toItem(entry: LinkEntry): LinkItem {
@@ -201,7 +256,7 @@ function toItem(entry: LinkEntry): LinkItem {
 /** Files stored in, in flight to, or needed by the Works kept on, some up cluster (task-space reduction). */
 function filesAtHand(input: PlanInput, hosts: readonly HostState[]): Set<FileId> {
   const atHand = new Set<FileId>();
-  if ((input.taskSpace?.mode ?? 'all') === 'all') return atHand;
+  if ((input.taskSpace?.mode ?? 'all') !== 'shared-files') return atHand;
   for (const cluster of input.clusters) {
     for (const fileId of cluster.stored) atHand.add(fileId);
     if (cluster.busy?.item.kind === 'input') atHand.add(cluster.busy.item.fileId);

@@ -30,13 +30,14 @@ import { getHeuristic } from './heuristics/registry.js';
 import type { Heuristic } from './heuristics/heuristic.js';
 import { resolveSchedulerOptions, type ResolvedSchedulerOptions, type SchedulerOptions } from './options.js';
 import { makePlan, type PlanOutput, type RunningOn } from './planner.js';
-import { LinkQueue, type ClusterState, type HostState, type LinkItem, type RunningSubtask, type WorkState, type WorkStatus } from './state.js';
+import { LinkQueue, PendingWorks, type ClusterState, type HostState, type LinkItem, type RunningSubtask, type WorkState, type WorkStatus } from './state.js';
 import { DeltaController } from './strategies/delta.js';
 import { maySkipOutput, type LinkOrderRule } from './strategies/link-order.js';
 import { IntervalController } from './strategies/plan-events.js';
 import { Beliefs } from './strategies/quality.js';
 import { checkStrategies } from './strategies/registry.js';
 import { expectedEndS, type RunningEstimateRule } from './strategies/running-estimate.js';
+import { checkSelfScheduling, schedulesDirectly } from './strategies/self-scheduling.js';
 
 export interface SchedulerDeps {
   readonly gridOS: GridOS;
@@ -76,6 +77,8 @@ export class Scheduler implements SchedulerEvents {
   readonly stats: SchedulerStats = { planCalls: 0, planCpuMs: 0, worksDone: 0, workFailures: 0, reExecutions: 0 };
 
   private readonly heuristic: Heuristic;
+  /** A host that empties its FIFO takes the next Work without a plan (strategies/self-scheduling.ts). */
+  private readonly selfScheduling: boolean;
   private readonly estimator: Estimator;
   private readonly options: ResolvedSchedulerOptions;
   private readonly beliefs: Beliefs;
@@ -87,9 +90,20 @@ export class Scheduler implements SchedulerEvents {
   private readonly outputSkips = new Map<WorkId, number>();
   private lastDeltaS = 0;
   private readonly works = new Map<WorkId, WorkState>();
+  /** Usage counts, todo and computed Works, kept up to date by setStatus() so that plans need no scan. */
+  private readonly pending = new PendingWorks(this.works);
   private readonly statusCount: Record<WorkStatus, number> = { todo: 0, queued: 0, running: 0, computed: 0, retrieving: 0, done: 0, failed: 0 };
   private readonly hosts = new Map<HostId, HostState>();
   private hostOrder: HostState[] = [];
+  /**
+   * Greedy link order: a link FIFO in which nothing could go stays so until the FIFO changes or a Work
+   * computed on that cluster changes status; the scan is skipped until then. Per cluster: the FIFO version
+   * and Work version seen by the last scan that found nothing to send.
+   */
+  private readonly workVersion = new Map<ClusterId, number>();
+  private readonly nothingToSend = new Map<ClusterId, { queue: number; works: number }>();
+  /** The up hosts computing nothing, in host order: the only ones do_schedule() has to look at. */
+  private idleHosts: HostState[] = [];
   private readonly clusters = new Map<ClusterId, ClusterState>();
   private clusterOrder: ClusterState[] = [];
 
@@ -108,7 +122,9 @@ export class Scheduler implements SchedulerEvents {
     private readonly deps: SchedulerDeps,
   ) {
     checkStrategies(options);
+    checkSelfScheduling(options.selfScheduling);
     const o = (this.options = resolveSchedulerOptions(options));
+    this.selfScheduling = schedulesDirectly(o.selfScheduling, o.heuristic, o.taskSpace);
     this.heuristic = getHeuristic(o.heuristic);
     this.estimator = new Estimator(deps.info, deps.forecaster, o.resourcePredictor);
     // The noise generator is forked from the run's only when needed, so other modes keep the run's stream.
@@ -147,15 +163,19 @@ export class Scheduler implements SchedulerEvents {
       }
       const known = this.hosts.get(info.id);
       if (known === undefined) {
-        this.hosts.set(info.id, { info, up: true, fifo: [], running: null, starved: false, awaitingPlan });
+        const host: HostState = { info, up: true, fifo: [], running: null, starved: false, awaitingPlan };
+        this.hosts.set(info.id, host);
         this.hostOrder = [...this.hosts.values()].sort(compareHosts);
+        this.setIdle(host, true);
       } else if (!known.up) {
+        this.setIdle(known, false);
         known.info = info;
         known.up = true;
         known.fifo = [];
         known.running = null;
         known.starved = false;
         known.awaitingPlan = awaitingPlan;
+        this.setIdle(known, true);
       }
     }
     if (replanOnAdd) this.requestPlan(true);
@@ -166,7 +186,9 @@ export class Scheduler implements SchedulerEvents {
     this.recordCall('sched_new_work', { works: works.map((w) => w.id) });
     for (const spec of works) {
       if (this.works.has(spec.id)) continue;
-      this.works.set(spec.id, { spec: this.beliefs.work(spec), status: 'todo', host: null, executions: 0, exitFailures: 0 });
+      const ws: WorkState = { spec: this.beliefs.work(spec), status: 'todo', host: null, executions: 0, exitFailures: 0 };
+      this.works.set(spec.id, ws);
+      this.pending.track(ws);
       this.statusCount.todo++;
     }
     this.unstarveAll();
@@ -181,6 +203,7 @@ export class Scheduler implements SchedulerEvents {
       if (host === undefined || ws === undefined || host.running?.workId !== workId) continue;
       this.observeEstimate(host.running);
       host.running = null;
+      this.setIdle(host, true);
       this.setStatus(ws, 'computed');
       this.beliefs.observeOutputs(ws.spec, this.app.files);
       const cluster = this.clusters.get(host.info.clusterId)!;
@@ -269,7 +292,9 @@ export class Scheduler implements SchedulerEvents {
 
   private scheduleOnce(): void {
     let callPlan = false;
-    for (const host of this.hostOrder) {
+    // A copy: starting a computation takes the host out of the list (a host freed meanwhile by a synchronous
+    // callback is seen in the next pass, which that callback asks for).
+    for (const host of [...this.idleHosts]) {
       if (!host.up || host.running !== null) continue;
       const cluster = this.clusters.get(host.info.clusterId)!;
       if (host.fifo.length > 0) {
@@ -283,12 +308,50 @@ export class Scheduler implements SchedulerEvents {
         continue;
       }
       if (this.options.workStealing) this.steal(host, cluster);
-      if (!host.starved && !host.awaitingPlan && this.statusCount.todo + this.statusCount.queued > 0) callPlan = true;
+      if (host.starved || host.awaitingPlan || this.statusCount.todo + this.statusCount.queued === 0) continue;
+      if (host.running === null && this.selfSchedule(host, cluster)) continue;
+      callPlan = true;
     }
     for (const cluster of this.clusterOrder) {
       if (cluster.up && cluster.busy === null) this.startNextTransfer(cluster);
     }
     if (callPlan) this.requestPlan(false);
+  }
+
+  /**
+   * Self-scheduling without a chart (strategies/self-scheduling.ts): the idle host takes the todo Work of
+   * smallest id it may run; its missing inputs go on the link now, by decreasing usage. False when a plan
+   * must decide instead (a plan is requested or running at this instant, or there is no such Work).
+   */
+  private selfSchedule(host: HostState, cluster: ClusterState): boolean {
+    if (!this.selfScheduling || this.soonTimer !== null || this.planPending || !cluster.up) return false;
+    const avoid = this.deps.info.hostsToAvoid;
+    const candidates = this.pending.todo(avoid === undefined ? 1 : Infinity);
+    const spec = avoid === undefined ? candidates[0] : candidates.find((w) => !avoid(w.id).has(host.info.id));
+    if (spec === undefined) return false;
+    const ws = this.works.get(spec.id)!;
+    ws.host = host.info.id;
+    this.setStatus(ws, 'queued');
+    host.fifo.push(spec.id);
+    const usage = this.pending.usage;
+    const inputs = [...new Set(ws.spec.inputs)].sort((a, b) => (usage.get(b) ?? 0) - (usage.get(a) ?? 0) || a - b);
+    const storage = this.deps.info.storedFiles(cluster.id);
+    const nowS = this.deps.clock.nowS();
+    for (const fileId of inputs) {
+      if (cluster.stored.has(fileId)) continue;
+      if (storage.has(fileId)) {
+        cluster.stored.add(fileId);
+        continue;
+      }
+      const busy = cluster.busy?.item;
+      if (busy?.kind === 'input' && busy.fileId === fileId) continue;
+      cluster.queue.insertByPlan({ kind: 'input', fileId, planS: nowS });
+    }
+    if (this.isReady(ws, cluster)) {
+      host.fifo.shift();
+      this.startCompute(host, ws);
+    }
+    return true;
   }
 
   private isReady(ws: WorkState, cluster: ClusterState): boolean {
@@ -326,6 +389,7 @@ export class Scheduler implements SchedulerEvents {
     const nowS = this.deps.clock.nowS();
     const runS = ws.spec.estRunTimeS[host.info.arch] ?? Infinity;
     host.running = { workId: ws.spec.id, startS: nowS, estEndS: nowS + runS / this.estimator.availability(host.info.id), estAmount: runS };
+    this.setIdle(host, false);
     ws.host = host.info.id;
     ws.executions++;
     if (ws.executions > 1) this.stats.reExecutions++;
@@ -339,6 +403,10 @@ export class Scheduler implements SchedulerEvents {
    */
   private startNextTransfer(cluster: ClusterState): void {
     const queue = cluster.queue;
+    const greedy = this.linkRule.mode === 'greedy';
+    const seen = this.nothingToSend.get(cluster.id);
+    const worksVersion = this.workVersion.get(cluster.id) ?? 0;
+    if (greedy && seen !== undefined && seen.queue === queue.version && seen.works === worksVersion) return;
     const files = this.beliefs.files();
     const skipped: WorkId[] = [];
     for (let k = 0; k < queue.length; ) {
@@ -370,10 +438,13 @@ export class Scheduler implements SchedulerEvents {
         this.startTransfer(cluster, item, bytes);
         return;
       }
-      if (!maySkipOutput(this.linkRule, this.expectedComputeInS(ws), this.outputSkips.get(ws.spec.id) ?? 0)) return;
-      skipped.push(ws.spec.id);
+      if (!greedy) {
+        if (!maySkipOutput(this.linkRule, this.expectedComputeInS(ws), this.outputSkips.get(ws.spec.id) ?? 0)) return;
+        skipped.push(ws.spec.id);
+      }
       k++;
     }
+    if (greedy) this.nothingToSend.set(cluster.id, { queue: queue.version, works: worksVersion });
   }
 
   /** Seconds until a Work whose output waits on a link is expected to be computed (Infinity: not started). */
@@ -455,8 +526,12 @@ export class Scheduler implements SchedulerEvents {
     }
     const cpuStart = performance.now();
     this.truncateFifos(upHosts);
-    for (const cluster of this.clusterOrder) {
-      if (cluster.up) for (const fileId of this.deps.info.storedFiles(cluster.id)) cluster.stored.add(fileId);
+    // The plan looks up port (3)'s storage for the files it reads (input.storedFiles); only the shared-files
+    // task space, which ranks Works by every file at hand, needs the whole storage first.
+    if (this.options.taskSpace === 'shared-files') {
+      for (const cluster of this.clusterOrder) {
+        if (cluster.up) for (const fileId of this.deps.info.storedFiles(cluster.id)) cluster.stored.add(fileId);
+      }
     }
     // (5) Δ.
     const deltaS = this.delta.deltaS(nextPlanS === null ? 0 : intervalS);
@@ -476,8 +551,14 @@ export class Scheduler implements SchedulerEvents {
       randomTolerance: this.options.randomTolerance,
       runningEndS: (running, on) => this.runningEndS(running, on),
       taskSpace: { mode: this.options.taskSpace, size: this.options.taskSpaceSize },
+      pending: this.pending,
+      storedFiles: (clusterId) => info.storedFiles(clusterId),
       ...(info.hostsToAvoid === undefined ? {} : { hostsToAvoid: (workId: WorkId) => info.hostsToAvoid!(workId) }),
     });
+    for (const [clusterId, fileIds] of plan.foundStored) {
+      const stored = this.clusters.get(clusterId)!.stored;
+      for (const fileId of fileIds) stored.add(fileId);
+    }
     this.intervals.predict(plan.slots);
     // The temporary FIFOs (§7.3.1): what was kept, ordered as the new chart expects.
     for (const cluster of this.clusterOrder) {
@@ -517,9 +598,14 @@ export class Scheduler implements SchedulerEvents {
   /** §7.4: keep options.keepWorksPerHost Works at the head of each host FIFO; the rest is planned again. */
   private truncateFifos(upHosts: readonly HostState[]): void {
     const keep = Math.max(0, Math.floor(this.options.keepWorksPerHost));
+    let moved = false;
     for (const host of upHosts) {
-      for (const workId of host.fifo.splice(keep)) this.toTodo(this.works.get(workId)!);
+      for (const workId of host.fifo.splice(keep)) {
+        this.toTodo(this.works.get(workId)!, false);
+        moved = true;
+      }
     }
+    if (moved) this.unstarveAll();
   }
 
   /** Appends the heuristic's entries behind what is left of the temporary FIFOs. */
@@ -574,6 +660,7 @@ export class Scheduler implements SchedulerEvents {
     const host = this.hosts.get(hostId);
     if (host === undefined || !host.up) return;
     host.up = false;
+    this.setIdle(host, false);
     host.starved = false;
     const cluster = this.clusters.get(host.info.clusterId)!;
     for (const workId of host.fifo) {
@@ -588,6 +675,7 @@ export class Scheduler implements SchedulerEvents {
   private failRunning(host: HostState, reason: WorkFailure['reason']): void {
     const ws = this.works.get(host.running!.workId)!;
     host.running = null;
+    if (host.up) this.setIdle(host, true);
     this.clusters.get(host.info.clusterId)!.queue.removeOutput(ws.spec.id);
     if (reason === 'exit') ws.exitFailures++;
     const final = reason === 'exit' && ws.exitFailures >= (this.options.maxExitFailures ?? DEFAULT_MAX_EXIT_FAILURES);
@@ -606,19 +694,46 @@ export class Scheduler implements SchedulerEvents {
     this.deps.record({ type: 'work-failed', t: this.deps.clock.nowS(), work: ws.spec.id, host: hostId, reason, final });
   }
 
-  private toTodo(ws: WorkState): void {
+  /** `unstarve` false: the caller unstarves the hosts once after moving many Works. */
+  private toTodo(ws: WorkState, unstarve = true): void {
+    this.touchCluster(ws.host);
     ws.host = null;
     this.outputSkips.delete(ws.spec.id);
     this.setStatus(ws, 'todo');
-    this.unstarveAll();
+    if (unstarve) this.unstarveAll();
   }
 
   // ── Bookkeeping ──
 
   private setStatus(ws: WorkState, status: WorkStatus): void {
-    this.statusCount[ws.status]--;
+    const from = ws.status;
+    this.statusCount[from]--;
     this.statusCount[status]++;
     ws.status = status;
+    this.pending.moved(ws, from);
+    // Queued or running, a Work's output cannot go yet: nothing new for its link to send.
+    if (status !== 'queued' && status !== 'running') this.touchCluster(ws.host);
+  }
+
+  /** A Work on this host may now have an output to send, or none any more: its cluster's link must look again. */
+  private touchCluster(hostId: HostId | null): void {
+    const clusterId = hostId === null ? undefined : this.hosts.get(hostId)?.info.clusterId;
+    if (clusterId !== undefined) this.workVersion.set(clusterId, (this.workVersion.get(clusterId) ?? 0) + 1);
+  }
+
+  /** Keeps idleHosts (up hosts computing nothing, in host order) up to date. */
+  private setIdle(host: HostState, idle: boolean): void {
+    const list = this.idleHosts;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareHosts(list[mid]!, host) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    const present = list[lo] === host;
+    if (idle && !present) list.splice(lo, 0, host);
+    else if (!idle && present) list.splice(lo, 1);
   }
 
   private unstarveAll(): void {

@@ -61,7 +61,12 @@ export class LinkQueue {
   private items: LinkItem[] = [];
   private readonly inputs = new Set<FileId>();
   private readonly outputs = new Set<WorkId>();
+  private changes = 0;
 
+  /** Changes whenever the FIFO does. */
+  get version(): number {
+    return this.changes;
+  }
   get length(): number {
     return this.items.length;
   }
@@ -83,10 +88,27 @@ export class LinkQueue {
     if (item.kind === 'input') this.inputs.add(item.fileId);
     else this.outputs.add(item.workId);
     this.items.push(item);
+    this.changes++;
+    return true;
+  }
+  /**
+   * Inserts behind the last entry planned at or before `item.planS` (scanning from the tail, so an entry for
+   * now costs O(1) when the FIFO holds nothing planned later); false if the file or output is already queued.
+   */
+  insertByPlan(item: LinkItem): boolean {
+    if (item.kind === 'input' ? this.inputs.has(item.fileId) : this.outputs.has(item.workId)) return false;
+    let k = this.items.length;
+    while (k > 0 && this.items[k - 1]!.planS > item.planS) k--;
+    if (k === this.items.length) return this.push(item);
+    if (item.kind === 'input') this.inputs.add(item.fileId);
+    else this.outputs.add(item.workId);
+    this.items.splice(k, 0, item);
+    this.changes++;
     return true;
   }
   removeAt(k: number): LinkItem {
     const [item] = this.items.splice(k, 1);
+    this.changes++;
     if (item!.kind === 'input') this.inputs.delete(item!.fileId);
     else this.outputs.delete(item!.workId);
     return item!;
@@ -98,8 +120,10 @@ export class LinkQueue {
   /** Orders by planned start, keeping the current order between equal times. */
   sortByPlan(): void {
     this.items = this.items.map((item, k) => ({ item, k })).sort((a, b) => a.item.planS - b.item.planS || a.k - b.k).map((x) => x.item);
+    this.changes++;
   }
   clear(): void {
+    this.changes++;
     this.items = [];
     this.inputs.clear();
     this.outputs.clear();
@@ -111,6 +135,146 @@ export interface ClusterState {
   up: boolean;
   queue: LinkQueue;
   busy: RunningTransfer | null;
-  /** Files the scheduler knows are in the cluster's storage (own transfers, plus info.storedFiles at plans). */
+  /**
+   * Files the scheduler knows are in the cluster's storage: its own transfers, plus what info.storedFiles
+   * says about the files a plan (or a self-scheduled Work) reads, and all of it when the cluster comes up.
+   */
   stored: Set<FileId>;
+}
+
+/**
+ * A set of Work ids (indices 0..m-1 of Application.works) that lists its members in increasing id order
+ * without a scan of every id: a flag per id plus a count per block of BLOCK ids, so taking the first k
+ * members costs O(k + m / BLOCK).
+ */
+export class OrderedIdSet {
+  private static readonly SHIFT = 8;
+  private flags = new Uint8Array(0);
+  private blockCounts = new Int32Array(0);
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+  has(id: number): boolean {
+    return this.flags[id] === 1;
+  }
+  add(id: number): void {
+    if (!Number.isSafeInteger(id) || id < 0) throw new Error(`Work id ${id} is not an index into Application.works`);
+    if (id >= this.flags.length) this.grow(id + 1);
+    if (this.flags[id] === 1) return;
+    this.flags[id] = 1;
+    this.blockCounts[id >> OrderedIdSet.SHIFT]!++;
+    this.count++;
+  }
+  delete(id: number): void {
+    if (this.flags[id] !== 1) return;
+    this.flags[id] = 0;
+    this.blockCounts[id >> OrderedIdSet.SHIFT]!--;
+    this.count--;
+  }
+  /** The smallest `limit` members (all of them by default), in increasing order. */
+  first(limit = Infinity): number[] {
+    const out: number[] = [];
+    const want = Math.min(limit, this.count);
+    const flags = this.flags;
+    const blocks = this.blockCounts;
+    for (let b = 0; b < blocks.length && out.length < want; b++) {
+      if (blocks[b] === 0) continue;
+      const end = Math.min(flags.length, (b + 1) << OrderedIdSet.SHIFT);
+      for (let id = b << OrderedIdSet.SHIFT; id < end && out.length < want; id++) if (flags[id] === 1) out.push(id);
+    }
+    return out;
+  }
+  private grow(minLength: number): void {
+    const length = Math.max(minLength, this.flags.length * 2, 1 << OrderedIdSet.SHIFT);
+    const flags = new Uint8Array(length);
+    flags.set(this.flags);
+    const blocks = new Int32Array(Math.ceil(length / (1 << OrderedIdSet.SHIFT)));
+    blocks.set(this.blockCounts);
+    this.flags = flags;
+    this.blockCounts = blocks;
+  }
+}
+
+/** Statuses whose Works are "not started" for the §5.6.4 usage count. */
+function notStarted(status: WorkStatus): boolean {
+  return status === 'todo' || status === 'queued';
+}
+
+/**
+ * What a plan needs to know about the Works that are not finished, kept up to date as Works change status
+ * (the scheduler calls track() once per Work and moved() on every status change), so that a plan costs what
+ * it draws and places rather than a scan of the whole application:
+ *  - usage: for each file, the number of not-started (todo or queued) Works reading it (§5.6.4);
+ *  - the todo Works, in increasing id order (step 4 takes them, or the first k of them);
+ *  - the computed Works (outputs waiting in a storage), in the order the Works were first tracked.
+ * `PendingWorks.of(works)` builds the same view by scanning a map of Works (tests, one-off plans).
+ */
+export class PendingWorks {
+  readonly usage = new Map<FileId, number>();
+  private readonly todoIds = new OrderedIdSet();
+  private readonly computedIds = new Set<WorkId>();
+  private readonly arrival = new Map<WorkId, number>();
+
+  constructor(private readonly works: ReadonlyMap<WorkId, WorkState>) {}
+
+  static of(works: ReadonlyMap<WorkId, WorkState>): PendingWorks {
+    const pending = new PendingWorks(works);
+    for (const ws of works.values()) pending.track(ws);
+    return pending;
+  }
+
+  /** A Work first seen, in its current status. */
+  track(ws: WorkState): void {
+    if (this.arrival.has(ws.spec.id)) return;
+    this.arrival.set(ws.spec.id, this.arrival.size);
+    this.enter(ws, ws.status);
+  }
+
+  /** `ws.status` was `from` and has just changed. */
+  moved(ws: WorkState, from: WorkStatus): void {
+    const to = ws.status;
+    if (from === to) return;
+    this.leave(ws, from, to);
+    this.enter(ws, to, from);
+  }
+
+  get todoCount(): number {
+    return this.todoIds.size;
+  }
+
+  /** The `limit` todo Works of smallest id (all by default), by increasing id. */
+  todo(limit = Infinity): WorkSpec[] {
+    return this.todoIds.first(limit).map((id) => this.works.get(id)!.spec);
+  }
+
+  /** The computed Works, in the order they were first tracked. */
+  computed(): WorkState[] {
+    const ids = [...this.computedIds].sort((a, b) => this.arrival.get(a)! - this.arrival.get(b)!);
+    return ids.map((id) => this.works.get(id)!);
+  }
+
+  private enter(ws: WorkState, to: WorkStatus, from?: WorkStatus): void {
+    if (to === 'todo') this.todoIds.add(ws.spec.id);
+    if (to === 'computed') this.computedIds.add(ws.spec.id);
+    if (notStarted(to) && (from === undefined || !notStarted(from))) this.count(ws.spec.inputs, 1);
+  }
+
+  private leave(ws: WorkState, from: WorkStatus, to: WorkStatus): void {
+    if (from === 'todo') this.todoIds.delete(ws.spec.id);
+    if (from === 'computed') this.computedIds.delete(ws.spec.id);
+    if (notStarted(from) && !notStarted(to)) this.count(ws.spec.inputs, -1);
+  }
+
+  /** Adds `delta` to the usage of each distinct file of `inputs`. */
+  private count(inputs: readonly FileId[], delta: number): void {
+    for (let k = 0; k < inputs.length; k++) {
+      const fileId = inputs[k]!;
+      if (inputs.indexOf(fileId) !== k) continue; // a file read twice counts once
+      const n = (this.usage.get(fileId) ?? 0) + delta;
+      if (n === 0) this.usage.delete(fileId);
+      else this.usage.set(fileId, n);
+    }
+  }
 }
