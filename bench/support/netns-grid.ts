@@ -24,9 +24,9 @@
 // iproute2 (`ip`, `tc`) and openssh-server (`/usr/sbin/sshd`, `ssh-keygen`).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import { connect } from 'node:net';
 import { homedir, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { waitForSshBanner } from './ssh-banner.js';
 
 export const FAMILY_PREFIX = 'gsnt';
 export const SUBNET_BASE = '10.231';
@@ -303,30 +303,6 @@ function acquireSlot(tools: NetnsTools): number {
 // ---------------------------------------------------------------------------------------------------
 // Processes
 
-/** Resolves once host:port answers with an SSH banner. */
-async function waitForBanner(address: string, port: number, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`sshd on ${address}:${port} exited with ${child.exitCode}: ${log()}`);
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = connect({ host: address, port });
-      s.setTimeout(1000);
-      s.once('data', (d) => {
-        s.destroy();
-        resolve(d.toString().startsWith('SSH-'));
-      });
-      s.once('error', () => resolve(false));
-      s.once('timeout', () => {
-        s.destroy();
-        resolve(false);
-      });
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`sshd on ${address}:${port} did not answer within 10 s: ${log()}`);
-}
-
 /** tc arguments of a tbf qdisc for `limit`. */
 export function tbfArgs(dev: string, limit: LinkLimit): string[] {
   if (!(limit.rateBitsPerS > 0)) throw new Error(`link rate must be positive, got ${limit.rateBitsPerS} bit/s`);
@@ -460,7 +436,7 @@ export async function startNetnsGrid(layout: readonly NetnsClusterLayout[], opti
       rt.stderr += String(err);
     });
     rt.child = child;
-    await waitForBanner(rt.spec.address, rt.spec.port, child, () => rt.stderr);
+    await waitForSshBanner(rt.spec.address, rt.spec.port, child, () => rt.stderr);
   };
 
   try {

@@ -6,9 +6,10 @@
 // users and use /run/sshd, root. Nothing listens beyond 127.0.0.1.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { waitForSshBanner } from '../../bench/support/ssh-banner.js';
 
 export const SSHD_PATH = '/usr/sbin/sshd';
 
@@ -64,30 +65,6 @@ async function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
-}
-
-/** Resolves once the port answers with an SSH banner. */
-async function waitForBanner(port: number, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`sshd on port ${port} exited with ${child.exitCode}: ${log()}`);
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = connect({ host: '127.0.0.1', port });
-      s.setTimeout(1000);
-      s.once('data', (d) => {
-        s.destroy();
-        resolve(d.toString().startsWith('SSH-'));
-      });
-      s.once('error', () => resolve(false));
-      s.once('timeout', () => {
-        s.destroy();
-        resolve(false);
-      });
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`sshd on port ${port} did not answer within 10 s: ${log()}`);
 }
 
 /** Every process descended from `pid` (read from /proc). */
@@ -154,7 +131,7 @@ export async function startSshdFarm(layout: Readonly<Record<string, readonly str
       rt.stderr = (rt.stderr + d.toString()).slice(-4000);
     });
     rt.child = child;
-    await waitForBanner(rt.spec.port, child, () => rt.stderr);
+    await waitForSshBanner('127.0.0.1', rt.spec.port, child, () => rt.stderr);
   };
 
   try {

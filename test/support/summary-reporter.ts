@@ -1,4 +1,6 @@
 // Prints one plain closing line, "tests: N passed, N failed[, N skipped]", that any CI log reader understands.
+// A test that did not run because its file failed (a hook threw, an import failed) counts as failed, not
+// skipped, so that the line never hides a failure.
 import type { Reporter, TestModule } from 'vitest/node';
 
 export default class SummaryReporter implements Reporter {
@@ -7,13 +9,15 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const mod of testModules) {
-      for (const test of mod.children.allTests()) {
+      const moduleFailed = mod.state() === 'failed';
+      const tests = [...mod.children.allTests()];
+      for (const test of tests) {
         const state = test.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        else if (state === 'failed' || moduleFailed) failed++;
         else skipped++;
       }
-      if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed++;
+      if (moduleFailed && tests.every((t) => t.result().state === 'passed')) failed++;
     }
     const tail = skipped > 0 ? `, ${skipped} skipped` : '';
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed${tail}\n`);
