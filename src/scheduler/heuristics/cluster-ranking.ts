@@ -1,6 +1,7 @@
 // Reading a Work's per-cluster best completion times (ClusterBests) the way the heuristics of seed 001
 // appendix C need: the overall best host, the second-best host, the best and second-best clusters, and
 // the ordered cluster-level MCTs. Entries with no host or an infinite Compl are not candidates.
+import { firstJump, type Jump } from './first-jump.js';
 import type { ClusterBests } from './mct-engine.js';
 
 function candidate(v: ClusterBests, c: number): boolean {
@@ -107,4 +108,19 @@ export function rankedClusters(v: ClusterBests, out: number[]): number[] {
     out[k] = c;
   }
   return out;
+}
+
+const rankOrder: number[] = [];
+const rankedMcts: number[] = [];
+
+/**
+ * The first jump of the Work's ordered cluster-level MCTs (appendix C, Figs. 12–13) and the host achieving
+ * its MCT, or undefined when no cluster is a candidate. Shared by Extended Sufferage and Sufferage II.
+ */
+export function clusterFirstJump(v: ClusterBests): { readonly jump: Jump; readonly bestHost: number } | undefined {
+  rankedClusters(v, rankOrder);
+  if (rankOrder.length === 0) return undefined;
+  rankedMcts.length = 0;
+  for (const c of rankOrder) rankedMcts.push(v.compl1(c));
+  return { jump: firstJump(rankedMcts), bestHost: v.host1(rankOrder[0]!) };
 }
