@@ -3,6 +3,7 @@
 // The strategy knobs (seed 001 §5.2, §5.6) name values registered in src/scheduler/strategies/: each is
 // optional so that older option sets stay valid, and its default keeps the scheduler's original behaviour.
 import type { DeltaStrategy } from './strategies/delta.js';
+import type { HostCandidates } from './strategies/host-candidates.js';
 import type { LinkOrder } from './strategies/link-order.js';
 import type { PlanEventsStrategy, ReplanOn } from './strategies/plan-events.js';
 import type { Quality, ResourcePredictor } from './strategies/quality.js';
@@ -10,7 +11,7 @@ import type { RunningEstimate } from './strategies/running-estimate.js';
 import type { SelfScheduling } from './strategies/self-scheduling.js';
 import type { TaskSpace } from './strategies/task-space.js';
 
-export type { DeltaStrategy, LinkOrder, PlanEventsStrategy, Quality, ReplanOn, ResourcePredictor, RunningEstimate, SelfScheduling, TaskSpace };
+export type { DeltaStrategy, HostCandidates, LinkOrder, PlanEventsStrategy, Quality, ReplanOn, ResourcePredictor, RunningEstimate, SelfScheduling, TaskSpace };
 
 export interface SchedulerOptions {
   /** Registered heuristic name (src/scheduler/heuristics/registry.ts). */
@@ -31,6 +32,8 @@ export interface SchedulerOptions {
   readonly replanOn: ReplanOn;
   /** Randomized heuristics (H5–H8): candidates within this relative tolerance of the best are equivalent. */
   readonly randomTolerance: number;
+  /** Appendix C: which hosts the estimate-based heuristics score a Work on (strategies/host-candidates.ts). */
+  readonly hostCandidates?: HostCandidates;
   /** A Work whose program fails ('exit') this many times is given up (reported final). Default 3. */
   readonly maxExitFailures?: number;
 
@@ -88,6 +91,7 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   linkOrder: 'greedy',
   replanOn: 'add',
   randomTolerance: 0.05,
+  hostCandidates: 'all',
   maxExitFailures: 3,
   quality: 'estimates',
   noiseBound: 0.2,

@@ -26,6 +26,7 @@ import type { Estimator } from './estimates.js';
 import { GanttChart, type ChartCluster, type ChartHost, type LinkEntry } from './gantt.js';
 import type { Heuristic } from './heuristics/heuristic.js';
 import { PendingWorks, type ClusterState, type HostState, type LinkItem, type RunningSubtask, type WorkState } from './state.js';
+import type { HostCandidates } from './strategies/host-candidates.js';
 import type { PlannedSlot } from './strategies/plan-events.js';
 import { expectedEndS } from './strategies/running-estimate.js';
 import { selectTaskSpace, type TaskSpace } from './strategies/task-space.js';
@@ -52,6 +53,8 @@ export interface PlanInput {
   readonly heuristic: Heuristic;
   readonly rng: Rng;
   readonly randomTolerance: number;
+  /** Which hosts the heuristic scores Works on (options.hostCandidates); default 'all'. */
+  readonly hostCandidates?: HostCandidates;
   /** When a running sub-task is expected to end (options.runningEstimate); default: the overdue rule. */
   readonly runningEndS?: (running: RunningSubtask, on: RunningOn) => number;
   /** Step (4); default: every not-started Work. */
@@ -201,7 +204,13 @@ export function makePlan(input: PlanInput): PlanOutput {
     let candidates = firstConsidered(bound ?? Infinity);
     if (refused.size > 0) candidates = candidates.filter((w) => !refused.has(w.id));
     markStored(chart, candidates);
-    input.heuristic.plan({ chart, works: candidates.map(specFor), rng: input.rng, randomTolerance: input.randomTolerance });
+    input.heuristic.plan({
+      chart,
+      works: candidates.map(specFor),
+      rng: input.rng,
+      randomTolerance: input.randomTolerance,
+      hostCandidates: input.hostCandidates ?? 'all',
+    });
     return { chart, candidates };
   };
 

@@ -549,6 +549,7 @@ export class Scheduler implements SchedulerEvents {
       heuristic: this.heuristic,
       rng: this.deps.rng,
       randomTolerance: this.options.randomTolerance,
+      hostCandidates: this.options.hostCandidates,
       runningEndS: (running, on) => this.runningEndS(running, on),
       taskSpace: { mode: this.options.taskSpace, size: this.options.taskSpaceSize },
       pending: this.pending,

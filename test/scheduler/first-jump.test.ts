@@ -13,8 +13,14 @@ describe('firstJump (appendix C, Fig. 12–13)', () => {
   it('with two clusters, the jump is the plain sufferage', () => {
     expect(firstJump([5, 9])).toEqual({ clustersBefore: 1, heightS: 4 });
   });
-  it('evenly spaced MCTs: the first (largest) gap', () => {
+  it('evenly spaced MCTs: the first gap', () => {
     expect(firstJump([1, 3, 5, 7])).toEqual({ clustersBefore: 1, heightS: 2 });
+  });
+  it('three clusters: no gap can stand out, so the first positive gap is the jump', () => {
+    // Gaps 1, 99: mean 50, sd 49 → threshold 99, which 99 does not exceed.
+    expect(firstJump([0, 1, 100])).toEqual({ clustersBefore: 1, heightS: 1 });
+    // Clusters tied at the best MCT form one group.
+    expect(firstJump([4, 4, 10])).toEqual({ clustersBefore: 2, heightS: 6 });
   });
   it('no jump when every MCT is equal, or with one cluster', () => {
     expect(firstJump([4, 4, 4])).toEqual({ clustersBefore: 3, heightS: 0 });

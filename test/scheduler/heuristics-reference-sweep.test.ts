@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { FileSpec, WorkSpec } from '../../src/model/application.js';
 import { GanttChart, type ChartCluster, type ChartHost } from '../../src/scheduler/gantt.js';
 import { getHeuristic } from '../../src/scheduler/heuristics/registry.js';
+import { HOST_CANDIDATES } from '../../src/scheduler/strategies/host-candidates.js';
 import { Rng } from '../../src/util/rng.js';
 import { referencePlan, type Placement } from './support/reference.js';
 
@@ -45,18 +46,20 @@ const NAMES = ['minmin', 'sufferage', 'xsufferage', 'extended-sufferage', 'suffe
 
 describe('heuristics match the naive reference on sweep-shaped instances', () => {
   for (const name of NAMES) {
-    it(`${name}: identical assignments on 30 instances`, () => {
-      let placements = 0;
-      for (let seed = 1; seed <= 30; seed++) {
-        const fast = sweepInstance(seed);
-        getHeuristic(name).plan({ chart: fast.chart, works: fast.works, rng: new Rng(seed), randomTolerance: 0.05 });
-        const got: Placement[] = fast.chart.assignments.map((a) => ({ workId: a.workId, host: a.host }));
-        const slow = sweepInstance(seed);
-        expect(got, `${name}, seed ${seed}`).toEqual(referencePlan(name, slow.chart, slow.works, new Rng(seed), 0.05));
-        placements += got.length;
-      }
-      // Several rounds of placements per instance: hosts receive more than one Work.
-      expect(placements).toBeGreaterThan(30 * 18);
-    });
+    for (const { name: hostCandidates } of HOST_CANDIDATES) {
+      it(`${name}, ${hostCandidates} hosts: identical assignments on 30 instances`, () => {
+        let placements = 0;
+        for (let seed = 1; seed <= 30; seed++) {
+          const fast = sweepInstance(seed);
+          getHeuristic(name).plan({ chart: fast.chart, works: fast.works, rng: new Rng(seed), randomTolerance: 0.05, hostCandidates });
+          const got: Placement[] = fast.chart.assignments.map((a) => ({ workId: a.workId, host: a.host }));
+          const slow = sweepInstance(seed);
+          expect(got, `${name}, ${hostCandidates}, seed ${seed}`).toEqual(referencePlan(name, slow.chart, slow.works, new Rng(seed), 0.05, hostCandidates));
+          placements += got.length;
+        }
+        // Several rounds of placements per instance: hosts receive more than one Work.
+        expect(placements).toBeGreaterThan(30 * 18);
+      });
+    }
   }
 });

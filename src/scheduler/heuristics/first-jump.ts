@@ -4,9 +4,15 @@
 // Given the cluster-level MCTs sorted increasingly m[0] ≤ … ≤ m[k-1], the approximate derivative is
 // d[i] = m[i+1] − m[i] (i = 0 … k−2). With μ and σ the mean and population standard deviation of d, the first
 // jump is the first i with d[i] > μ + σ; its height d[i] is Suff and the clusters before it number i + 1.
-// When no gap stands out that way (fewer than three clusters, or evenly spaced MCTs), the first largest
-// positive gap is taken as the jump (so two clusters give the plain best-vs-second sufferage); when every
-// gap is 0 (or there is a single cluster) there is no jump: Suff = 0 and every cluster counts as "before".
+//
+// When no gap stands out that way, the appendix leaves the jump undefined. That is always the case with two
+// or three clusters (with two gaps, μ + σ is exactly the larger one) and with evenly spaced MCTs. We then
+// read §5.6.3's wording, "the difference between the best and second-best cluster groups", with each cluster
+// a group of its own and clusters of equal MCT one group: the jump is the FIRST positive gap, i.e. the plain
+// cluster-level sufferage of XSufferage. (Taking the largest gap instead, as an earlier version did, scores a
+// Work by how much worse the slowest cluster is rather than by where its files are; docs/fig11-analysis.md
+// §2.4 measures both.) When every gap is 0 (or there is a single cluster) there is no jump: Suff = 0 and every
+// cluster counts as "before".
 
 export interface Jump {
   /** |Cluster(T)|: how many clusters lead to MCTs before the jump. */
@@ -27,14 +33,13 @@ export function firstJump(sortedMctS: readonly number[]): Jump {
     sq += dev * dev;
   }
   const threshold = mean + Math.sqrt(sq / (k - 1));
-  let largest = -1;
+  let firstPositive = -1;
   for (let i = 0; i + 1 < k; i++) {
     const gap = sortedMctS[i + 1]! - sortedMctS[i]!;
     if (gap > threshold) return { clustersBefore: i + 1, heightS: gap };
-    if (largest < 0 || gap > sortedMctS[largest + 1]! - sortedMctS[largest]!) largest = i;
+    // NaN (infinite MCTs) and 0 both fail this test.
+    if (firstPositive < 0 && gap > 0) firstPositive = i;
   }
-  const gap = sortedMctS[largest + 1]! - sortedMctS[largest]!;
-  // NaN (infinite MCTs) and 0 both fail this test: no jump.
-  if (gap > 0) return { clustersBefore: largest + 1, heightS: gap };
-  return { clustersBefore: k, heightS: 0 };
+  if (firstPositive < 0) return { clustersBefore: k, heightS: 0 };
+  return { clustersBefore: firstPositive + 1, heightS: sortedMctS[firstPositive + 1]! - sortedMctS[firstPositive]! };
 }

@@ -4,6 +4,7 @@
 import type { WorkSpec } from '../../model/application.js';
 import type { Rng } from '../../util/rng.js';
 import type { GanttChart } from '../gantt.js';
+import type { HostCandidates } from '../strategies/host-candidates.js';
 
 export interface PlanContext {
   readonly chart: GanttChart;
@@ -12,6 +13,8 @@ export interface PlanContext {
   readonly rng: Rng;
   /** Randomized heuristics: candidates within this relative tolerance of the best are equivalent. */
   readonly randomTolerance: number;
+  /** Which hosts Works are scored on; default 'all' (appendix C). The work queue ignores it. */
+  readonly hostCandidates?: HostCandidates;
 }
 
 export interface Heuristic {

@@ -9,7 +9,7 @@
 //    time, and Compl grows with it, so only the two earliest-free hosts of a class (a heap) can be a Work's
 //    best or second-best host in that cluster. Per Work and cluster we keep the two best (Compl, host).
 //  - An assignment on cluster c changes nothing in other clusters; in c it can only make Compl larger
-//    (busier host and link, one host perhaps full), except for Works that read a file the assignment newly
+//    (busier host and link, one host perhaps full and dropped under 'with-room'), except for Works that read a file the assignment newly
 //    puts on c's link. So only those Works, and the Works whose score the rule says depends on c
 //    (watch1/watch2: e.g. the cluster of their best host) need a new score; the others keep theirs.
 //  - Stale clusters are lower bounds (Compl only grows), so a Work's stale cluster is only recomputed when
@@ -111,7 +111,8 @@ export class MctEngine {
   private readonly works: readonly WorkSpec[];
   private readonly n: number;
   private readonly C: number;
-  // Host classes: per cluster, heaps of non-full hosts with equal (arch, availability), by (free, order).
+  // Host classes: per cluster, heaps of the candidate hosts (all, or the non-full ones under 'with-room') with
+  // equal (arch, availability), by (free, order).
   private readonly classesOf: IndexedHeap[][];
   private readonly classOfHost: IndexedHeap[];
   // Per cluster, the candidate hosts (the two earliest-free of each class) as flat arrays, rebuilt only when
@@ -161,12 +162,15 @@ export class MctEngine {
   private readonly view: ClusterBests;
   private readonly scratch: TaskScore = { k1: 0, k2: 0, host: -1, watch1: -1, watch2: -1, boundS: Infinity };
   private readonly summary: InputSummary = { missingCount: 0, sendDurS: 0, availableReadyS: 0 };
+  /** options.hostCandidates 'all': a host that becomes full stays in its class and can still be chosen. */
+  private readonly fullHostsCount: boolean;
 
   constructor(
     private readonly ctx: PlanContext,
     private readonly rule: ScoreRule,
   ) {
     const chart = (this.chart = ctx.chart);
+    this.fullHostsCount = (ctx.hostCandidates ?? 'all') === 'all';
     const works = (this.works = ctx.works);
     const n = (this.n = works.length);
     const C = (this.C = chart.clusters.length);
@@ -194,7 +198,7 @@ export class MctEngine {
         this.classesOf[host.cluster]!.push(heap);
       }
       this.classOfHost[index] = heap;
-      if (!chart.isFull(index)) heap.push(index);
+      if (this.fullHostsCount || !chart.isFull(index)) heap.push(index);
     });
     const K = (this.classCount = classHosts.length);
     this.snapHost = this.classesOf.map((heaps) => new Int32Array(2 * heaps.length));
@@ -265,7 +269,7 @@ export class MctEngine {
       const row = chart.commit(works[i]!, host);
       this.deactivate(i);
       const hostHeap = this.classOfHost[host]!;
-      if (chart.isFull(host)) hostHeap.remove(host);
+      if (!this.fullHostsCount && chart.isFull(host)) hostHeap.remove(host);
       else hostHeap.update(host);
       this.clusterVersion[c]!++;
 
@@ -454,7 +458,7 @@ export class MctEngine {
     this.version[cell] = this.clusterVersion[c]!;
   }
 
-  /** Rebuilds cluster c's candidate hosts: the two earliest-free non-full hosts of each class. */
+  /** Rebuilds cluster c's candidate hosts: the two earliest-free candidate hosts of each class. */
   private snapshot(c: number): void {
     const chart = this.chart;
     const hosts = this.snapHost[c]!;

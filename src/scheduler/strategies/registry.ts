@@ -3,6 +3,7 @@
 // the docs and the experiment tool read it. Adding a value is a line in its family's file.
 import { deltaFamily } from './delta.js';
 import type { StrategyFamily } from './family.js';
+import { hostCandidatesFamily } from './host-candidates.js';
 import { linkOrderFamily } from './link-order.js';
 import { planEventsFamily, replanOnFamily } from './plan-events.js';
 import { qualityFamily, resourcePredictorFamily } from './quality.js';
@@ -22,6 +23,7 @@ const FAMILIES: readonly StrategyFamily[] = [
   replanOnFamily,
   taskSpaceFamily,
   linkOrderFamily,
+  hostCandidatesFamily,
 ];
 
 export function listStrategyFamilies(): readonly StrategyFamily[] {

@@ -1,9 +1,11 @@
 // The obviously-correct reference for every heuristic: after each assignment, recompute Compl for every
-// remaining Work on every host that still wants work (chart.compl), score, take the best. Slow, simple,
+// remaining Work on every candidate host (every host, or under 'with-room' every host that still wants work)
+// with chart.compl, score, take the best. Slow, simple,
 // and written independently of src/scheduler/heuristics/mct-engine.ts.
 import type { WorkSpec } from '../../../src/model/application.js';
 import type { GanttChart } from '../../../src/scheduler/gantt.js';
 import { firstJump } from '../../../src/scheduler/heuristics/first-jump.js';
+import type { HostCandidates } from '../../../src/scheduler/strategies/host-candidates.js';
 import type { Rng } from '../../../src/util/rng.js';
 
 export interface Placement {
@@ -38,7 +40,14 @@ function limitFor(base: string, bestK1: number, nowS: number, tol: number): numb
   return bestK1 * (1 - tol);
 }
 
-export function referencePlan(name: string, chart: GanttChart, works: readonly WorkSpec[], rng: Rng, tolerance: number): Placement[] {
+export function referencePlan(
+  name: string,
+  chart: GanttChart,
+  works: readonly WorkSpec[],
+  rng: Rng,
+  tolerance: number,
+  candidates: HostCandidates = 'all',
+): Placement[] {
   const randomized = name.startsWith('randomized-');
   const base = randomized ? name.slice('randomized-'.length) : name;
   const scorer = scorers[base];
@@ -50,7 +59,7 @@ export function referencePlan(name: string, chart: GanttChart, works: readonly W
     for (const work of remaining) {
       const rows: Row[] = [];
       chart.hosts.forEach((_, host) => {
-        if (chart.isFull(host)) return;
+        if (candidates === 'with-room' && chart.isFull(host)) return;
         const { complS, endS } = chart.compl(work, host);
         if (Number.isFinite(complS)) rows.push({ host, complS, endS });
       });
