@@ -50,6 +50,12 @@ export interface ScoreRule {
    * changed keeps its old key as a lower bound and is only recomputed when it reaches the top of the heap.
    */
   readonly lowerBoundKeys?: boolean;
+  /**
+   * True when the score reads each cluster's second-best host (compl2/end2/host2: plain Sufferage, whose
+   * second-best host may sit in the same cluster as the best). The others read only each cluster's best
+   * host, which lets the engine skip hosts that cannot be anyone's best (see snapshot()).
+   */
+  readonly readsSecondHost?: boolean;
   score(view: ClusterBests, out: TaskScore): void;
   /**
    * Randomized variants: the candidates are the Works whose k1 ≤ threshold(k1 of the best Work); one is
@@ -120,6 +126,11 @@ export class MctEngine {
   private readonly snapHost: Int32Array[];
   private readonly snapFree: Float64Array[];
   private readonly snapClass: Int32Array[];
+  /** Architecture and availability of each global class. */
+  private readonly classArch: Int32Array;
+  private readonly classAvailability: Float64Array;
+  /** snapshot() scratch: the fastest availability seen so far per architecture. */
+  private readonly fastestOfArch: Float64Array;
   /** Global class index of each of cluster c's heaps (classesOf[c]). */
   private readonly heapClass: Int32Array[];
   private readonly snapLen: Int32Array;
@@ -201,6 +212,9 @@ export class MctEngine {
       if (this.fullHostsCount || !chart.isFull(index)) heap.push(index);
     });
     const K = (this.classCount = classHosts.length);
+    this.classArch = Int32Array.from(classHosts, (host) => host.arch);
+    this.classAvailability = Float64Array.from(classHosts, (host) => host.availability);
+    this.fastestOfArch = new Float64Array(Math.max(0, ...this.classArch) + 1);
     this.snapHost = this.classesOf.map((heaps) => new Int32Array(2 * heaps.length));
     this.snapFree = this.classesOf.map((heaps) => new Float64Array(2 * heaps.length));
     this.snapClass = this.classesOf.map((heaps) => new Int32Array(2 * heaps.length));
@@ -367,6 +381,7 @@ export class MctEngine {
     const version = this.clusterVersion[c]!;
     if (this.version[cell] !== version - 1 || this.summaryStale[cell] === 1) return false;
     const h1 = this.h1[cell]!;
+    // Rules that read only the best host (h2 is -1 for them) keep the cell when the best host is unchanged.
     const h2 = this.h2[cell]!;
     if (h1 < 0 || h1 === placedHost || h2 === placedHost) return false;
     const chart = this.chart;
@@ -418,6 +433,10 @@ export class MctEngine {
     const len = this.snapLen[c]!;
     const dur = this.dur;
     const durBase = i * this.classCount;
+    if (this.rule.readsSecondHost !== true) {
+      this.refreshBest(c, cell, readyS, outDurS, hosts, frees, classes, len, durBase);
+      return;
+    }
     // Same ranking as hostRankLess: (Compl, endS, free time, host); no host (-1) ranks last.
     let bc = Infinity;
     let be = Infinity;
@@ -458,8 +477,84 @@ export class MctEngine {
     this.version[cell] = this.clusterVersion[c]!;
   }
 
-  /** Rebuilds cluster c's candidate hosts: the two earliest-free candidate hosts of each class. */
+  /**
+   * refreshCell for rules that read only the best host: every candidate of a cluster adds the same output
+   * time, so ranking by (endS, free time, host) ranks exactly as (Compl, endS, free time, host) does.
+   */
+  private refreshBest(c: number, cell: number, readyS: number, outDurS: number, hosts: Int32Array, frees: Float64Array, classes: Int32Array, len: number, durBase: number): void {
+    const dur = this.dur;
+    let be = Infinity;
+    let bf = Infinity;
+    let bh = -1;
+    for (let k = 0; k < len; k++) {
+      const free = frees[k]!;
+      const endS = Math.max(free, readyS) + dur[durBase + classes[k]!]!;
+      if (bh < 0 || endS < be || (endS === be && (free < bf || (free === bf && hosts[k]! < bh)))) {
+        be = endS;
+        bf = free;
+        bh = hosts[k]!;
+      }
+    }
+    this.c1[cell] = be + outDurS;
+    this.e1[cell] = be;
+    this.h1[cell] = bh;
+    this.h2[cell] = -1;
+    this.readyAt[cell] = readyS;
+    this.version[cell] = this.clusterVersion[c]!;
+  }
+
+  /** Rebuilds cluster c's candidate hosts (see snapshotBest for rules that read only the best host). */
   private snapshot(c: number): void {
+    if (this.rule.readsSecondHost === true) this.snapshotTwo(c);
+    else this.snapshotBest(c);
+    this.snapVersion[c] = this.clusterVersion[c]!;
+  }
+
+  /**
+   * The earliest-free host of each class, keeping only those faster than every earlier-free one of their
+   * architecture (a Pareto front). A host that is free no earlier (ties: later in host order) and no faster
+   * than another of its architecture ends no earlier for any Work and loses the ranking's ties, so it can
+   * never be a Work's best host in the cluster. Sorted by (free time, host order).
+   */
+  private snapshotBest(c: number): void {
+    const chart = this.chart;
+    const hosts = this.snapHost[c]!;
+    const frees = this.snapFree[c]!;
+    const classes = this.snapClass[c]!;
+    const heaps = this.classesOf[c]!;
+    const heapClass = this.heapClass[c]!;
+    let len = 0;
+    for (let h = 0; h < heaps.length; h++) {
+      const first = heaps[h]!.at(0);
+      if (first < 0) continue;
+      const free = chart.hostFreeS(first);
+      let at = len++;
+      while (at > 0 && (frees[at - 1]! > free || (frees[at - 1] === free && hosts[at - 1]! > first))) {
+        hosts[at] = hosts[at - 1]!;
+        frees[at] = frees[at - 1]!;
+        classes[at] = classes[at - 1]!;
+        at--;
+      }
+      hosts[at] = first;
+      frees[at] = free;
+      classes[at] = heapClass[h]!;
+    }
+    const fastest = this.fastestOfArch.fill(0);
+    let kept = 0;
+    for (let k = 0; k < len; k++) {
+      const cls = classes[k]!;
+      const arch = this.classArch[cls]!;
+      if (!(this.classAvailability[cls]! > fastest[arch]!)) continue;
+      fastest[arch] = this.classAvailability[cls]!;
+      hosts[kept] = hosts[k]!;
+      frees[kept] = frees[k]!;
+      classes[kept++] = cls;
+    }
+    this.snapLen[c] = kept;
+  }
+
+  /** The two earliest-free candidate hosts of each class. */
+  private snapshotTwo(c: number): void {
     const chart = this.chart;
     const hosts = this.snapHost[c]!;
     const frees = this.snapFree[c]!;
@@ -485,7 +580,6 @@ export class MctEngine {
       }
     }
     this.snapLen[c] = len;
-    this.snapVersion[c] = this.clusterVersion[c]!;
   }
 
   /** The Work to place next (-1 if none is left). */
