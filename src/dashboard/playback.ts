@@ -139,6 +139,16 @@ export class Playback {
     this.speed = this.explicitSpeed ?? (end !== null && end > 0 ? end / DEFAULT_PLAYBACK_WALL_S : 1);
   }
 
+  /** Shows `source` in chart `index` (one past the last adds a chart); the other charts go on as they were. */
+  setSource(index: number, source: DashboardSource): SourcePlayer {
+    if (!Number.isInteger(index) || index < 0 || index > this.players.length) throw new RangeError(`chart ${index} does not exist (there are ${this.players.length})`);
+    const player = new SourcePlayer(source);
+    this.players[index] = player;
+    // Live runs set the clock: it follows the runs now shown, not the longest one ever shown.
+    if (this.players.every((p) => p.live)) this.timeS = Math.max(0, ...this.players.map((p) => p.state.timeS));
+    return player;
+  }
+
   restart(): void {
     this.load(this.players.map((p) => p.source));
   }

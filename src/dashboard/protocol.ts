@@ -5,6 +5,9 @@
 //   hello     the runs shown (one chart each) and the shared clock; sent first and whenever the runs are replaced
 //   snapshot  one run's state so far (every bar start and end), so that a late joiner catches up
 //   batch     what changed since the last batch, for every run, and the clock
+//   source    one chart now shows another run (or a chart is added, at the index after the last); what it
+//             shows follows in the next batches, from its start
+//   matrix    an experiment's progress over its whole matrix of runs (only `gridsweep experiment` sends it)
 //   error     a reply to a bad command
 //   parse-error  the inputs being watched do not parse: the page shows this instead of the charts
 // page → server: commands {cmd:'pause'|'resume'|'step'|'restart'} and {cmd:'speed', value}
@@ -58,6 +61,17 @@ export interface WireSummary extends Omit<RunSummary, 'hosts'> {
   readonly hosts: readonly WireHost[];
 }
 
+export interface WireMatrixProgress {
+  readonly total: number;
+  /** Runs finished, cached and failed ones included. */
+  readonly done: number;
+  readonly running: number;
+  readonly cached: number;
+  readonly failed: number;
+  /** Every run is done and the results are written. */
+  readonly finished: boolean;
+}
+
 export interface SourceUpdate {
   readonly source: number;
   /** Resources first seen in this batch; their indexes follow the ones already sent. */
@@ -71,6 +85,8 @@ export type ServerMessage =
   | { readonly type: 'hello'; readonly generation: number; readonly title: string; readonly sources: readonly WireSourceInfo[]; readonly clock: WireClock }
   | ({ readonly type: 'snapshot'; readonly generation: number } & SourceUpdate)
   | { readonly type: 'batch'; readonly generation: number; readonly clock: WireClock; readonly updates: readonly SourceUpdate[] }
+  | { readonly type: 'source'; readonly generation: number; readonly source: number; readonly info: WireSourceInfo }
+  | { readonly type: 'matrix'; readonly matrix: WireMatrixProgress }
   | { readonly type: 'error'; readonly message: string }
   | { readonly type: 'parse-error'; readonly message: string };
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import { Playback } from './playback.js';
-import { parseClientCommand, type ServerMessage, type SourceUpdate } from './protocol.js';
+import { parseClientCommand, type ServerMessage, type SourceUpdate, type WireMatrixProgress } from './protocol.js';
 import type { DashboardSource } from './source.js';
 import { renderDashboardPage } from './page/html.js';
 
@@ -54,6 +54,10 @@ export interface Dashboard {
   showError(message: string): void;
   /** Shows new runs (e.g. after a good edit): clears any error and starts their playback at time 0. */
   replaceSources(sources: readonly DashboardSource[]): void;
+  /** Shows `source` in chart `index` (one past the last adds a chart), leaving the other charts be. */
+  setSource(index: number, source: DashboardSource): void;
+  /** Shows an experiment's progress above the charts; sent with the next batch (calls in between coalesce). */
+  showMatrix(matrix: WireMatrixProgress): void;
   close(): Promise<void>;
 }
 
@@ -78,6 +82,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const stats: DashboardStats = { clients: 0, droppedSlowClients: 0, rejectedRequests: 0, rejectedUpgrades: 0, rejectedCommands: 0, batchesSent: 0, eventsStreamed: 0 };
   const clients = new Set<WebSocket>();
   let parseError: string | null = null;
+  let matrix: WireMatrixProgress | null = null;
+  let matrixChanged = false;
   let port = 0;
   let lastTickMs = Date.now();
 
@@ -140,6 +146,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     send(ws, JSON.stringify({ type: 'hello', generation: playback.generation, title, sources: playback.infos(), clock: playback.clock() } satisfies ServerMessage));
     for (const s of playback.snapshots()) send(ws, JSON.stringify({ type: 'snapshot', generation: playback.generation, ...s } satisfies ServerMessage));
     if (parseError !== null) send(ws, JSON.stringify({ type: 'parse-error', message: parseError } satisfies ServerMessage));
+    if (matrix !== null) send(ws, JSON.stringify({ type: 'matrix', matrix } satisfies ServerMessage));
   }
 
   function sendBatch(result: { updates: SourceUpdate[]; events: number } | null, force = false): void {
@@ -223,6 +230,10 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     const dt = (now - lastTickMs) / 1000;
     lastTickMs = now;
     sendBatch(playback.tick(dt));
+    if (matrixChanged && matrix !== null) {
+      matrixChanged = false;
+      broadcast({ type: 'matrix', matrix });
+    }
   }, batchIntervalMs);
 
   const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -241,6 +252,14 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
       playback.load(sources);
       lastTickMs = Date.now();
       for (const c of clients) greet(c);
+    },
+    setSource(index, source) {
+      const player = playback.setSource(index, source);
+      broadcast({ type: 'source', generation: playback.generation, source: index, info: player.info() });
+    },
+    showMatrix(progress) {
+      matrix = progress;
+      matrixChanged = true;
     },
     async close() {
       clearInterval(timer);

@@ -4,6 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Application } from '../model/application.js';
 import type { GridDescription } from '../model/grid.js';
+import type { RecordSink } from '../record/events.js';
 import type { SchedulerOptions } from '../scheduler/options.js';
 import { inputKey, loadApplicationInput, loadGridInput } from './inputs.js';
 import { makespanLowerBound, type MakespanBound } from './lower-bound.js';
@@ -36,7 +37,8 @@ export interface RunOutcome {
   readonly reexecutions: number;
 }
 
-export type RunOneFn = (inputs: RunInputs, request: RunRequest) => RunOutcome | Promise<RunOutcome>;
+/** `record`, when given, receives the run's record events (only while a dashboard watches the experiment). */
+export type RunOneFn = (inputs: RunInputs, request: RunRequest, record?: RecordSink) => RunOutcome | Promise<RunOutcome>;
 
 /** A module a worker can load: it must export `runOne: RunOneFn`. */
 export interface RunnerModule {
@@ -75,11 +77,11 @@ export class InputCache {
   }
 }
 
-export async function executeJob(job: JobMessage, runOne: RunOneFn, cache: InputCache): Promise<JobResult> {
+export async function executeJob(job: JobMessage, runOne: RunOneFn, cache: InputCache, record?: RecordSink): Promise<JobResult> {
   const app = cache.get(inputKey('application', job.application), () => loadApplicationInput(job.application));
   const grid = cache.get(inputKey('grid', job.grid), () => loadGridInput(job.grid).grid);
   const bound = cache.get(`bound:${inputKey('application', job.application)}|${inputKey('grid', job.grid)}`, () => makespanLowerBound(app, grid));
   const start = performance.now();
-  const outcome = await runOne({ app, grid }, job.request);
+  const outcome = await runOne({ app, grid }, job.request, record);
   return { outcome, bound, wallMs: performance.now() - start };
 }

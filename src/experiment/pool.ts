@@ -1,23 +1,43 @@
 // Executors for experiment jobs: in this thread (for an injected function), or on a pool of worker
 // threads that each load a runner module. Both run jobs one per worker at a time, in submission order.
+// A job's observer, when given, is told when the job starts and receives its run record in batches.
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { executeJob, InputCache, type JobMessage, type JobResult, type RunOneFn } from './job.js';
+import { RecordBatcher } from './record-batcher.js';
+
+export interface JobObserver {
+  /** The job went to a worker. */
+  started?(): void;
+  /** Given: the run is recorded, and each batch of its events arrives here as a JSON array, all before the job settles. */
+  records?(batchJson: string): void;
+}
 
 export interface Executor {
   readonly parallelism: number;
-  run(job: JobMessage): Promise<JobResult>;
+  /** Jobs running now. */
+  readonly busy: number;
+  run(job: JobMessage, observer?: JobObserver): Promise<JobResult>;
   close(): Promise<void>;
 }
 
 export class InlineExecutor implements Executor {
   readonly parallelism = 1;
+  busy = 0;
   private readonly cache = new InputCache();
   constructor(private readonly runOne: RunOneFn) {}
-  run(job: JobMessage): Promise<JobResult> {
-    return executeJob(job, this.runOne, this.cache);
+  async run(job: JobMessage, observer?: JobObserver): Promise<JobResult> {
+    this.busy++;
+    observer?.started?.();
+    const batcher = observer?.records ? new RecordBatcher((json) => observer.records?.(json)) : undefined;
+    try {
+      return await executeJob(job, this.runOne, this.cache, batcher?.sink);
+    } finally {
+      batcher?.flush();
+      this.busy--;
+    }
   }
   async close(): Promise<void> {}
 }
@@ -45,6 +65,7 @@ export function defaultWorkerCount(): number {
 interface Pending {
   readonly id: number;
   readonly job: JobMessage;
+  readonly observer: JobObserver | undefined;
   readonly resolve: (r: JobResult) => void;
   readonly reject: (e: Error) => void;
 }
@@ -55,7 +76,7 @@ interface Slot {
   current?: Pending;
 }
 
-type WorkerReply = { ready: true } | { id: number; ok: true; result: JobResult } | { id: number; ok: false; message: string };
+type WorkerReply = { ready: true } | { id: number; records: string } | { id: number; ok: true; result: JobResult } | { id: number; ok: false; message: string };
 
 export class WorkerPool implements Executor {
   private readonly slots: Slot[] = [];
@@ -77,6 +98,9 @@ export class WorkerPool implements Executor {
     slot.worker.on('message', (m: WorkerReply) => {
       if ('ready' in m) {
         slot.ready = true;
+      } else if ('records' in m) {
+        if (slot.current?.id === m.id) slot.current.observer?.records?.(m.records);
+        return;
       } else {
         const p = slot.current;
         slot.current = undefined;
@@ -116,15 +140,20 @@ export class WorkerPool implements Executor {
       if (!slot.ready || slot.current) continue;
       const p = this.queue.shift()!;
       slot.current = p;
-      slot.worker.postMessage({ id: p.id, job: p.job });
+      slot.worker.postMessage({ id: p.id, job: p.job, record: p.observer?.records !== undefined });
+      p.observer?.started?.();
     }
   }
 
-  run(job: JobMessage): Promise<JobResult> {
+  get busy(): number {
+    return this.slots.filter((s) => s.current !== undefined).length;
+  }
+
+  run(job: JobMessage, observer?: JobObserver): Promise<JobResult> {
     if (this.fatal) return Promise.reject(this.fatal);
     if (this.closed) return Promise.reject(new Error('worker pool is closed'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, job, resolve, reject });
+      this.queue.push({ id: this.nextId++, job, observer, resolve, reject });
       this.pump();
     });
   }

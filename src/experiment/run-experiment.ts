@@ -10,7 +10,7 @@ import { InputError } from '../util/diagnostics.js';
 import { GRIDSWEEP_VERSION } from '../version.js';
 import { absolutize, hashApplication, hashGrid, inputKey, loadApplicationInput, loadGridInput, sha256Of, type InputKind } from './inputs.js';
 import type { JobMessage, RunOneFn } from './job.js';
-import { defaultWorkerCount, InlineExecutor, siblingModule, WorkerPool, type Executor } from './pool.js';
+import { defaultWorkerCount, InlineExecutor, siblingModule, WorkerPool, type Executor, type JobObserver } from './pool.js';
 import { ResultsWriter, SummaryTable, type ResultRow, type ResultsHeader } from './results.js';
 import { substituteVariables, type InputSpec, type LoadedExperimentSpec, type SweepValue } from './spec.js';
 import { ResultStore, runKey } from './store.js';
@@ -24,13 +24,34 @@ export interface ExperimentRunOptions {
   /** Default: the simulator (src/experiment/simulate-runner.ts). */
   readonly runner?: RunnerRef;
   readonly onProgress?: (p: ExperimentProgress) => void;
+  /** Given: the simulated runs are recorded and shown to it (e.g. a live dashboard); results are the same. */
+  readonly watcher?: ExperimentWatcher;
 }
 
 export interface ExperimentProgress {
+  /** Runs finished, cached and failed ones included. */
   readonly done: number;
+  /** Runs on a worker now. */
+  readonly running: number;
   readonly total: number;
   readonly cached: number;
   readonly failed: number;
+}
+
+/** One run of the matrix being simulated. */
+export interface WatchedRun {
+  /** Distinct within one experiment. */
+  readonly id: number;
+  /** What it is, e.g. `xsufferage/default on fig11 × mcell [400] seed 2`. */
+  readonly name: string;
+}
+
+/** Follows the runs that are simulated; cached runs have no record and are only counted in the progress. */
+export interface ExperimentWatcher {
+  /** A batch of the run's record events, as a JSON array; the first holds its header. */
+  runRecords(run: WatchedRun, batchJson: string): void;
+  /** After its last batch; `failure` says why a run failed. */
+  runEnded(run: WatchedRun, failure?: string): void;
 }
 
 export interface ExperimentSummary {
@@ -144,11 +165,17 @@ export async function runExperiment(l: LoadedExperimentSpec, opts: ExperimentRun
   let simulated = 0;
   const failures: { run: string; message: string }[] = [];
   const failedKeys = new Set<string>();
-  const progress = (): void => opts.onProgress?.({ done, total, cached, failed: failures.length });
+  const watcher = opts.watcher;
+  let nextRunId = 0;
+  const observe = (run: WatchedRun): JobObserver => ({
+    started: () => progress(),
+    ...(watcher ? { records: (json: string) => watcher.runRecords(run, json) } : {}),
+  });
 
   const runner = opts.runner ?? { module: siblingModule('simulate-runner') };
   // Started on the first run that is not cached: a fully cached experiment starts no worker.
   let executor: Executor | undefined;
+  const progress = (): void => opts.onProgress?.({ done, running: executor?.busy ?? 0, total, cached, failed: failures.length });
   const executorNow = (): Executor => (executor ??= 'inline' in runner ? new InlineExecutor(runner.inline) : new WorkerPool(runner.module, opts.jobs ?? defaultWorkerCount()));
   const inFlight = new Map<string, Promise<void>>();
   const limit = 'inline' in runner ? 1 : 2 * (opts.jobs ?? defaultWorkerCount());
@@ -175,14 +202,18 @@ export async function runExperiment(l: LoadedExperimentSpec, opts: ExperimentRun
         request: { options: optionsOf(cell), seed: cell.seed, ...(samplePeriodS === null ? {} : { samplePeriodS }) },
       };
       const parts = { gridsweepVersion: GRIDSWEEP_VERSION, applicationSha256, gridSha256, options: job.request.options, seed: cell.seed, samplePeriodS };
-      const task = executorNow().run(job).then(
+      const run: WatchedRun = { id: nextRunId++, name: describe(cell) };
+      const task = executorNow().run(job, observe(run)).then(
         (result) => {
           store.write({ key, parts, ...result });
           simulated++;
+          watcher?.runEnded(run);
         },
         (err: unknown) => {
+          const message = err instanceof Error ? err.message : String(err);
           failedKeys.add(key);
-          failures.push({ run: describe(cell), message: err instanceof Error ? err.message : String(err) });
+          failures.push({ run: run.name, message });
+          watcher?.runEnded(run, message);
         },
       );
       const tracked = task.finally(() => {

@@ -1,15 +1,17 @@
 // The experiment tool's default runner: one simulation with backends/sim, reduced to the figures a
 // results row needs. Loaded by each worker thread (it must export `runOne`).
 import { simulate } from '../../backends/sim/simulate.js';
+import type { RecordSink } from '../record/events.js';
 import type { RunInputs, RunOneFn, RunOutcome, RunRequest } from './job.js';
 
-export const runOne: RunOneFn = (inputs: RunInputs, request: RunRequest): RunOutcome => {
+export const runOne: RunOneFn = (inputs: RunInputs, request: RunRequest, record?: RecordSink): RunOutcome => {
   const r = simulate({
     app: inputs.app,
     grid: inputs.grid,
     scheduler: request.options,
     seed: request.seed,
     ...(request.samplePeriodS === undefined ? {} : { samplePeriodS: request.samplePeriodS }),
+    ...(record ? { record } : {}),
   });
   const busyS = r.hosts.reduce((s, h) => s + h.busyS, 0);
   const hostSpanS = r.hosts.length * r.makespanS;

@@ -1,11 +1,14 @@
 // A worker thread of the experiment pool: loads the runner module named in workerData, then runs the jobs
-// it is sent, one at a time, and posts each result (or the error) back.
+// it is sent, one at a time, and posts each result (or the error) back. A job sent with `record: true`
+// (a dashboard watches) also posts its run record, in batches, before its result.
 import { parentPort, workerData } from 'node:worker_threads';
 import { executeJob, InputCache, type JobMessage, type RunnerModule } from './job.js';
+import { RecordBatcher } from './record-batcher.js';
 
 interface JobEnvelope {
   readonly id: number;
   readonly job: JobMessage;
+  readonly record: boolean;
 }
 
 const port = parentPort;
@@ -17,9 +20,16 @@ const runOne = runner.runOne;
 const cache = new InputCache();
 
 port.on('message', (m: JobEnvelope) => {
-  executeJob(m.job, runOne, cache).then(
-    (result) => port.postMessage({ id: m.id, ok: true, result }),
-    (err: unknown) => port.postMessage({ id: m.id, ok: false, message: err instanceof Error ? err.message : String(err) }),
+  const batcher = m.record ? new RecordBatcher((records) => port.postMessage({ id: m.id, records })) : undefined;
+  executeJob(m.job, runOne, cache, batcher?.sink).then(
+    (result) => {
+      batcher?.flush();
+      port.postMessage({ id: m.id, ok: true, result });
+    },
+    (err: unknown) => {
+      batcher?.flush();
+      port.postMessage({ id: m.id, ok: false, message: err instanceof Error ? err.message : String(err) });
+    },
   );
 });
 port.postMessage({ ready: true });

@@ -1,5 +1,6 @@
 // The dashboard in a real headless Chromium: playback, side-by-side comparison on one clock, the page's
-// controls, access control and bad messages. Writes docs/dashboard.png as an artifact.
+// controls, access control and bad messages. Its screenshot goes to test-artifacts/dashboard.png (ignored
+// by git); with GRIDSWEEP_UPDATE_SCREENSHOT=1 (`npm run screenshot`) it replaces the README's docs/dashboard.png.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { startDashboard, type Dashboard } from '../../src/dashboard/server.js';
 import type { RunRecordEvent } from '../../src/record/events.js';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 import { countSubtasks, syntheticRun } from '../fixtures/records/synthetic-run.js';
-import { launchChromium } from './chromium.js';
+import { computePixels, launchChromium, socketOutcome } from './chromium.js';
 
 const fast = syntheticRun({ seed: 1, policy: 'min-completion' });
 const slow = syntheticRun({ seed: 1, policy: 'round-robin' });
@@ -48,17 +49,6 @@ async function openPage(url: string): Promise<{ page: Page; requests: string[]; 
 
 const section = (page: Page, name: string) => page.locator(`section.source[data-name="${name}"]`);
 
-async function computePixels(page: Page, name: string): Promise<number> {
-  return section(page, name)
-    .locator('canvas')
-    .evaluate((canvas: HTMLCanvasElement) => {
-      const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
-      let n = 0;
-      for (let i = 0; i < data.length; i += 4) if (data[i] === 89 && data[i + 1] === 161 && data[i + 2] === 79) n++;
-      return n;
-    });
-}
-
 describe('dashboard in Chromium', () => {
   it('plays a run: bars appear while it plays and progress reaches 100 %', async () => {
     dashboard = await startDashboard({ sources: [{ name: 'run', events: fast }], speed: endOf(fast) / 5, paused: true });
@@ -74,7 +64,7 @@ describe('dashboard in Chromium', () => {
     const total = countSubtasks(fast).all;
     await expect.poll(() => s.getAttribute('data-drawn-bars')).toBe(String(total));
     expect(await s.getAttribute('data-bar-count')).toBe(String(total));
-    expect(await computePixels(page, 'run')).toBeGreaterThan(5000);
+    expect(await computePixels(s.locator('canvas'))).toBeGreaterThan(5000);
     expect(await page.locator('#status').getAttribute('data-state')).toBe('finished');
     expect(await s.locator('.progress-text').textContent()).toContain('done 199');
     expect(await s.locator('.stats').textContent()).toContain(`makespan ${endOf(fast).toFixed(1)} s (finished)`);
@@ -135,8 +125,9 @@ describe('dashboard in Chromium', () => {
     expect(await section(page, 'min-completion').getAttribute('data-view-end-s')).toBe(await section(page, 'round-robin').getAttribute('data-view-end-s'));
     await page.click('#zoom-fit');
     await expect.poll(async () => Number(await section(page, 'round-robin').getAttribute('data-view-end-s'))).toBe(endOf(slow));
-    mkdirSync(join(PACKAGE_ROOT, 'docs'), { recursive: true });
-    await page.screenshot({ path: join(PACKAGE_ROOT, 'docs', 'dashboard.png'), fullPage: true });
+    const folder = join(PACKAGE_ROOT, process.env['GRIDSWEEP_UPDATE_SCREENSHOT'] === '1' ? 'docs' : 'test-artifacts');
+    mkdirSync(folder, { recursive: true });
+    await page.screenshot({ path: join(folder, 'dashboard.png'), fullPage: true });
     expect(errors).toEqual([]);
   });
 
@@ -148,16 +139,7 @@ describe('dashboard in Chromium', () => {
     expect(res?.status()).toBe(403);
     const wsUrl = `ws://127.0.0.1:${dashboard.port}/ws`;
     expect(dashboard.stats.rejectedRequests).toBeGreaterThanOrEqual(1);
-    const outcome = await page.evaluate(
-      (url) =>
-        new Promise<string>((resolve) => {
-          const ws = new WebSocket(url);
-          ws.onopen = () => resolve('open');
-          ws.onclose = () => resolve('refused');
-        }),
-      `${wsUrl}?token=not-the-token`,
-    );
-    expect(outcome).toBe('refused');
+    expect(await socketOutcome(page, `${wsUrl}?token=not-the-token`)).toBe('refused');
     expect(dashboard.stats.rejectedUpgrades).toBe(1);
   });
 

@@ -1,51 +1,19 @@
 // `gridsweep simulate --dashboard` and `--watch` as a user runs them: the built CLI in a child process,
 // its page in the system's headless Chromium.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 import { launchChromium } from './chromium.js';
+import { dashboardUrl, gridsweep, killChildren, requireFreshBuild } from './cli-process.js';
 
-const CLI = join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js');
 const APP = join(PACKAGE_ROOT, 'apps', 'appendix-b.app');
 const GRID_DIR = join(PACKAGE_ROOT, 'griddescs', 'appendix-a');
 
-interface Spawned {
-  readonly child: ChildProcess;
-  readonly exit: Promise<number | null>;
-  out(): string;
-  err(): string;
-}
-
-const children: Spawned[] = [];
 let browser: Browser;
 const pages: Page[] = [];
-
-function gridsweep(args: string[], cwd = PACKAGE_ROOT): Spawned {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const spawned = { child, exit, out: () => stdout, err: () => stderr };
-  children.push(spawned);
-  return spawned;
-}
-
-async function dashboardUrl(run: Spawned): Promise<string> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const m = /dashboard: (http\S+)/.exec(run.out());
-    if (m) return m[1]!;
-    if (run.child.exitCode !== null) throw new Error(`gridsweep exited with ${run.child.exitCode}; stderr: ${run.err()}`);
-    if (Date.now() > deadline) throw new Error(`no URL printed; stderr: ${run.err()}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** Plays at `speed` simulated seconds per wall second, through the page's own control. */
 async function setSpeed(page: Page, speed: number): Promise<void> {
@@ -64,17 +32,12 @@ async function openPage(url: string): Promise<Page> {
 const section = (page: Page, name: string) => page.locator(`section.source[data-name="${name}"]`);
 
 beforeAll(async () => {
-  if (!existsSync(CLI) || statSync(CLI).mtimeMs < statSync(join(PACKAGE_ROOT, 'src', 'cli', 'commands', 'simulate.ts')).mtimeMs) {
-    throw new Error(`${CLI} is missing or older than its source: run \`npm run build\` before these tests`);
-  }
+  requireFreshBuild(join('src', 'cli', 'commands', 'simulate.ts'));
   browser = await launchChromium();
 });
 afterEach(async () => {
   for (const p of pages.splice(0)) await p.close();
-  for (const run of children.splice(0)) {
-    if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL');
-    await run.exit;
-  }
+  await killChildren();
 });
 afterAll(async () => {
   await browser?.close();

@@ -7,42 +7,12 @@ import { parseExperimentSpec } from '../../src/experiment/spec.js';
 import { runExperiment } from '../../src/experiment/run-experiment.js';
 import type { ResultRow } from '../../src/experiment/results.js';
 import { listHeuristics } from '../../src/scheduler/heuristics/registry.js';
+import { twoClusterSpec } from './fixtures/two-cluster-spec.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gridsweep-real-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const spec = {
-  name: 'tiny',
-  heuristics: ['H0', 'minmin', 'xsufferage'],
-  grids: {
-    two: {
-      generator: 'grid',
-      spec: {
-        clusters: [
-          { hosts: [{ count: 2, availabilityPct: 100 }], bandwidthBps: 10240, latencyMs: 1 },
-          { hosts: [{ count: 3, availabilityPct: 50 }], bandwidthBps: 10240, latencyMs: 1 },
-        ],
-      },
-    },
-  },
-  applications: {
-    chunks: {
-      generator: 'mcell',
-      seed: 4,
-      spec: {
-        chunks: 2,
-        tasksPerChunk: 4,
-        sharedFileSizeBytes: { kind: 'constant', value: '${sharedKB}' },
-        unsharedInputsPerTask: 1,
-        unsharedInputSizeBytes: { kind: 'uniform', min: 8192, max: 12288 },
-        outputSizeBytes: { kind: 'uniform', min: 8192, max: 12288 },
-        runTimeS: { kind: 'uniform', min: 90, max: 110 },
-      },
-    },
-  },
-  sweep: { variable: 'sharedKB', values: [10000, 200000] },
-  seeds: [1, 2],
-};
+const spec = { ...twoClusterSpec('tiny', { chunks: 2, tasksPerChunk: 4, sharedFileSizeBytes: '${sharedKB}' }), sweep: { variable: 'sharedKB', values: [10000, 200000] } };
 
 function rows(path: string): Omit<ResultRow, 'wallMs' | 'planCpuMs'>[] {
   return (JSON.parse(readFileSync(path, 'utf8')) as { rows: ResultRow[] }).rows.map(({ wallMs: _w, planCpuMs: _p, ...rest }) => rest);

@@ -1,11 +1,14 @@
-// `gridsweep experiment SPEC [--out DIR] [--jobs N]`: run a matrix of simulations, cached and resumable.
+// `gridsweep experiment SPEC [--out DIR] [--jobs N] [--dashboard]`: run a matrix of simulations, cached
+// and resumable, optionally watched on the live dashboard.
 import { basename, join } from 'node:path';
 import type { Command } from '../command.js';
-import { numberOption, stringOption } from '../args.js';
+import { UsageError } from '../command.js';
+import { flagOption, numberOption, stringOption } from '../args.js';
 import { loadExperimentSpec } from '../../experiment/spec.js';
-import { matrixSize, runExperiment } from '../../experiment/run-experiment.js';
+import { matrixSize, runExperiment, type ExperimentProgress, type ExperimentSummary } from '../../experiment/run-experiment.js';
 import { defaultWorkerCount } from '../../experiment/pool.js';
 import { listHeuristics } from '../../scheduler/heuristics/registry.js';
+import { ExperimentLanes, MAX_EXPERIMENT_LANES, serveUntilInterrupted, startDashboard, type Dashboard } from '../../dashboard/index.js';
 
 const SPEC_HELP = [
   'The specification is JSON:',
@@ -24,17 +27,46 @@ const SPEC_HELP = [
   'are replaced in every string of these entries. Every run is cached in DIR/runs under a hash of its',
   'inputs\' contents, options, seed and the gridsweep version: run the same command again to resume.',
   'DIR/results.csv and DIR/results.json hold one row per run; `gridsweep plot` draws them.',
+  '',
+  '--dashboard serves a live view on 127.0.0.1 (the URL, with its access token, is printed first as',
+  '`dashboard: URL`): the progress over the matrix (done, running, cached, failed) and the Gantt charts',
+  `of up to ${MAX_EXPERIMENT_LANES} runs as they are simulated; a finished run stays on screen a moment before the`,
+  'next one takes its chart. Cached runs have no record: they are counted, not drawn. The results are',
+  'the same with or without it. Once the experiment is over, the page stays served until Ctrl-C.',
 ].join('\n');
+
+/** The dashboard of an experiment: matrix progress above, the runs being simulated below. */
+async function startExperimentDashboard(title: string, jobs: number, port: number): Promise<{ dashboard: Dashboard; lanes: ExperimentLanes }> {
+  let dashboard: Dashboard;
+  try {
+    dashboard = await startDashboard({ sources: [], title, ...(port > 0 ? { port } : {}) });
+  } catch (err) {
+    if ((err as { code?: string }).code === 'EADDRINUSE') throw new UsageError(`--port ${port}: that port is in use; give another one, or no --port for a free one`);
+    throw err;
+  }
+  return { dashboard, lanes: new ExperimentLanes(dashboard, { lanes: Math.min(jobs, MAX_EXPERIMENT_LANES) }) };
+}
+
+function printSummary(summary: ExperimentSummary): void {
+  console.log(summary.table.format());
+  console.log('');
+  console.log(`${summary.total} runs: ${summary.simulated} simulated, ${summary.cached} from the cache, ${summary.failures.length} failed, in ${(summary.elapsedMs / 1000).toFixed(1)} s`);
+  console.log(`wrote ${summary.csvPath} and ${summary.jsonPath}`);
+  for (const f of summary.failures.slice(0, 10)) console.error(`failed: ${f.run}: ${f.message}`);
+  if (summary.failures.length > 10) console.error(`... and ${summary.failures.length - 10} more failures`);
+}
 
 const command: Command = {
   name: 'experiment',
   summary: 'run a matrix of simulations (heuristics × strategies × grids × applications × seeds), cached',
-  usage: 'gridsweep experiment SPEC.json [--out DIR] [--jobs N]',
+  usage: 'gridsweep experiment SPEC.json [--out DIR] [--jobs N] [--dashboard [--port N]]',
   details: SPEC_HELP,
   options: {
     out: { type: 'string', short: 'o', description: 'results folder (default results/<spec name>)', valueName: 'DIR' },
     jobs: { type: 'string', short: 'j', description: `worker threads (default ${defaultWorkerCount()}, the available CPUs)`, valueName: 'N' },
     quiet: { type: 'boolean', short: 'q', description: 'no progress line' },
+    dashboard: { type: 'boolean', description: 'watch the experiment on a live dashboard on 127.0.0.1, served until Ctrl-C' },
+    port: { type: 'string', description: 'dashboard port (default: a random free port)', valueName: 'N' },
   },
   positionals: { min: 1, max: 1 },
   async run(args) {
@@ -43,25 +75,30 @@ const command: Command = {
     const loaded = loadExperimentSpec(specPath, listHeuristics());
     const outDir = stringOption(args, 'out') ?? join('results', basename(specPath).replace(/\.json$/i, ''));
     const showProgress = args.values['quiet'] !== true && process.stderr.isTTY === true;
+    const withDashboard = flagOption(args, 'dashboard');
+    if (!withDashboard && stringOption(args, 'port') !== undefined) throw new UsageError('--port goes with --dashboard');
+    const port = numberOption(args, 'port', 0, { min: 0, max: 65535, integer: true });
     console.error(`${specPath}: ${matrixSize(loaded)} runs on ${jobs} worker thread(s) → ${outDir}`);
-    const summary = await runExperiment(loaded, {
-      outDir,
-      jobs,
-      ...(showProgress
-        ? {
-            onProgress: (p) => {
-              process.stderr.write(`\r${p.done}/${p.total} runs (${p.cached} cached${p.failed ? `, ${p.failed} failed` : ''})   `);
-            },
-          }
-        : {}),
-    });
+    const board = withDashboard ? await startExperimentDashboard(`gridsweep experiment ${specPath}`, jobs, port) : undefined;
+    if (board) console.log(`dashboard: ${board.dashboard.url}`);
+    const onProgress = (p: ExperimentProgress): void => {
+      if (showProgress) process.stderr.write(`\r${p.done}/${p.total} runs (${p.cached} cached${p.failed ? `, ${p.failed} failed` : ''})   `);
+      board?.dashboard.showMatrix({ ...p, finished: false });
+    };
+    let summary: ExperimentSummary;
+    try {
+      summary = await runExperiment(loaded, { outDir, jobs, ...(showProgress || board ? { onProgress } : {}), ...(board ? { watcher: board.lanes } : {}) });
+    } catch (err) {
+      await board?.dashboard.close();
+      throw err;
+    }
     if (showProgress) process.stderr.write('\n');
-    console.log(summary.table.format());
-    console.log('');
-    console.log(`${summary.total} runs: ${summary.simulated} simulated, ${summary.cached} from the cache, ${summary.failures.length} failed, in ${(summary.elapsedMs / 1000).toFixed(1)} s`);
-    console.log(`wrote ${summary.csvPath} and ${summary.jsonPath}`);
-    for (const f of summary.failures.slice(0, 10)) console.error(`failed: ${f.run}: ${f.message}`);
-    if (summary.failures.length > 10) console.error(`... and ${summary.failures.length - 10} more failures`);
+    printSummary(summary);
+    if (board) {
+      const { total, cached } = summary;
+      board.dashboard.showMatrix({ total, done: total, running: 0, cached, failed: summary.failures.length, finished: true });
+      await serveUntilInterrupted(board.dashboard);
+    }
     return summary.failures.length === 0 ? 0 : 1;
   },
 };

@@ -2,7 +2,7 @@
 // (`dashboardClient.toString()`) into the page, so it must not refer to anything outside itself
 // except the `helpers` it is given and browser globals. Types are checked; DOM objects are `any`
 // because the project compiles without the DOM library.
-import type { ServerMessage, SourceUpdate, WireClock, WireResource, WireSourceInfo, WireSummary } from '../protocol.js';
+import type { ServerMessage, SourceUpdate, WireClock, WireMatrixProgress, WireResource, WireSourceInfo, WireSummary } from '../protocol.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
@@ -48,6 +48,8 @@ export function dashboardClient(helpers: ClientHelpers): void {
     readonly progressDone: any;
     readonly progressFailed: any;
     readonly progressText: any;
+    /** The LIVE mark of a live run, hidden once the run has ended. */
+    readonly liveEl: any;
     readonly clustersEl: any;
     readonly hostsEl: any;
     readonly resources: WireResource[];
@@ -79,6 +81,9 @@ export function dashboardClient(helpers: ClientHelpers): void {
   const view = { follow: true, startS: 0, endS: 1 };
   let drawQueued = false;
   let messageTimer: ReturnType<typeof setTimeout> | null = null;
+  const matrixEl = $('matrix');
+  /** An experiment's progress, once one is shown. */
+  let matrix: WireMatrixProgress | null = null;
 
   function el(tag: string, cls: string, text?: string): any {
     const e = document.createElement(tag);
@@ -109,53 +114,69 @@ export function dashboardClient(helpers: ClientHelpers): void {
   function buildSources(infos: readonly WireSourceInfo[]): void {
     chartsEl.textContent = '';
     sources = infos.map((info) => {
-      const section = el('section', 'source');
-      section.dataset['name'] = info.name;
-      section.dataset['barCount'] = '0';
-      section.dataset['progressPct'] = '0.0';
-      const h = el('h2', '', info.name);
-      if (info.heuristic && info.heuristic !== info.name) h.appendChild(el('span', 'heuristic', ` — ${info.heuristic}`));
-      if (info.live) h.appendChild(el('span', 'live', ' LIVE'));
-      section.appendChild(h);
-      const progress = el('div', 'progress');
-      const progressDone = el('div', 'done');
-      const progressFailed = el('div', 'failed');
-      const progressText = el('span', 'progress-text', '');
-      progress.append(progressDone, progressFailed, progressText);
-      section.appendChild(progress);
-      const statsEl = el('div', 'stats', '');
-      section.appendChild(statsEl);
-      const canvas = el('canvas', 'gantt');
-      section.appendChild(canvas);
-      const details = el('div', 'details');
-      const clustersEl = el('table', 'clusters');
-      const hostsEl = el('div', 'hosts');
-      details.append(clustersEl, hostsEl);
-      section.appendChild(details);
-      chartsEl.appendChild(section);
-      const v: SourceView = {
-        info,
-        section,
-        canvas,
-        statsEl,
-        progressDone,
-        progressFailed,
-        progressText,
-        clustersEl,
-        hostsEl,
-        resources: [],
-        rows: [],
-        byId: new Map(),
-        summary: null,
-        rowY: [],
-        clusterY: [],
-        heightPx: AXIS_PX,
-        layoutDirty: true,
-        barCount: 0,
-      };
-      attachZoomPan(canvas);
+      const v = buildSource(info);
+      chartsEl.appendChild(v.section);
       return v;
     });
+  }
+
+  /** Chart `index` now shows another run, or is added when `index` is one past the last. */
+  function setSource(index: number, info: WireSourceInfo): void {
+    if (index > sources.length) return;
+    const v = buildSource(info);
+    const old = sources[index];
+    if (old) chartsEl.replaceChild(v.section, old.section);
+    else chartsEl.appendChild(v.section);
+    sources[index] = v;
+  }
+
+  function buildSource(info: WireSourceInfo): SourceView {
+    const section = el('section', 'source');
+    section.dataset['name'] = info.name;
+    section.dataset['barCount'] = '0';
+    section.dataset['progressPct'] = '0.0';
+    const h = el('h2', '', info.name);
+    if (info.heuristic && info.heuristic !== info.name) h.appendChild(el('span', 'heuristic', ` — ${info.heuristic}`));
+    const liveEl = info.live ? h.appendChild(el('span', 'live', ' LIVE')) : null;
+    section.appendChild(h);
+    const progress = el('div', 'progress');
+    const progressDone = el('div', 'done');
+    const progressFailed = el('div', 'failed');
+    const progressText = el('span', 'progress-text', '');
+    progress.append(progressDone, progressFailed, progressText);
+    section.appendChild(progress);
+    const statsEl = el('div', 'stats', '');
+    section.appendChild(statsEl);
+    const canvas = el('canvas', 'gantt');
+    section.appendChild(canvas);
+    const details = el('div', 'details');
+    const clustersEl = el('table', 'clusters');
+    const hostsEl = el('div', 'hosts');
+    details.append(clustersEl, hostsEl);
+    section.appendChild(details);
+    const v: SourceView = {
+      info,
+      section,
+      canvas,
+      statsEl,
+      progressDone,
+      progressFailed,
+      progressText,
+      liveEl,
+      clustersEl,
+      hostsEl,
+      resources: [],
+      rows: [],
+      byId: new Map(),
+      summary: null,
+      rowY: [],
+      clusterY: [],
+      heightPx: AXIS_PX,
+      layoutDirty: true,
+      barCount: 0,
+    };
+    attachZoomPan(canvas);
+    return v;
   }
 
   function applyUpdate(u: SourceUpdate): void {
@@ -193,6 +214,7 @@ export function dashboardClient(helpers: ClientHelpers): void {
     v.section.dataset['done'] = String(s.done);
     v.progressDone.style.width = `${(s.done / total) * 100}%`;
     v.progressFailed.style.width = `${(s.failed / total) * 100}%`;
+    if (v.liveEl) v.liveEl.hidden = s.makespanS !== null;
     v.progressText.textContent = `${pct.toFixed(1)} % — done ${s.done} · running ${s.running} · pending ${s.pending} · failed ${s.failed}`;
     const span = s.makespanS !== null && s.timeS >= s.makespanS ? `makespan ${fmtS(s.makespanS)} (finished)` : `makespan so far ${fmtS(s.timeS)}`;
     const projected = s.projectedFinishS !== null && s.makespanS === null ? ` · projected finish ${fmtS(s.projectedFinishS)}` : '';
@@ -402,34 +424,52 @@ export function dashboardClient(helpers: ClientHelpers): void {
       },
       { passive: false },
     );
-    let dragX: number | null = null;
     canvas.addEventListener('mousedown', (e: any) => {
-      dragX = e.clientX;
-    });
-    window.addEventListener('mouseup', () => {
-      dragX = null;
-    });
-    window.addEventListener('mousemove', (e: any) => {
-      if (dragX === null) return;
-      const rect = canvas.getBoundingClientRect();
-      const dS = ((e.clientX - dragX) / (rect.width - GUTTER_PX - RIGHT_PX)) * (view.endS - view.startS);
-      dragX = e.clientX;
-      view.follow = false;
-      view.startS -= dS;
-      view.endS -= dS;
-      queueDraw();
+      drag = { canvas, x: e.clientX };
     });
   }
+
+  // One drag at a time, followed on the window (charts can be replaced, so nothing per chart is kept there).
+  let drag: { canvas: any; x: number } | null = null;
+  window.addEventListener('mouseup', () => {
+    drag = null;
+  });
+  window.addEventListener('mousemove', (e: any) => {
+    if (drag === null) return;
+    const rect = drag.canvas.getBoundingClientRect();
+    const dS = ((e.clientX - drag.x) / (rect.width - GUTTER_PX - RIGHT_PX)) * (view.endS - view.startS);
+    drag.x = e.clientX;
+    view.follow = false;
+    view.startS -= dS;
+    view.endS -= dS;
+    queueDraw();
+  });
 
   // ---- controls and status ----
 
   function showClock(): void {
     clockEl.textContent = `t = ${fmtS(clock.timeS)}`;
     clockEl.dataset['timeS'] = String(clock.timeS);
-    statusEl.textContent = clock.finished ? 'finished' : clock.paused ? 'paused' : `playing at ${+clock.speed.toPrecision(4)} sim s / s`;
-    statusEl.dataset['state'] = clock.finished ? 'finished' : clock.paused ? 'paused' : 'playing';
+    // The runs shown may all have ended while an experiment goes on.
+    const waiting = clock.finished && matrix !== null && !matrix.finished;
+    statusEl.textContent = waiting ? 'waiting for the next run' : clock.finished ? 'finished' : clock.paused ? 'paused' : `playing at ${+clock.speed.toPrecision(4)} sim s / s`;
+    statusEl.dataset['state'] = waiting ? 'waiting' : clock.finished ? 'finished' : clock.paused ? 'paused' : 'playing';
     pauseBtn.textContent = clock.paused ? 'Resume' : 'Pause';
     if (document.activeElement !== speedInput) speedInput.value = String(+clock.speed.toPrecision(4));
+  }
+
+  function showMatrix(m: WireMatrixProgress): void {
+    matrix = m;
+    showClock();
+    const total = Math.max(1, m.total);
+    const simulated = m.done - m.cached - m.failed;
+    const widths: [string, number][] = [['done', simulated], ['cached', m.cached], ['failed', m.failed], ['running', m.running]];
+    for (const [cls, n] of widths) matrixEl.querySelector(`.${cls}`).style.width = `${(n / total) * 100}%`;
+    const counts = `${m.done}/${m.total} runs done (${simulated} simulated · ${m.cached} cached · ${m.failed} failed)`;
+    const text = m.finished ? `experiment finished: ${counts}` : `${counts} · ${m.running} running`;
+    matrixEl.querySelector('.progress-text').textContent = text;
+    for (const [key, value] of Object.entries(m)) matrixEl.dataset[key] = String(value);
+    matrixEl.hidden = false;
   }
 
   function showMessage(text: string): void {
@@ -483,6 +523,13 @@ export function dashboardClient(helpers: ClientHelpers): void {
           showClock();
           for (const u of m.updates) applyUpdate(u);
         } else applyUpdate(m);
+        break;
+      case 'source':
+        if (m.generation !== generation) return;
+        setSource(m.source, m.info);
+        break;
+      case 'matrix':
+        showMatrix(m.matrix);
         break;
       case 'parse-error':
         errorEl.textContent = m.message;

@@ -27,6 +27,9 @@ section.source h2 .live { color: #d62728; font-size: 0.8em; }
 .progress .done { background: #59a14f; height: 100%; }
 .progress .failed { background: #d62728; height: 100%; }
 .progress-text { position: absolute; left: 6px; top: 0; line-height: 16px; font-size: 11px; }
+#matrix { margin-top: 4px; max-width: 60em; }
+#matrix .cached { background: #9cc596; height: 100%; }
+#matrix .running { background: #f2c14e; height: 100%; }
 .stats { margin: 4px 0; color: #333; }
 canvas.gantt { display: block; width: 100%; cursor: grab; }
 .details { display: flex; gap: 16px; align-items: flex-start; margin-top: 4px; flex-wrap: wrap; }
@@ -72,6 +75,7 @@ export function renderDashboardPage(options: { nonce: string; title: string }): 
 <span id="conn">connecting…</span>
 </div>
 <div class="legend"><span><i class="k-input"></i>input</span><span><i class="k-compute"></i>compute</span><span><i class="k-output"></i>output</span><span><i class="k-failed"></i>failed ✕</span><span><i class="k-retry"></i>re-execution</span><span><i class="k-down"></i>host down</span><span><i class="k-clock"></i>clock</span></div>
+<div id="matrix" hidden title="the experiment's runs: simulated, from the cache, failed, running"><div class="progress"><div class="done"></div><div class="cached"></div><div class="failed"></div><div class="running"></div><span class="progress-text"></span></div></div>
 </header>
 <div id="message" hidden></div>
 <pre id="parse-error" hidden></pre>
