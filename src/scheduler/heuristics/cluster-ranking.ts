@@ -27,7 +27,7 @@ export interface BestTwo {
 /** bestCluster and the best cluster other than it, in one pass. */
 export function bestTwoClusters(v: ClusterBests, out: BestTwo): BestTwo {
   // bestCluster's loop, keeping the runner-up too; reads the arrays directly as it runs for every re-score.
-  const { c1, e1, h1, base } = v;
+  const { c1, e1, h1, work, stride } = v;
   let best = -1;
   let bc = 0;
   let be = 0;
@@ -37,10 +37,11 @@ export function bestTwoClusters(v: ClusterBests, out: BestTwo): BestTwo {
   let se = 0;
   let sh = -1;
   for (let c = 0; c < v.clusterCount; c++) {
-    const h = h1[base + c]!;
-    const cc = c1[base + c]!;
+    const at = c * stride + work;
+    const h = h1[at]!;
+    const cc = c1[at]!;
     if (h < 0 || !Number.isFinite(cc)) continue;
-    const ce = e1[base + c]!;
+    const ce = e1[at]!;
     if (best < 0 || cc < bc || (cc === bc && (ce < be || (ce === be && v.less(cc, ce, h, bc, be, bh))))) {
       second = best;
       sc = bc;

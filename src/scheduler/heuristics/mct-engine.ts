@@ -4,26 +4,25 @@
 // the ScoreRule; this file only makes the loop fast without changing its result.
 //
 // Why it is exact yet fast (a naive loop recomputing Compl for every Work × host after each assignment gives
-// the same assignments; test/scheduler/heuristics-reference.test.ts checks this on random instances):
+// the same assignments; test/scheduler/heuristics-reference*.test.ts check this on random instances):
+//  - Per Work and cluster (a "cell") we keep the best host's (Compl, endS, host), and the second-best's for
+//    rules that read it (plain Sufferage). Every cell is always up to date: an assignment on cluster c
+//    changes nothing in other clusters, so after it exactly the cells of c are computed again, for every
+//    unplaced Work, in one tight pass over flat arrays (no versions, no heaps of Works).
 //  - Hosts of one cluster with the same architecture and availability ("a class") differ only by their free
-//    time, and Compl grows with it, so only the two earliest-free hosts of a class (a heap) can be a Work's
-//    best or second-best host in that cluster. Per Work and cluster we keep the two best (Compl, host).
-//  - An assignment on cluster c changes nothing in other clusters; in c it can only make Compl larger
-//    (busier host and link, one host perhaps full and dropped under 'with-room'), except for Works that read a file the assignment newly
-//    puts on c's link. So only those Works, and the Works whose score the rule says depends on c
-//    (watch1/watch2: e.g. the cluster of their best host) need a new score; the others keep theirs.
-//  - Stale clusters are lower bounds (Compl only grows), so a Work's stale cluster is only recomputed when
-//    its old best Compl is not above the largest Compl the score relies on (TaskScore.boundS).
-//  - Min-min (lowerBoundKeys): a Work's old MCT is a lower bound of its new one, so Works are recomputed
-//    only when they reach the top of the heap (lazy greedy); the top is taken only once it is up to date.
+//    time, and Compl grows with it, so only the earliest-free hosts of a class (a heap per class) can be a
+//    Work's best or second-best host. Among those, a host that is free no earlier and no faster than another
+//    of its architecture (two others, for the second-best) can never be chosen either; each cluster's
+//    remaining candidates are copied into flat arrays once per assignment there (snapshot).
 //  - A Work's missing-input cost on a cluster (InputSummary) changes only when one of its files is newly
-//    planned there, so it is cached and Compl is then O(1) per candidate host.
-//  - Each cluster's candidate hosts (two per class) are copied into flat arrays once per change of the cluster
-//    (snapshot), and each Work's compute duration per class is computed once, so refreshing a cell reads no
-//    heap and no host object. Same arithmetic as GanttChart.computeEndS, so the same floating-point values.
-//  - After a commit on cluster c, a watcher whose cell for c was up to date and whose two best hosts there are
-//    neither the host placed on nor affected by the busier link (they waited for the host, not the inputs)
-//    keeps its cell and score unchanged (keepsCell); every other host of c can only rank worse than before.
+//    planned there, so it is cached and a cell costs a few operations per candidate host. Each Work's
+//    compute duration per class is computed once. Same arithmetic as GanttChart.computeEndS and
+//    GanttChart.compl, so the same floating-point values.
+//  - A Work is scored again only when its cell of c changed and the rule may read it: the rule says which
+//    clusters its score watches and the largest Compl it relies on (a cluster whose best Compl is above it
+//    cannot change the score).
+//  - The best Work is found by one linear scan of the unplaced Works' keys: with most Works scored again
+//    after each assignment, a scan costs less than keeping a heap in order.
 import type { WorkSpec } from '../../model/application.js';
 import type { ChartHost, GanttChart, InputSummary } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';
@@ -46,14 +45,8 @@ export interface ScoreRule {
   /** True when the score depends on every cluster's MCT (Extended Sufferage, Sufferage II). */
   readonly watchesAll: boolean;
   /**
-   * True when k1 can only grow as other Works are placed (Min-min: k1 = MCT): a Work whose watched cluster
-   * changed keeps its old key as a lower bound and is only recomputed when it reaches the top of the heap.
-   */
-  readonly lowerBoundKeys?: boolean;
-  /**
    * True when the score reads each cluster's second-best host (compl2/end2/host2: plain Sufferage, whose
-   * second-best host may sit in the same cluster as the best). The others read only each cluster's best
-   * host, which lets the engine skip hosts that cannot be anyone's best (see snapshot()).
+   * second-best host may sit in the same cluster as the best). The others read only each cluster's best.
    */
   readonly readsSecondHost?: boolean;
   score(view: ClusterBests, out: TaskScore): void;
@@ -64,11 +57,15 @@ export interface ScoreRule {
   readonly threshold?: (bestK1: number, nowS: number, tolerance: number) => number;
 }
 
-/** One Work's two best (Compl, endS, host) per cluster, as rules read them. host -1: no candidate. */
+/**
+ * One Work's two best (Compl, endS, host) per cluster, as rules read them. host -1: no candidate. The arrays
+ * hold every Work's cells cluster by cluster: Work `work`'s cell of cluster c is at c * stride + work.
+ */
 export class ClusterBests {
-  base = 0;
+  work = 0;
   constructor(
     readonly clusterCount: number,
+    readonly stride: number,
     private readonly chart: GanttChart,
     readonly c1: Float64Array,
     readonly e1: Float64Array,
@@ -78,22 +75,22 @@ export class ClusterBests {
     private readonly h2: Int32Array,
   ) {}
   compl1(c: number): number {
-    return this.c1[this.base + c]!;
+    return this.c1[c * this.stride + this.work]!;
   }
   end1(c: number): number {
-    return this.e1[this.base + c]!;
+    return this.e1[c * this.stride + this.work]!;
   }
   host1(c: number): number {
-    return this.h1[this.base + c]!;
+    return this.h1[c * this.stride + this.work]!;
   }
   compl2(c: number): number {
-    return this.c2[this.base + c]!;
+    return this.c2[c * this.stride + this.work]!;
   }
   end2(c: number): number {
-    return this.e2[this.base + c]!;
+    return this.e2[c * this.stride + this.work]!;
   }
   host2(c: number): number {
-    return this.h2[this.base + c]!;
+    return this.h2[c * this.stride + this.work]!;
   }
   /** Host ranking of the chart: (Compl, endS, host free time, host order); no host (-1) ranks last. */
   less(complA: number, endA: number, hostA: number, complB: number, endB: number, hostB: number): boolean {
@@ -117,28 +114,30 @@ export class MctEngine {
   private readonly works: readonly WorkSpec[];
   private readonly n: number;
   private readonly C: number;
+  /** options.hostCandidates 'all': a host that becomes full stays in its class and can still be chosen. */
+  private readonly fullHostsCount: boolean;
+  /** How many earliest-free hosts per class a snapshot keeps: 2 for rules reading the second-best host. */
+  private readonly depth: number;
   // Host classes: per cluster, heaps of the candidate hosts (all, or the non-full ones under 'with-room') with
   // equal (arch, availability), by (free, order).
   private readonly classesOf: IndexedHeap[][];
   private readonly classOfHost: IndexedHeap[];
-  // Per cluster, the candidate hosts (the two earliest-free of each class) as flat arrays, rebuilt only when
-  // the cluster changed (snapVersion), so refreshing a cell does not walk the heaps.
-  private readonly snapHost: Int32Array[];
-  private readonly snapFree: Float64Array[];
-  private readonly snapClass: Int32Array[];
+  /** Global class index of each of cluster c's heaps (classesOf[c]). */
+  private readonly heapClass: Int32Array[];
   /** Architecture and availability of each global class. */
   private readonly classArch: Int32Array;
   private readonly classAvailability: Float64Array;
-  /** snapshot() scratch: the fastest availability seen so far per architecture. */
-  private readonly fastestOfArch: Float64Array;
-  /** Global class index of each of cluster c's heaps (classesOf[c]). */
-  private readonly heapClass: Int32Array[];
+  // Per cluster, the candidate hosts as flat arrays in (free, host order), rebuilt after each change.
+  private readonly snapHost: Int32Array[];
+  private readonly snapFree: Float64Array[];
+  private readonly snapClass: Int32Array[];
   private readonly snapLen: Int32Array;
-  private readonly snapVersion: Int32Array;
-  /** Estimated compute duration of Work i on class k (global class index), at i * classCount + k. */
+  /** snapshot() scratch: per architecture, the fastest and second-fastest availability seen so far. */
+  private readonly fastest1: Float64Array;
+  private readonly fastest2: Float64Array;
+  /** Estimated compute duration of Work i on class k (global class index), at k * n + i. */
   private readonly dur: Float64Array;
-  private readonly classCount: number;
-  // Per (work i, cluster c) at index i*C + c.
+  // Per (work i, cluster c) at index c * n + i: a pass over one cluster's cells reads memory in order.
   private readonly c1: Float64Array;
   private readonly e1: Float64Array;
   private readonly h1: Int32Array;
@@ -146,46 +145,39 @@ export class MctEngine {
   private readonly e2: Float64Array;
   private readonly h2: Int32Array;
   private readonly outDur: Float64Array;
-  private readonly version: Int32Array;
   private readonly summaryStale: Uint8Array;
   private readonly missing: Int32Array;
   private readonly sendDur: Float64Array;
   private readonly availReady: Float64Array;
-  /** The input-ready time the cell's Compl values were computed from. */
+  /** The input-ready time the cell was computed from. */
   private readonly readyAt: Float64Array;
-  private readonly clusterVersion: Int32Array;
-  // Per work.
+  // Per work: the score, and what it relies on.
   private readonly k1: Float64Array;
   private readonly k2: Float64Array;
   private readonly target: Int32Array;
   private readonly w1: Int32Array;
   private readonly w2: Int32Array;
-  private readonly active: Uint8Array;
-  private readonly mark: Int32Array;
-  private markStamp = 0;
-  private readonly tasks: IndexedHeap;
-  // Per cluster, the Works watching it as entries 2 * work + slot (slot 0: watch1, 1: watch2), unordered;
-  // watchPos[entry] is the entry's index in its list (swap-remove).
-  private readonly watchList: Int32Array[];
-  private readonly watchLen: Int32Array;
-  private readonly watchPos: Int32Array;
+  private readonly bound: Float64Array;
+  /** The unplaced Works that can still be placed, in no particular order; activeAt[i] is i's index or -1. */
+  private readonly active: Int32Array;
+  private readonly activeAt: Int32Array;
+  private activeCount = 0;
   private readonly readers = new Map<number, number[]>();
   private readonly view: ClusterBests;
   private readonly scratch: TaskScore = { k1: 0, k2: 0, host: -1, watch1: -1, watch2: -1, boundS: Infinity };
   private readonly summary: InputSummary = { missingCount: 0, sendDurS: 0, availableReadyS: 0 };
-  /** options.hostCandidates 'all': a host that becomes full stays in its class and can still be chosen. */
-  private readonly fullHostsCount: boolean;
 
   constructor(
     private readonly ctx: PlanContext,
     private readonly rule: ScoreRule,
   ) {
     const chart = (this.chart = ctx.chart);
-    this.fullHostsCount = (ctx.hostCandidates ?? 'all') === 'all';
     const works = (this.works = ctx.works);
     const n = (this.n = works.length);
     const C = (this.C = chart.clusters.length);
     const H = chart.hosts.length;
+    this.fullHostsCount = (ctx.hostCandidates ?? 'all') === 'all';
+    this.depth = rule.readsSecondHost === true ? 2 : 1;
 
     const hostPositions = new Int32Array(H).fill(-1);
     const lessHost = (a: number, b: number): boolean => {
@@ -211,56 +203,50 @@ export class MctEngine {
       this.classOfHost[index] = heap;
       if (this.fullHostsCount || !chart.isFull(index)) heap.push(index);
     });
-    const K = (this.classCount = classHosts.length);
+    const K = classHosts.length;
+    this.heapClass = this.classesOf.map((heaps) => Int32Array.from(heaps, (heap) => classIndex.get(heap)!));
     this.classArch = Int32Array.from(classHosts, (host) => host.arch);
     this.classAvailability = Float64Array.from(classHosts, (host) => host.availability);
-    this.fastestOfArch = new Float64Array(Math.max(0, ...this.classArch) + 1);
+    const archCount = this.classArch.reduce((max, arch) => Math.max(max, arch + 1), 0);
+    this.fastest1 = new Float64Array(archCount);
+    this.fastest2 = new Float64Array(archCount);
     this.snapHost = this.classesOf.map((heaps) => new Int32Array(2 * heaps.length));
     this.snapFree = this.classesOf.map((heaps) => new Float64Array(2 * heaps.length));
     this.snapClass = this.classesOf.map((heaps) => new Int32Array(2 * heaps.length));
-    this.heapClass = this.classesOf.map((heaps) => Int32Array.from(heaps, (heap) => classIndex.get(heap)!));
     this.snapLen = new Int32Array(C);
-    this.snapVersion = new Int32Array(C).fill(-1);
     this.dur = new Float64Array(n * K);
     for (let i = 0; i < n; i++) {
       const work = works[i]!;
       // Exactly GanttChart.computeEndS's duration term.
-      for (let k = 0; k < K; k++) this.dur[i * K + k] = (work.estRunTimeS[classHosts[k]!.arch] ?? Infinity) / classHosts[k]!.availability;
+      for (let k = 0; k < K; k++) this.dur[k * n + i] = (work.estRunTimeS[classHosts[k]!.arch] ?? Infinity) / classHosts[k]!.availability;
     }
 
     const cells = n * C;
     this.c1 = new Float64Array(cells);
     this.e1 = new Float64Array(cells);
     this.h1 = new Int32Array(cells);
-    this.c2 = new Float64Array(cells);
-    this.e2 = new Float64Array(cells);
-    this.h2 = new Int32Array(cells);
+    this.c2 = new Float64Array(cells).fill(Infinity);
+    this.e2 = new Float64Array(cells).fill(Infinity);
+    this.h2 = new Int32Array(cells).fill(-1);
     this.outDur = new Float64Array(cells);
-    this.version = new Int32Array(cells).fill(-1);
     this.summaryStale = new Uint8Array(cells).fill(1);
     this.missing = new Int32Array(cells);
     this.sendDur = new Float64Array(cells);
     this.availReady = new Float64Array(cells);
     this.readyAt = new Float64Array(cells);
-    this.clusterVersion = new Int32Array(C);
     this.k1 = new Float64Array(n);
     this.k2 = new Float64Array(n);
     this.target = new Int32Array(n).fill(-1);
     this.w1 = new Int32Array(n).fill(-1);
     this.w2 = new Int32Array(n).fill(-1);
-    this.active = new Uint8Array(n);
-    this.mark = new Int32Array(n);
-    this.watchList = chart.clusters.map(() => new Int32Array(2 * n));
-    this.watchLen = new Int32Array(C);
-    this.watchPos = new Int32Array(2 * n);
-    this.view = new ClusterBests(C, chart, this.c1, this.e1, this.h1, this.c2, this.e2, this.h2);
-    const k1 = this.k1;
-    const k2 = this.k2;
-    this.tasks = new IndexedHeap((a, b) => k1[a]! < k1[b]! || (k1[a] === k1[b] && (k2[a]! < k2[b]! || (k2[a] === k2[b] && a < b))), n);
+    this.bound = new Float64Array(n);
+    this.active = new Int32Array(n);
+    this.activeAt = new Int32Array(n).fill(-1);
+    this.view = new ClusterBests(C, n, chart, this.c1, this.e1, this.h1, this.c2, this.e2, this.h2);
 
     for (let i = 0; i < n; i++) {
       const work = works[i]!;
-      for (let c = 0; c < C; c++) this.outDur[i * C + c] = chart.outputDurationS(work, c);
+      for (let c = 0; c < C; c++) this.outDur[c * n + i] = chart.outputDurationS(work, c);
       for (const fileId of new Set(work.inputs)) {
         let list = this.readers.get(fileId);
         if (list === undefined) this.readers.set(fileId, (list = []));
@@ -271,11 +257,14 @@ export class MctEngine {
 
   run(): void {
     const { chart, works, C } = this;
-    for (let i = 0; i < this.n; i++) {
-      this.active[i] = 1;
-      this.rescore(i);
+    for (let c = 0; c < C; c++) this.snapshot(c);
+    for (let i = 0; i < works.length; i++) {
+      this.activeAt[i] = this.activeCount;
+      this.active[this.activeCount++] = i;
+      for (let c = 0; c < C; c++) this.refreshCell(i, c);
     }
-    while (this.tasks.size > 0 && chart.hasRoom()) {
+    for (let at = this.activeCount - 1; at >= 0; at--) this.rescore(this.active[at]!);
+    while (this.activeCount > 0 && chart.hasRoom()) {
       const i = this.pick();
       if (i < 0) break;
       const host = this.target[i]!;
@@ -285,72 +274,47 @@ export class MctEngine {
       const hostHeap = this.classOfHost[host]!;
       if (!this.fullHostsCount && chart.isFull(host)) hostHeap.remove(host);
       else hostHeap.update(host);
-      this.clusterVersion[c]!++;
-
-      const stamp = ++this.markStamp;
-      const dirty: number[] = [];
+      this.snapshot(c);
+      const base = c * this.n;
       for (const fileId of row.sentFiles) {
-        for (const j of this.readers.get(fileId) ?? []) {
-          if (this.active[j] === 0) continue;
-          this.summaryStale[j * C + c] = 1;
-          if (this.mark[j] !== stamp) {
-            this.mark[j] = stamp;
-            dirty.push(j);
-          }
+        for (const j of this.readers.get(fileId) ?? []) this.summaryStale[base + j] = 1;
+      }
+      // In Work order, so that the pass reads the cluster's cells in memory order.
+      for (let j = 0; j < this.n; j++) {
+        if (this.activeAt[j]! < 0 || this.keepsCell(base + j, c, host)) continue;
+        if (this.refreshCell(j, c) || this.h1[base + j] === host || this.h2[base + j] === host) {
+          if (this.rule.watchesAll || c === this.w1[j] || c === this.w2[j] || !(this.c1[base + j]! > this.bound[j]!)) this.rescore(j);
         }
       }
-      if (this.rule.lowerBoundKeys === true) {
-        // Watchers keep their (lower-bound) keys; pick() brings them up to date when they surface.
-      } else if (this.rule.watchesAll) {
-        for (let j = 0; j < this.n; j++) {
-          if (this.active[j] === 1 && this.mark[j] !== stamp) dirty.push(j);
-        }
-      } else {
-        const list = this.watchList[c]!;
-        for (let k = 0, len = this.watchLen[c]!; k < len; k++) {
-          const j = list[k]! >> 1;
-          if (this.mark[j] !== stamp) {
-            this.mark[j] = stamp;
-            if (!this.keepsCell(j * C + c, c, host)) dirty.push(j);
-          }
-        }
-      }
-      for (const j of dirty) this.rescore(j);
     }
   }
 
-  /** Ranks Work i again from up-to-date clusters (or drops it if it cannot be placed). */
+  /**
+   * After an assignment on `placedHost` of cluster c, whether the cell provably keeps its values, so that
+   * computing it again can be skipped: its inputs summary is current, its best (and second) host is not the
+   * one placed on, and that host waited for itself rather than for the inputs, even with the link now busier.
+   * Every other host of c can only end later than before, so it cannot overtake them (the ranking is total).
+   */
+  private keepsCell(cell: number, c: number, placedHost: number): boolean {
+    if (this.summaryStale[cell] === 1) return false;
+    const h1 = this.h1[cell]!;
+    const h2 = this.h2[cell]!;
+    if (h1 < 0 || h1 === placedHost || h2 === placedHost) return false;
+    const readyS = this.missing[cell] === 0 ? this.availReady[cell]! : Math.max(this.availReady[cell]!, this.chart.linkFreeS(c) + this.sendDur[cell]!);
+    if (readyS === this.readyAt[cell]) return true;
+    if (!(this.chart.hostFreeS(h1) >= readyS)) return false;
+    return h2 < 0 || this.chart.hostFreeS(h2) >= readyS;
+  }
+
+  /** Ranks Work i from its cells (or drops it if it cannot be placed). */
   private rescore(i: number): void {
-    const C = this.C;
-    const base = i * C;
-    for (let c = 0; c < C; c++) {
-      const cell = base + c;
-      if (this.summaryStale[cell] === 1 || (this.rule.watchesAll && this.version[cell] !== this.clusterVersion[c])) this.refreshCell(i, c, cell);
-    }
-    // The clusters the previous score watched are refreshed anyway once scored; doing it first saves a pass.
-    const w1 = this.w1[i]!;
-    const w2 = this.w2[i]!;
-    if (w1 >= 0 && this.version[base + w1] !== this.clusterVersion[w1]) this.refreshCell(i, w1, base + w1);
-    if (w2 >= 0 && this.version[base + w2] !== this.clusterVersion[w2]) this.refreshCell(i, w2, base + w2);
     const out = this.scratch;
-    this.view.base = base;
-    for (;;) {
-      out.host = -1;
-      out.watch1 = -1;
-      out.watch2 = -1;
-      out.boundS = Infinity;
-      this.rule.score(this.view, out);
-      let refreshed = false;
-      for (let c = 0; c < C; c++) {
-        const cell = base + c;
-        if (this.version[cell] === this.clusterVersion[c]) continue;
-        if (c === out.watch1 || c === out.watch2 || out.host < 0 || !(this.c1[cell]! > out.boundS)) {
-          this.refreshCell(i, c, cell);
-          refreshed = true;
-        }
-      }
-      if (!refreshed) break;
-    }
+    out.host = -1;
+    out.watch1 = -1;
+    out.watch2 = -1;
+    out.boundS = Infinity;
+    this.view.work = i;
+    this.rule.score(this.view, out);
     if (out.host < 0 || Number.isNaN(out.k1) || Number.isNaN(out.k2)) {
       this.deactivate(i);
       return;
@@ -358,165 +322,73 @@ export class MctEngine {
     this.k1[i] = out.k1;
     this.k2[i] = out.k2;
     this.target[i] = out.host;
-    if (this.tasks.has(i)) this.tasks.update(i);
-    else this.tasks.push(i);
-    if (!this.rule.watchesAll && (this.w1[i] !== out.watch1 || this.w2[i] !== out.watch2)) {
-      this.unwatch(i);
-      this.w1[i] = out.watch1;
-      this.w2[i] = out.watch2;
-      if (out.watch1 >= 0) this.watch(2 * i, out.watch1);
-      if (out.watch2 >= 0) this.watch(2 * i + 1, out.watch2);
-    }
+    this.w1[i] = out.watch1;
+    this.w2[i] = out.watch2;
+    this.bound[i] = out.boundS;
   }
 
-  /**
-   * After a commit on `placedHost` in cluster c, whether the cell (fresh just before it) keeps exactly its two
-   * best (Compl, endS, host): then it is marked fresh and the Work keeps its score. That holds when neither of
-   * its two best hosts is the one placed on and both already waited for their host rather than for the
-   * inputs, even with the link now busier (max(free, inputReady) unchanged). Every other candidate of c can
-   * only rank worse than before, so it cannot overtake them: the placed host is busier, and a host entering a
-   * class's two earliest-free ranks after the placed host of its class did.
-   */
-  private keepsCell(cell: number, c: number, placedHost: number): boolean {
-    const version = this.clusterVersion[c]!;
-    if (this.version[cell] !== version - 1 || this.summaryStale[cell] === 1) return false;
-    const h1 = this.h1[cell]!;
-    // Rules that read only the best host (h2 is -1 for them) keep the cell when the best host is unchanged.
-    const h2 = this.h2[cell]!;
-    if (h1 < 0 || h1 === placedHost || h2 === placedHost) return false;
-    const chart = this.chart;
-    const oldReadyS = this.readyAt[cell]!;
-    const availReadyS = this.availReady[cell]!;
-    const readyS = this.missing[cell] === 0 ? availReadyS : Math.max(availReadyS, chart.linkFreeS(c) + this.sendDur[cell]!);
-    if (readyS !== oldReadyS) {
-      const free1 = chart.hostFreeS(h1);
-      if (Math.max(free1, readyS) !== Math.max(free1, oldReadyS)) return false;
-      if (h2 >= 0) {
-        const free2 = chart.hostFreeS(h2);
-        if (Math.max(free2, readyS) !== Math.max(free2, oldReadyS)) return false;
-      }
-    }
-    this.readyAt[cell] = readyS;
-    this.version[cell] = version;
-    return true;
-  }
-
-  /** A lower-bound key is out of date: a cluster its score relies on changed since it was computed. */
-  private outdated(i: number): boolean {
-    const C = this.C;
-    const w1 = this.w1[i]!;
-    const w2 = this.w2[i]!;
-    return (w1 >= 0 && this.version[i * C + w1] !== this.clusterVersion[w1]) || (w2 >= 0 && this.version[i * C + w2] !== this.clusterVersion[w2]);
-  }
-
-  private refreshCell(i: number, c: number, cell: number): void {
-    const chart = this.chart;
-    const work = this.works[i]!;
-    const summary = this.summary;
+  /** Computes Work i's cell of cluster c again; true when its best or second-best (Compl, endS, host) changed. */
+  private refreshCell(i: number, c: number): boolean {
+    const cell = c * this.n + i;
     if (this.summaryStale[cell] === 1) {
-      chart.inputSummary(work, c, summary);
+      const summary = this.chart.inputSummary(this.works[i]!, c, this.summary);
       this.missing[cell] = summary.missingCount;
       this.sendDur[cell] = summary.sendDurS;
       this.availReady[cell] = summary.availableReadyS;
       this.summaryStale[cell] = 0;
-    } else {
-      summary.missingCount = this.missing[cell]!;
-      summary.sendDurS = this.sendDur[cell]!;
-      summary.availableReadyS = this.availReady[cell]!;
     }
-    const readyS = chart.inputReadyS(summary, c);
+    // GanttChart.inputReadyS, from the cached summary.
+    const readyS = this.missing[cell] === 0 ? this.availReady[cell]! : Math.max(this.availReady[cell]!, this.chart.linkFreeS(c) + this.sendDur[cell]!);
+    this.readyAt[cell] = readyS;
     const outDurS = this.outDur[cell]!;
-    if (this.snapVersion[c] !== this.clusterVersion[c]) this.snapshot(c);
     const hosts = this.snapHost[c]!;
     const frees = this.snapFree[c]!;
     const classes = this.snapClass[c]!;
     const len = this.snapLen[c]!;
     const dur = this.dur;
-    const durBase = i * this.classCount;
-    if (this.rule.readsSecondHost !== true) {
-      this.refreshBest(c, cell, readyS, outDurS, hosts, frees, classes, len, durBase);
-      return;
-    }
-    // Same ranking as hostRankLess: (Compl, endS, free time, host); no host (-1) ranks last.
-    let bc = Infinity;
+    const n = this.n;
+    // Every host of the cluster adds the same output time, so ranking by (endS, free time, host) ranks
+    // exactly as hostRankLess's (Compl, endS, free time, host); no host (-1) ranks last.
     let be = Infinity;
-    let bf = Infinity;
     let bh = -1;
-    let sc = Infinity;
     let se = Infinity;
-    let sf = Infinity;
     let sh = -1;
     for (let k = 0; k < len; k++) {
       const host = hosts[k]!;
-      const free = frees[k]!;
-      const endS = Math.max(free, readyS) + dur[durBase + classes[k]!]!;
-      const complS = endS + outDurS;
-      if (bh < 0 || complS < bc || (complS === bc && (endS < be || (endS === be && (free < bf || (free === bf && host < bh)))))) {
-        sc = bc;
+      const endS = Math.max(frees[k]!, readyS) + dur[classes[k]! * n + i]!;
+      // The snapshot is in (free, host) order, so on equal endS the host met first wins.
+      if (bh < 0 || endS < be) {
         se = be;
-        sf = bf;
         sh = bh;
-        bc = complS;
         be = endS;
-        bf = free;
         bh = host;
-      } else if (sh < 0 || complS < sc || (complS === sc && (endS < se || (endS === se && (free < sf || (free === sf && host < sh)))))) {
-        sc = complS;
+      } else if (sh < 0 || endS < se) {
         se = endS;
-        sf = free;
         sh = host;
       }
     }
-    this.c1[cell] = bc;
+    const complS = be + outDurS;
+    let changed = this.h1[cell] !== bh || this.e1[cell] !== be || this.c1[cell] !== complS;
+    this.c1[cell] = complS;
     this.e1[cell] = be;
     this.h1[cell] = bh;
-    this.c2[cell] = sc;
-    this.e2[cell] = se;
-    this.h2[cell] = sh;
-    this.readyAt[cell] = readyS;
-    this.version[cell] = this.clusterVersion[c]!;
-  }
-
-  /**
-   * refreshCell for rules that read only the best host: every candidate of a cluster adds the same output
-   * time, so ranking by (endS, free time, host) ranks exactly as (Compl, endS, free time, host) does.
-   */
-  private refreshBest(c: number, cell: number, readyS: number, outDurS: number, hosts: Int32Array, frees: Float64Array, classes: Int32Array, len: number, durBase: number): void {
-    const dur = this.dur;
-    let be = Infinity;
-    let bf = Infinity;
-    let bh = -1;
-    for (let k = 0; k < len; k++) {
-      const free = frees[k]!;
-      const endS = Math.max(free, readyS) + dur[durBase + classes[k]!]!;
-      if (bh < 0 || endS < be || (endS === be && (free < bf || (free === bf && hosts[k]! < bh)))) {
-        be = endS;
-        bf = free;
-        bh = hosts[k]!;
-      }
+    if (this.depth === 2) {
+      const compl2S = se + outDurS;
+      changed ||= this.h2[cell] !== sh || this.e2[cell] !== se || this.c2[cell] !== compl2S;
+      this.c2[cell] = compl2S;
+      this.e2[cell] = se;
+      this.h2[cell] = sh;
     }
-    this.c1[cell] = be + outDurS;
-    this.e1[cell] = be;
-    this.h1[cell] = bh;
-    this.h2[cell] = -1;
-    this.readyAt[cell] = readyS;
-    this.version[cell] = this.clusterVersion[c]!;
-  }
-
-  /** Rebuilds cluster c's candidate hosts (see snapshotBest for rules that read only the best host). */
-  private snapshot(c: number): void {
-    if (this.rule.readsSecondHost === true) this.snapshotTwo(c);
-    else this.snapshotBest(c);
-    this.snapVersion[c] = this.clusterVersion[c]!;
+    return changed;
   }
 
   /**
-   * The earliest-free host of each class, keeping only those faster than every earlier-free one of their
-   * architecture (a Pareto front). A host that is free no earlier (ties: later in host order) and no faster
-   * than another of its architecture ends no earlier for any Work and loses the ranking's ties, so it can
-   * never be a Work's best host in the cluster. Sorted by (free time, host order).
+   * Rebuilds cluster c's candidate hosts: the earliest-free host of each class (two under depth 2), in
+   * (free time, host order), keeping only those fewer than `depth` earlier ones of their architecture are at
+   * least as fast as. A host that `depth` others are free no later than (ties: earlier in host order) and at
+   * least as fast as ends no earlier for any Work and loses the ties, so it is never a best (or second) host.
    */
-  private snapshotBest(c: number): void {
+  private snapshot(c: number): void {
     const chart = this.chart;
     const hosts = this.snapHost[c]!;
     const frees = this.snapFree[c]!;
@@ -524,28 +396,46 @@ export class MctEngine {
     const heaps = this.classesOf[c]!;
     const heapClass = this.heapClass[c]!;
     let len = 0;
-    for (let h = 0; h < heaps.length; h++) {
-      const first = heaps[h]!.at(0);
-      if (first < 0) continue;
-      const free = chart.hostFreeS(first);
+    const insert = (host: number, cls: number): void => {
+      const free = chart.hostFreeS(host);
       let at = len++;
-      while (at > 0 && (frees[at - 1]! > free || (frees[at - 1] === free && hosts[at - 1]! > first))) {
+      while (at > 0 && (frees[at - 1]! > free || (frees[at - 1] === free && hosts[at - 1]! > host))) {
         hosts[at] = hosts[at - 1]!;
         frees[at] = frees[at - 1]!;
         classes[at] = classes[at - 1]!;
         at--;
       }
-      hosts[at] = first;
+      hosts[at] = host;
       frees[at] = free;
-      classes[at] = heapClass[h]!;
+      classes[at] = cls;
+    };
+    for (let h = 0; h < heaps.length; h++) {
+      const heap = heaps[h]!;
+      const first = heap.at(0);
+      if (first < 0) continue;
+      insert(first, heapClass[h]!);
+      if (this.depth === 2) {
+        const a = heap.at(1);
+        const b = heap.at(2);
+        const second = b < 0 || (a >= 0 && (chart.hostFreeS(a) < chart.hostFreeS(b) || (chart.hostFreeS(a) === chart.hostFreeS(b) && a < b))) ? a : b;
+        if (second >= 0) insert(second, heapClass[h]!);
+      }
     }
-    const fastest = this.fastestOfArch.fill(0);
+    const fastest1 = this.fastest1.fill(0);
+    const fastest2 = this.fastest2.fill(0);
     let kept = 0;
     for (let k = 0; k < len; k++) {
       const cls = classes[k]!;
       const arch = this.classArch[cls]!;
-      if (!(this.classAvailability[cls]! > fastest[arch]!)) continue;
-      fastest[arch] = this.classAvailability[cls]!;
+      const availability = this.classAvailability[cls]!;
+      const dominated = this.depth === 1 ? !(availability > fastest1[arch]!) : !(availability > fastest2[arch]!);
+      if (availability > fastest1[arch]!) {
+        fastest2[arch] = fastest1[arch]!;
+        fastest1[arch] = availability;
+      } else if (availability > fastest2[arch]!) {
+        fastest2[arch] = availability;
+      }
+      if (dominated) continue;
       hosts[kept] = hosts[k]!;
       frees[kept] = frees[k]!;
       classes[kept++] = cls;
@@ -553,92 +443,32 @@ export class MctEngine {
     this.snapLen[c] = kept;
   }
 
-  /** The two earliest-free candidate hosts of each class. */
-  private snapshotTwo(c: number): void {
-    const chart = this.chart;
-    const hosts = this.snapHost[c]!;
-    const frees = this.snapFree[c]!;
-    const classes = this.snapClass[c]!;
-    const heaps = this.classesOf[c]!;
-    const heapClass = this.heapClass[c]!;
-    let len = 0;
-    for (let h = 0; h < heaps.length; h++) {
-      const heap = heaps[h]!;
-      const first = heap.at(0);
-      if (first < 0) continue;
-      const a = heap.at(1);
-      const b = heap.at(2);
-      const second = b < 0 || (a >= 0 && (chart.hostFreeS(a) < chart.hostFreeS(b) || (chart.hostFreeS(a) === chart.hostFreeS(b) && a < b))) ? a : b;
-      const k = heapClass[h]!;
-      hosts[len] = first;
-      frees[len] = chart.hostFreeS(first);
-      classes[len++] = k;
-      if (second >= 0) {
-        hosts[len] = second;
-        frees[len] = chart.hostFreeS(second);
-        classes[len++] = k;
-      }
-    }
-    this.snapLen[c] = len;
-  }
-
-  /** The Work to place next (-1 if none is left). */
+  /** The Work to place next (-1 if none is left): the least (k1, k2, Work index), or a draw near it. */
   private pick(): number {
-    const lazy = this.rule.lowerBoundKeys === true;
-    for (;;) {
-      const best = this.tasks.top();
-      if (best < 0) return -1;
-      if (lazy && this.outdated(best)) {
-        this.rescore(best);
-        continue;
-      }
-      const threshold = this.rule.threshold;
-      if (threshold === undefined) return best;
-      const limit = threshold(this.k1[best]!, this.chart.nowS, this.ctx.randomTolerance);
-      const candidates: number[] = [];
-      let outdated = -1;
-      const stack = [0];
-      while (stack.length > 0 && outdated < 0) {
-        const slot = stack.pop()!;
-        const id = this.tasks.at(slot);
-        if (id < 0 || !(this.k1[id]! <= limit)) continue;
-        if (lazy && this.outdated(id)) outdated = id;
-        candidates.push(id);
-        stack.push(2 * slot + 1, 2 * slot + 2);
-      }
-      if (outdated >= 0) {
-        this.rescore(outdated);
-        continue;
-      }
-      candidates.sort((a, b) => a - b);
-      return candidates[this.ctx.rng.int(candidates.length)]!;
+    const { k1, k2, active } = this;
+    let best = -1;
+    for (let at = 0; at < this.activeCount; at++) {
+      const i = active[at]!;
+      if (best < 0 || k1[i]! < k1[best]! || (k1[i] === k1[best] && (k2[i]! < k2[best]! || (k2[i] === k2[best] && i < best)))) best = i;
     }
+    const threshold = this.rule.threshold;
+    if (best < 0 || threshold === undefined) return best;
+    const limit = threshold(k1[best]!, this.chart.nowS, this.ctx.randomTolerance);
+    const candidates: number[] = [];
+    for (let at = 0; at < this.activeCount; at++) {
+      const i = active[at]!;
+      if (k1[i]! <= limit) candidates.push(i);
+    }
+    candidates.sort((a, b) => a - b);
+    return candidates[this.ctx.rng.int(candidates.length)]!;
   }
 
   private deactivate(i: number): void {
-    this.active[i] = 0;
-    if (this.tasks.has(i)) this.tasks.remove(i);
-    this.unwatch(i);
-  }
-
-  private unwatch(i: number): void {
-    if (this.w1[i]! >= 0) this.stopWatching(2 * i, this.w1[i]!);
-    if (this.w2[i]! >= 0) this.stopWatching(2 * i + 1, this.w2[i]!);
-    this.w1[i] = -1;
-    this.w2[i] = -1;
-  }
-
-  private watch(entry: number, c: number): void {
-    const at = this.watchLen[c]!++;
-    this.watchList[c]![at] = entry;
-    this.watchPos[entry] = at;
-  }
-
-  private stopWatching(entry: number, c: number): void {
-    const list = this.watchList[c]!;
-    const at = this.watchPos[entry]!;
-    const moved = list[--this.watchLen[c]!]!;
-    list[at] = moved;
-    this.watchPos[moved] = at;
+    const at = this.activeAt[i]!;
+    if (at < 0) return;
+    const last = this.active[--this.activeCount]!;
+    this.active[at] = last;
+    this.activeAt[last] = at;
+    this.activeAt[i] = -1;
   }
 }

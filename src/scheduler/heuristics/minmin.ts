@@ -6,7 +6,6 @@ import { MctEngine, type ScoreRule } from './mct-engine.js';
 
 export const minMinRule: ScoreRule = {
   watchesAll: false,
-  lowerBoundKeys: true,
   score(v, out) {
     const c = bestCluster(v);
     if (c < 0) return;
