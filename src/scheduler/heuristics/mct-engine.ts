@@ -158,10 +158,8 @@ export class MctEngine {
   private readonly w1: Int32Array;
   private readonly w2: Int32Array;
   private readonly bound: Float64Array;
-  /** The unplaced Works that can still be placed, in no particular order; activeAt[i] is i's index or -1. */
-  private readonly active: Int32Array;
-  private readonly activeAt: Int32Array;
-  private activeCount = 0;
+  /** 1 for the unplaced Works that can still be placed. */
+  private readonly active: Uint8Array;
   private readonly readers = new Map<number, number[]>();
   private readonly view: ClusterBests;
   private readonly scratch: TaskScore = { k1: 0, k2: 0, host: -1, watch1: -1, watch2: -1, boundS: Infinity };
@@ -240,8 +238,7 @@ export class MctEngine {
     this.w1 = new Int32Array(n).fill(-1);
     this.w2 = new Int32Array(n).fill(-1);
     this.bound = new Float64Array(n);
-    this.active = new Int32Array(n);
-    this.activeAt = new Int32Array(n).fill(-1);
+    this.active = new Uint8Array(n);
     this.view = new ClusterBests(C, n, chart, this.c1, this.e1, this.h1, this.c2, this.e2, this.h2);
 
     for (let i = 0; i < n; i++) {
@@ -256,17 +253,17 @@ export class MctEngine {
   }
 
   run(): void {
-    const { chart, works, C } = this;
+    const { chart, works, C, n } = this;
     for (let c = 0; c < C; c++) this.snapshot(c);
-    for (let i = 0; i < works.length; i++) {
-      this.activeAt[i] = this.activeCount;
-      this.active[this.activeCount++] = i;
+    let best = -1;
+    for (let i = 0; i < n; i++) {
+      this.active[i] = 1;
       for (let c = 0; c < C; c++) this.refreshCell(i, c);
+      this.rescore(i);
+      if (this.active[i] === 1 && (best < 0 || this.ranksBefore(i, best))) best = i;
     }
-    for (let at = this.activeCount - 1; at >= 0; at--) this.rescore(this.active[at]!);
-    while (this.activeCount > 0 && chart.hasRoom()) {
-      const i = this.pick();
-      if (i < 0) break;
+    while (best >= 0 && chart.hasRoom()) {
+      const i = this.pick(best);
       const host = this.target[i]!;
       const c = chart.hosts[host]!.cluster;
       const row = chart.commit(works[i]!, host);
@@ -275,16 +272,21 @@ export class MctEngine {
       if (!this.fullHostsCount && chart.isFull(host)) hostHeap.remove(host);
       else hostHeap.update(host);
       this.snapshot(c);
-      const base = c * this.n;
+      const base = c * n;
       for (const fileId of row.sentFiles) {
         for (const j of this.readers.get(fileId) ?? []) this.summaryStale[base + j] = 1;
       }
-      // In Work order, so that the pass reads the cluster's cells in memory order.
-      for (let j = 0; j < this.n; j++) {
-        if (this.activeAt[j]! < 0 || this.keepsCell(base + j, c, host)) continue;
-        if (this.refreshCell(j, c) || this.h1[base + j] === host || this.h2[base + j] === host) {
-          if (this.rule.watchesAll || c === this.w1[j] || c === this.w2[j] || !(this.c1[base + j]! > this.bound[j]!)) this.rescore(j);
+      // In Work order, so that the pass reads the cluster's cells in memory order and meets equal keys by
+      // increasing Work index; it also finds the next best Work.
+      best = -1;
+      for (let j = 0; j < n; j++) {
+        if (this.active[j] === 0) continue;
+        const cell = base + j;
+        if (!this.keepsCell(cell, c, host) && (this.refreshCell(j, c) || this.h1[cell] === host || this.h2[cell] === host)) {
+          if (this.rule.watchesAll || c === this.w1[j] || c === this.w2[j] || !(this.c1[cell]! > this.bound[j]!)) this.rescore(j);
+          if (this.active[j] === 0) continue;
         }
+        if (best < 0 || this.ranksBefore(j, best)) best = j;
       }
     }
   }
@@ -443,32 +445,24 @@ export class MctEngine {
     this.snapLen[c] = kept;
   }
 
-  /** The Work to place next (-1 if none is left): the least (k1, k2, Work index), or a draw near it. */
-  private pick(): number {
-    const { k1, k2, active } = this;
-    let best = -1;
-    for (let at = 0; at < this.activeCount; at++) {
-      const i = active[at]!;
-      if (best < 0 || k1[i]! < k1[best]! || (k1[i] === k1[best] && (k2[i]! < k2[best]! || (k2[i] === k2[best] && i < best)))) best = i;
-    }
+  /** Work i's key (k1, k2) is below Work j's; callers meet Works by increasing index, so ties keep the lower. */
+  private ranksBefore(i: number, j: number): boolean {
+    const { k1, k2 } = this;
+    return k1[i]! < k1[j]! || (k1[i] === k1[j] && k2[i]! < k2[j]!);
+  }
+
+  /** The Work to place next, given the best-ranked one: that one, or for randomized rules a draw near it. */
+  private pick(best: number): number {
     const threshold = this.rule.threshold;
-    if (best < 0 || threshold === undefined) return best;
-    const limit = threshold(k1[best]!, this.chart.nowS, this.ctx.randomTolerance);
+    if (threshold === undefined) return best;
+    const limit = threshold(this.k1[best]!, this.chart.nowS, this.ctx.randomTolerance);
     const candidates: number[] = [];
-    for (let at = 0; at < this.activeCount; at++) {
-      const i = active[at]!;
-      if (k1[i]! <= limit) candidates.push(i);
-    }
-    candidates.sort((a, b) => a - b);
+    for (let i = 0; i < this.n; i++) if (this.active[i] === 1 && this.k1[i]! <= limit) candidates.push(i);
     return candidates[this.ctx.rng.int(candidates.length)]!;
   }
 
   private deactivate(i: number): void {
-    const at = this.activeAt[i]!;
-    if (at < 0) return;
-    const last = this.active[--this.activeCount]!;
-    this.active[at] = last;
-    this.activeAt[last] = at;
-    this.activeAt[i] = -1;
+    this.active[i] = 0;
   }
+
 }
