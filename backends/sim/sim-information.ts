@@ -16,6 +16,12 @@ export interface SimGridView {
 
 const NOTHING_STORED: ReadonlySet<FileId> = new Set<FileId>();
 
+/**
+ * Which recorded series of a history a measurement reads: HistoryEntry.values (availability fraction for a
+ * host, bandwidth in bytes/s for a link) or HistoryEntry.latencyMs (links).
+ */
+type Reading = 'values' | 'latencyMs';
+
 /** The last answer for one series, reused until a new sample is due or the history changes. */
 interface CachedSamples {
   readonly maxSamples: number;
@@ -23,23 +29,17 @@ interface CachedSamples {
   readonly lastEndS: number;
   /** Time of the next sample after the newest one returned (Infinity once the history is closed). */
   readonly validUntilS: number;
+  /** Sample number of the newest one returned within the last history entry. */
+  readonly newestIndex: number;
   readonly samples: readonly Sample[];
 }
 
-type ValueOf = (e: HistoryEntry, index: number) => number;
-const availabilityOf: ValueOf = (e, i) => e.values[i]!;
-const bandwidthOf: ValueOf = (e, i) => e.values[i]!;
-const latencyOf: ValueOf = (e, i) => e.latencyMs![i]!;
-
 export class SimInformation implements InformationService {
   private topologyCache: Topology | undefined;
-  /** Schedulers ask for the same windows again and again: one cache per kind of measurement. */
-  private readonly caches = new Map<ValueOf, WeakMap<readonly HistoryEntry[], CachedSamples>>([
-    [availabilityOf, new WeakMap()],
-    [bandwidthOf, new WeakMap()],
-    [latencyOf, new WeakMap()],
-  ]);
   private topologyCacheVersion = -1;
+  /** Schedulers ask for the same windows again and again: the last answer per history and reading. */
+  private readonly valuesCache = new WeakMap<readonly HistoryEntry[], CachedSamples>();
+  private readonly latencyCache = new WeakMap<readonly HistoryEntry[], CachedSamples>();
 
   constructor(private readonly grid: SimGridView) {}
 
@@ -59,28 +59,34 @@ export class SimInformation implements InformationService {
 
   hostAvailability(hostId: HostId, maxSamples: number): readonly Sample[] {
     const h = this.grid.hosts.get(hostId);
-    return h ? this.measuredCached(h.history, maxSamples, availabilityOf) : [];
+    return h ? this.measuredCached(h.history, maxSamples, 'values') : [];
   }
 
   linkBandwidthBps(clusterId: ClusterId, maxSamples: number): readonly Sample[] {
     const c = this.grid.clusters.get(clusterId);
-    return c ? this.measuredCached(c.linkHistory, maxSamples, bandwidthOf) : [];
+    return c ? this.measuredCached(c.linkHistory, maxSamples, 'values') : [];
   }
 
   linkLatencyMs(clusterId: ClusterId, maxSamples: number): readonly Sample[] {
     const c = this.grid.clusters.get(clusterId);
-    return c ? this.measuredCached(c.linkHistory, maxSamples, latencyOf) : [];
+    return c ? this.measuredCached(c.linkHistory, maxSamples, 'latencyMs') : [];
   }
 
-  private measuredCached(history: readonly HistoryEntry[], maxSamples: number, value: ValueOf): readonly Sample[] {
+  private measuredCached(history: readonly HistoryEntry[], maxSamples: number, reading: Reading): readonly Sample[] {
     const nowS = this.grid.clock.nowS();
     const last = history[history.length - 1];
     if (!last) return [];
-    const cache = this.caches.get(value)!;
+    const cache = reading === 'values' ? this.valuesCache : this.latencyCache;
     const hit = cache.get(history);
-    if (hit && hit.maxSamples === maxSamples && hit.historyLength === history.length && hit.lastEndS === last.endS && nowS < hit.validUntilS)
-      return hit.samples;
-    const samples = measured(history, nowS, maxSamples, value);
+    const sameHistory = hit !== undefined && hit.maxSamples === maxSamples && hit.historyLength === history.length && hit.lastEndS === last.endS;
+    if (sameHistory && nowS < hit.validUntilS) return hit.samples;
+    const newestIndex = newestSampleIndex(last, nowS);
+    // The current stretch has only taken new samples since the last answer: slide that window along rather
+    // than measure every sample again (the answer is the same either way).
+    const samples =
+      sameHistory && last.endS === Infinity && newestIndex > hit.newestIndex && newestIndex - hit.newestIndex < maxSamples
+        ? slid(hit.samples, last, hit.newestIndex, newestIndex, maxSamples, reading)
+        : measured(history, nowS, maxSamples, reading);
     const newest = samples[samples.length - 1];
     const { startS, series } = last.attachment;
     const validUntilS =
@@ -89,32 +95,53 @@ export class SimInformation implements InformationService {
         : newest === undefined
           ? startS
           : Math.min(newest.timeS + series.periodS, startS + (Math.round((newest.timeS - startS) / series.periodS) + 1) * series.periodS);
-    cache.set(history, { maxSamples, historyLength: history.length, lastEndS: last.endS, validUntilS, samples });
+    cache.set(history, { maxSamples, historyLength: history.length, lastEndS: last.endS, validUntilS, newestIndex, samples });
     return samples;
   }
 }
 
+/** Number of the last sample of a stretch taken at a time within it: ≤ now while current, < endS once closed (-1: none). */
+function newestSampleIndex(e: HistoryEntry, nowS: number): number {
+  const { startS, series } = e.attachment;
+  const periodS = series.periodS;
+  let k: number;
+  if (e.endS === Infinity) {
+    k = Math.floor((nowS - startS) / periodS);
+    if (startS + (k + 1) * periodS <= nowS) k++;
+    while (k >= 0 && startS + k * periodS > nowS) k--;
+  } else {
+    k = Math.ceil((e.endS - startS) / periodS) - 1;
+    while (k >= 0 && startS + k * periodS >= e.endS) k--;
+    if (startS + (k + 1) * periodS < e.endS) k++;
+  }
+  return k;
+}
+
+/** Sample number k of a stretch. */
+function sampleOf(e: HistoryEntry, k: number, reading: Reading): Sample {
+  const { startS, offset, series } = e.attachment;
+  const values = reading === 'values' ? e.values : e.latencyMs!;
+  return { timeS: startS + k * series.periodS, value: values[(offset + k) % series.length]! };
+}
+
 /** The last `maxSamples` samples taken at times ≤ now while the resource was up, oldest first. */
-function measured(history: readonly HistoryEntry[], nowS: number, maxSamples: number, value: (e: HistoryEntry, index: number) => number): Sample[] {
+function measured(history: readonly HistoryEntry[], nowS: number, maxSamples: number, reading: Reading): Sample[] {
   const newestFirst: Sample[] = [];
   for (let i = history.length - 1; i >= 0 && newestFirst.length < maxSamples; i--) {
     const e = history[i]!;
-    const { startS, offset, series } = e.attachment;
-    const periodS = series.periodS;
-    const n = series.length;
-    // Last sample index whose time is within the stretch: ≤ now while current, < endS once closed.
-    let k: number;
-    if (e.endS === Infinity) {
-      k = Math.floor((nowS - startS) / periodS);
-      if (startS + (k + 1) * periodS <= nowS) k++;
-      while (k >= 0 && startS + k * periodS > nowS) k--;
-    } else {
-      k = Math.ceil((e.endS - startS) / periodS) - 1;
-      while (k >= 0 && startS + k * periodS >= e.endS) k--;
-      if (startS + (k + 1) * periodS < e.endS) k++;
-    }
-    for (; k >= 0 && newestFirst.length < maxSamples; k--)
-      newestFirst.push({ timeS: startS + k * periodS, value: value(e, (offset + k) % n) });
+    for (let k = newestSampleIndex(e, nowS); k >= 0 && newestFirst.length < maxSamples; k--) newestFirst.push(sampleOf(e, k, reading));
   }
   return newestFirst.reverse();
+}
+
+/**
+ * The window `previous` (the last `maxSamples` samples up to sample `fromIndex` of the current stretch `e`, or
+ * all there were) moved on to sample `toIndex`: its oldest samples dropped, samples fromIndex+1..toIndex added.
+ */
+function slid(previous: readonly Sample[], e: HistoryEntry, fromIndex: number, toIndex: number, maxSamples: number, reading: Reading): Sample[] {
+  const added = toIndex - fromIndex;
+  const kept = Math.min(previous.length, maxSamples - added);
+  const samples = previous.slice(previous.length - kept);
+  for (let k = fromIndex + 1; k <= toIndex; k++) samples.push(sampleOf(e, k, reading));
+  return samples;
 }

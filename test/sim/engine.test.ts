@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { EventKind, EventQueue } from '../../backends/sim/event-queue.js';
 import { Attachment, RateSeries } from '../../backends/sim/rate-series.js';
 import { SimEngine } from '../../backends/sim/engine.js';
+import { SimInformation } from '../../backends/sim/sim-information.js';
 import type { SchedulerEvents } from '../../src/interfaces/scheduler-events.js';
 import type { Sample } from '../../src/interfaces/information.js';
 import { InputError } from '../../src/util/diagnostics.js';
@@ -240,6 +241,30 @@ describe('information service', () => {
     expect(pairs(at[12]!.bw)).toEqual([[0, 200], [5, 100], [10, 200]]);
     expect(pairs(at[12]!.lat)).toEqual([[0, 20], [5, 10], [10, 20]]);
     for (const t of [0, 12, 15, 27.5, 40]) for (const s of [...at[t]!.avail, ...at[t]!.bw]) expect(s.timeS).toBeLessThanOrEqual(t);
+  });
+
+  it('answers the same when asked often (the window slides along) as when asked once', () => {
+    const app = makeApp([], [{ inputs: [], outputs: [], runTimeS: [1000] }]);
+    const grid = makeGrid(
+      [addCluster(0, 'c', 'wave', 1), addHost(0, 'c', 'h', 'steps', 2), changeHost(61, 'h', 'steps', 1), removeHost(140, 'h')],
+      { wave: [{ latencyMs: 10, bandwidthBps: 100 }, { latencyMs: 20, bandwidthBps: 200 }, { latencyMs: 30, bandwidthBps: 300 }] },
+      { steps: [10, 20, 30, 40, 50, 60, 70] },
+    );
+    const pairs = (s: readonly Sample[]) => JSON.stringify(s.map((x) => [x.timeS, x.value]));
+    for (const n of [1, 4, 9, 40]) {
+      const engine = new SimEngine({ app, grid });
+      const mismatches: string[] = [];
+      for (let t = 0; t <= 160; t += 2.5)
+        engine.clock.at(t, () => {
+          const once = new SimInformation(engine);
+          if (pairs(engine.info.hostAvailability('h', n)) !== pairs(once.hostAvailability('h', n))) mismatches.push(`availability at ${t}`);
+          if (pairs(engine.info.linkBandwidthBps('c', n)) !== pairs(once.linkBandwidthBps('c', n))) mismatches.push(`bandwidth at ${t}`);
+          if (pairs(engine.info.linkLatencyMs('c', n)) !== pairs(once.linkLatencyMs('c', n))) mismatches.push(`latency at ${t}`);
+          expect(engine.info.hostAvailability('h', n)).toBe(engine.info.hostAvailability('h', n)); // asked again: the same answer
+        });
+      engine.run(quietScheduler({ sched_new_host: () => engine.gridOS.compute(0, 'h') }));
+      expect(mismatches, `at most ${n} samples`).toEqual([]);
+    }
   });
 });
 
