@@ -5,6 +5,7 @@ import type { ClusterId, HostId } from '../../src/model/grid.js';
 import type { Clock } from '../../src/interfaces/clock.js';
 import type { InformationService, Sample, Topology } from '../../src/interfaces/information.js';
 import type { HistoryEntry, SimCluster, SimHost } from './grid-state.js';
+import { sampleAt, SampleStrips } from './sample-strip.js';
 
 /** The part of the engine the information service reads. */
 export interface SimGridView {
@@ -16,12 +17,6 @@ export interface SimGridView {
 
 const NOTHING_STORED: ReadonlySet<FileId> = new Set<FileId>();
 
-/**
- * Which recorded series of a history a measurement reads: HistoryEntry.values (availability fraction for a
- * host, bandwidth in bytes/s for a link) or HistoryEntry.latencyMs (links).
- */
-type Reading = 'values' | 'latencyMs';
-
 /** The last answer for one series, reused until a new sample is due or the history changes. */
 interface CachedSamples {
   readonly maxSamples: number;
@@ -29,17 +24,26 @@ interface CachedSamples {
   readonly lastEndS: number;
   /** Time of the next sample after the newest one returned (Infinity once the history is closed). */
   readonly validUntilS: number;
-  /** Sample number of the newest one returned within the last history entry. */
-  readonly newestIndex: number;
   readonly samples: readonly Sample[];
+}
+
+/** One reading of the histories: which series it reads, its strips and the last answer per history. */
+interface Measurement {
+  readonly valuesOf: (e: HistoryEntry) => Float64Array;
+  readonly strips: SampleStrips;
+  readonly cache: WeakMap<readonly HistoryEntry[], CachedSamples>;
+}
+
+function measurement(valuesOf: (e: HistoryEntry) => Float64Array): Measurement {
+  return { valuesOf, strips: new SampleStrips(), cache: new WeakMap() };
 }
 
 export class SimInformation implements InformationService {
   private topologyCache: Topology | undefined;
   private topologyCacheVersion = -1;
-  /** Schedulers ask for the same windows again and again: the last answer per history and reading. */
-  private readonly valuesCache = new WeakMap<readonly HistoryEntry[], CachedSamples>();
-  private readonly latencyCache = new WeakMap<readonly HistoryEntry[], CachedSamples>();
+  /** Availability fraction (hosts), bandwidth in bytes/s (links). */
+  private readonly values = measurement((e) => e.values);
+  private readonly latency = measurement((e) => e.latencyMs!);
 
   constructor(private readonly grid: SimGridView) {}
 
@@ -59,34 +63,27 @@ export class SimInformation implements InformationService {
 
   hostAvailability(hostId: HostId, maxSamples: number): readonly Sample[] {
     const h = this.grid.hosts.get(hostId);
-    return h ? this.measuredCached(h.history, maxSamples, 'values') : [];
+    return h ? this.measuredCached(h.history, maxSamples, this.values) : [];
   }
 
   linkBandwidthBps(clusterId: ClusterId, maxSamples: number): readonly Sample[] {
     const c = this.grid.clusters.get(clusterId);
-    return c ? this.measuredCached(c.linkHistory, maxSamples, 'values') : [];
+    return c ? this.measuredCached(c.linkHistory, maxSamples, this.values) : [];
   }
 
   linkLatencyMs(clusterId: ClusterId, maxSamples: number): readonly Sample[] {
     const c = this.grid.clusters.get(clusterId);
-    return c ? this.measuredCached(c.linkHistory, maxSamples, 'latencyMs') : [];
+    return c ? this.measuredCached(c.linkHistory, maxSamples, this.latency) : [];
   }
 
-  private measuredCached(history: readonly HistoryEntry[], maxSamples: number, reading: Reading): readonly Sample[] {
+  private measuredCached(history: readonly HistoryEntry[], maxSamples: number, m: Measurement): readonly Sample[] {
     const nowS = this.grid.clock.nowS();
     const last = history[history.length - 1];
     if (!last) return [];
-    const cache = reading === 'values' ? this.valuesCache : this.latencyCache;
-    const hit = cache.get(history);
-    const sameHistory = hit !== undefined && hit.maxSamples === maxSamples && hit.historyLength === history.length && hit.lastEndS === last.endS;
-    if (sameHistory && nowS < hit.validUntilS) return hit.samples;
-    const newestIndex = newestSampleIndex(last, nowS);
-    // The current stretch has only taken new samples since the last answer: slide that window along rather
-    // than measure every sample again (the answer is the same either way).
-    const samples =
-      sameHistory && last.endS === Infinity && newestIndex > hit.newestIndex && newestIndex - hit.newestIndex < maxSamples
-        ? slid(hit.samples, last, hit.newestIndex, newestIndex, maxSamples, reading)
-        : measured(history, nowS, maxSamples, reading);
+    const hit = m.cache.get(history);
+    if (hit && hit.maxSamples === maxSamples && hit.historyLength === history.length && hit.lastEndS === last.endS && nowS < hit.validUntilS)
+      return hit.samples;
+    const samples = measured(history, nowS, maxSamples, m);
     const newest = samples[samples.length - 1];
     const { startS, series } = last.attachment;
     const validUntilS =
@@ -95,7 +92,7 @@ export class SimInformation implements InformationService {
         : newest === undefined
           ? startS
           : Math.min(newest.timeS + series.periodS, startS + (Math.round((newest.timeS - startS) / series.periodS) + 1) * series.periodS);
-    cache.set(history, { maxSamples, historyLength: history.length, lastEndS: last.endS, validUntilS, newestIndex, samples });
+    m.cache.set(history, { maxSamples, historyLength: history.length, lastEndS: last.endS, validUntilS, samples });
     return samples;
   }
 }
@@ -117,31 +114,24 @@ function newestSampleIndex(e: HistoryEntry, nowS: number): number {
   return k;
 }
 
-/** Sample number k of a stretch. */
-function sampleOf(e: HistoryEntry, k: number, reading: Reading): Sample {
-  const { startS, offset, series } = e.attachment;
-  const values = reading === 'values' ? e.values : e.latencyMs!;
-  return { timeS: startS + k * series.periodS, value: values[(offset + k) % series.length]! };
-}
-
 /** The last `maxSamples` samples taken at times ≤ now while the resource was up, oldest first. */
-function measured(history: readonly HistoryEntry[], nowS: number, maxSamples: number, reading: Reading): Sample[] {
-  const newestFirst: Sample[] = [];
-  for (let i = history.length - 1; i >= 0 && newestFirst.length < maxSamples; i--) {
+function measured(history: readonly HistoryEntry[], nowS: number, maxSamples: number, m: Measurement): Sample[] {
+  const newestFirst: Sample[][] = [];
+  let wanted = maxSamples;
+  for (let i = history.length - 1; i >= 0 && wanted > 0; i--) {
     const e = history[i]!;
-    for (let k = newestSampleIndex(e, nowS); k >= 0 && newestFirst.length < maxSamples; k--) newestFirst.push(sampleOf(e, k, reading));
+    const to = newestSampleIndex(e, nowS);
+    if (to < 0) continue;
+    const from = Math.max(0, to - wanted + 1);
+    wanted -= to - from + 1;
+    if (e.endS === Infinity) {
+      newestFirst.push(m.strips.of(e, m.valuesOf(e)).window(from, to));
+    } else {
+      m.strips.forget(e);
+      const stretch: Sample[] = [];
+      for (let k = from; k <= to; k++) stretch.push(sampleAt(e.attachment, m.valuesOf(e), k));
+      newestFirst.push(stretch);
+    }
   }
-  return newestFirst.reverse();
-}
-
-/**
- * The window `previous` (the last `maxSamples` samples up to sample `fromIndex` of the current stretch `e`, or
- * all there were) moved on to sample `toIndex`: its oldest samples dropped, samples fromIndex+1..toIndex added.
- */
-function slid(previous: readonly Sample[], e: HistoryEntry, fromIndex: number, toIndex: number, maxSamples: number, reading: Reading): Sample[] {
-  const added = toIndex - fromIndex;
-  const kept = Math.min(previous.length, maxSamples - added);
-  const samples = previous.slice(previous.length - kept);
-  for (let k = fromIndex + 1; k <= toIndex; k++) samples.push(sampleOf(e, k, reading));
-  return samples;
+  return newestFirst.length === 1 ? newestFirst[0]! : newestFirst.reverse().flat();
 }

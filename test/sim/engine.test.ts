@@ -243,10 +243,16 @@ describe('information service', () => {
     for (const t of [0, 12, 15, 27.5, 40]) for (const s of [...at[t]!.avail, ...at[t]!.bw]) expect(s.timeS).toBeLessThanOrEqual(t);
   });
 
-  it('answers the same when asked often (the window slides along) as when asked once', () => {
+  it('answers the same when asked often, for hosts attached alike, as when asked once', () => {
     const app = makeApp([], [{ inputs: [], outputs: [], runTimeS: [1000] }]);
     const grid = makeGrid(
-      [addCluster(0, 'c', 'wave', 1), addHost(0, 'c', 'h', 'steps', 2), changeHost(61, 'h', 'steps', 1), removeHost(140, 'h')],
+      [
+        addCluster(0, 'c', 'wave', 1),
+        addHost(0, 'c', 'h', 'steps', 2),
+        addHost(0, 'c', 'twin', 'steps', 2),
+        changeHost(61, 'h', 'steps', 1),
+        removeHost(140, 'h'),
+      ],
       { wave: [{ latencyMs: 10, bandwidthBps: 100 }, { latencyMs: 20, bandwidthBps: 200 }, { latencyMs: 30, bandwidthBps: 300 }] },
       { steps: [10, 20, 30, 40, 50, 60, 70] },
     );
@@ -257,7 +263,8 @@ describe('information service', () => {
       for (let t = 0; t <= 160; t += 2.5)
         engine.clock.at(t, () => {
           const once = new SimInformation(engine);
-          if (pairs(engine.info.hostAvailability('h', n)) !== pairs(once.hostAvailability('h', n))) mismatches.push(`availability at ${t}`);
+          for (const host of ['h', 'twin'])
+            if (pairs(engine.info.hostAvailability(host, n)) !== pairs(once.hostAvailability(host, n))) mismatches.push(`availability of ${host} at ${t}`);
           if (pairs(engine.info.linkBandwidthBps('c', n)) !== pairs(once.linkBandwidthBps('c', n))) mismatches.push(`bandwidth at ${t}`);
           if (pairs(engine.info.linkLatencyMs('c', n)) !== pairs(once.linkLatencyMs('c', n))) mismatches.push(`latency at ${t}`);
           expect(engine.info.hostAvailability('h', n)).toBe(engine.info.hostAvailability('h', n)); // asked again: the same answer
