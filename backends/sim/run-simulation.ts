@@ -7,7 +7,7 @@ import type { ForecastingService } from '../../src/interfaces/forecasting.js';
 import type { GridOS } from '../../src/interfaces/grid-os.js';
 import type { InformationService } from '../../src/interfaces/information.js';
 import type { SchedulerEvents } from '../../src/interfaces/scheduler-events.js';
-import type { RecordSink, RunHeader } from '../../src/record/events.js';
+import { NO_RECORD, type RecordSink, type RunHeader } from '../../src/record/events.js';
 import type { SchedulerOptions } from '../../src/scheduler/options.js';
 import { NwsForecaster } from '../../src/forecast/nws.js';
 import { Rng } from '../../src/util/rng.js';
@@ -78,8 +78,6 @@ export interface SimScheduler extends SchedulerEvents {
   readonly stats?: { readonly planCalls: number; readonly planCpuMs: number };
 }
 
-const discard: RecordSink = () => {};
-
 // A simulated record is a function of the inputs and the seed alone. The CPU time each do_plan() really took
 // varies between runs, so simulated records carry 0 there; the real figure is the result's planCpuMs.
 function withoutCpuTimes(sink: RecordSink): RecordSink {
@@ -109,7 +107,7 @@ export function runSimulation(input: SimulationInput, makeScheduler: (deps: SimS
     forecaster: new NwsForecaster(),
     clock: engine.clock,
     rng: new Rng(input.seed),
-    record: record ? withoutCpuTimes(record) : discard,
+    record: record ? withoutCpuTimes(record) : NO_RECORD,
   });
   const outcome = engine.run(scheduler);
   const makespanS = outcome.endS;

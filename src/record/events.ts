@@ -132,3 +132,6 @@ export type RunRecordEvent =
 
 /** Where run-record events go: a file, a dashboard stream, memory in tests, or several of these. */
 export type RecordSink = (event: RunRecordEvent) => void;
+
+/** The sink of a run nobody records: whoever is handed it may skip building its events. */
+export const NO_RECORD: RecordSink = () => {};

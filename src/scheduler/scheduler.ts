@@ -23,7 +23,7 @@ import type { HostInfo, InformationService } from '../interfaces/information.js'
 import type { SchedulerEvents, Transfer, WorkFailure } from '../interfaces/scheduler-events.js';
 import type { Application, FileId, WorkId, WorkSpec } from '../model/application.js';
 import type { ClusterId, HostId } from '../model/grid.js';
-import type { RecordSink, SchedCallRecord } from '../record/events.js';
+import { NO_RECORD, type RecordSink, type SchedCallRecord } from '../record/events.js';
 import type { Rng } from '../util/rng.js';
 import { Estimator } from './estimates.js';
 import { getHeuristic } from './heuristics/registry.js';
@@ -89,6 +89,8 @@ export class Scheduler implements SchedulerEvents {
   /** Hybrid link order: how many times each not-ready output has been skipped. */
   private readonly outputSkips = new Map<WorkId, number>();
   private lastDeltaS = 0;
+  /** False when the run is not recorded (deps.record is NO_RECORD): no record event is built. */
+  private readonly recording: boolean;
   private readonly works = new Map<WorkId, WorkState>();
   /** Usage counts, todo and computed Works, kept up to date by setStatus() so that plans need no scan. */
   private readonly pending = new PendingWorks(this.works);
@@ -122,6 +124,7 @@ export class Scheduler implements SchedulerEvents {
     private readonly deps: SchedulerDeps,
   ) {
     checkStrategies(options);
+    this.recording = deps.record !== NO_RECORD;
     checkSelfScheduling(options.selfScheduling);
     const o = (this.options = resolveSchedulerOptions(options));
     this.selfScheduling = schedulesDirectly(o.selfScheduling, o.heuristic, o.taskSpace);
@@ -149,7 +152,7 @@ export class Scheduler implements SchedulerEvents {
   // ── sched_* (§7.3.2) ──
 
   sched_new_host(hosts: readonly HostInfo[]): void {
-    this.recordCall('sched_new_host', { hosts: hosts.map((h) => h.id) });
+    if (this.recording) this.recordCall('sched_new_host', { hosts: hosts.map((h) => h.id) });
     const replanOnAdd = this.options.replanOn === 'add' || this.options.replanOn === 'both';
     // Without re-planning on additions a new host waits for the next scheduling event, if there is one.
     const awaitingPlan = !replanOnAdd && (this.periodicTimer !== null || this.planPending);
@@ -183,7 +186,7 @@ export class Scheduler implements SchedulerEvents {
   }
 
   sched_new_work(works: readonly WorkSpec[]): void {
-    this.recordCall('sched_new_work', { works: works.map((w) => w.id) });
+    if (this.recording) this.recordCall('sched_new_work', { works: works.map((w) => w.id) });
     for (const spec of works) {
       if (this.works.has(spec.id)) continue;
       const ws: WorkState = { spec: this.beliefs.work(spec), status: 'todo', host: null, executions: 0, exitFailures: 0 };
@@ -196,7 +199,7 @@ export class Scheduler implements SchedulerEvents {
   }
 
   sched_work_done(works: readonly WorkId[], hostId: HostId): void {
-    this.recordCall('sched_work_done', { works: [...works], hosts: [hostId] });
+    if (this.recording) this.recordCall('sched_work_done', { works: [...works], hosts: [hostId] });
     const host = this.hosts.get(hostId);
     for (const workId of works) {
       const ws = this.works.get(workId);
@@ -213,13 +216,13 @@ export class Scheduler implements SchedulerEvents {
   }
 
   sched_host_failed(hosts: readonly HostId[]): void {
-    this.recordCall('sched_host_failed', { hosts: [...hosts] });
+    if (this.recording) this.recordCall('sched_host_failed', { hosts: [...hosts] });
     for (const hostId of hosts) this.failHost(hostId);
     this.replanOnFailure();
   }
 
   sched_work_failed(works: readonly WorkId[], failure: WorkFailure): void {
-    this.recordCall('sched_work_failed', { works: [...works], hosts: [failure.hostId] });
+    if (this.recording) this.recordCall('sched_work_failed', { works: [...works], hosts: [failure.hostId] });
     const host = this.hosts.get(failure.hostId);
     for (const workId of works) {
       if (host?.running?.workId === workId) this.failRunning(host, failure.reason);
@@ -229,7 +232,7 @@ export class Scheduler implements SchedulerEvents {
   }
 
   sched_disk_failed(clusters: readonly ClusterId[]): void {
-    this.recordCall('sched_disk_failed', { clusters: [...clusters] });
+    if (this.recording) this.recordCall('sched_disk_failed', { clusters: [...clusters] });
     for (const clusterId of clusters) {
       const cluster = this.clusters.get(clusterId);
       if (cluster === undefined || !cluster.up) continue;
@@ -250,9 +253,11 @@ export class Scheduler implements SchedulerEvents {
   }
 
   sched_fileTransfer_done(transfer: Transfer): void {
-    const call: Omit<SchedCallRecord, 'type' | 't' | 'call'> =
-      transfer.kind === 'input' ? { file: transfer.fileId, clusters: [transfer.clusterId] } : { works: [transfer.workId], clusters: [transfer.clusterId] };
-    this.recordCall('sched_fileTransfer_done', call);
+    if (this.recording)
+      this.recordCall(
+        'sched_fileTransfer_done',
+        transfer.kind === 'input' ? { file: transfer.fileId, clusters: [transfer.clusterId] } : { works: [transfer.workId], clusters: [transfer.clusterId] },
+      );
     const cluster = this.clusters.get(transfer.clusterId);
     const busy = cluster?.busy?.item;
     if (cluster === undefined || !cluster.up || busy === undefined) return;
@@ -264,7 +269,7 @@ export class Scheduler implements SchedulerEvents {
       const ws = this.works.get(transfer.workId)!;
       this.setStatus(ws, 'done');
       this.stats.worksDone++;
-      this.deps.record({ type: 'work-done', t: this.deps.clock.nowS(), work: ws.spec.id, host: ws.host! });
+      if (this.recording) this.deps.record({ type: 'work-done', t: this.deps.clock.nowS(), work: ws.spec.id, host: ws.host! });
     }
     this.observeEstimate(cluster.busy!);
     cluster.busy = null;
@@ -692,7 +697,7 @@ export class Scheduler implements SchedulerEvents {
 
   private recordFailure(ws: WorkState, hostId: HostId, reason: string, final: boolean): void {
     this.stats.workFailures++;
-    this.deps.record({ type: 'work-failed', t: this.deps.clock.nowS(), work: ws.spec.id, host: hostId, reason, final });
+    if (this.recording) this.deps.record({ type: 'work-failed', t: this.deps.clock.nowS(), work: ws.spec.id, host: hostId, reason, final });
   }
 
   /** `unstarve` false: the caller unstarves the hosts once after moving many Works. */
