@@ -24,6 +24,16 @@ export const FALLBACK_AVAILABILITY = 1;
 export const MIN_AVAILABILITY = 0.01;
 export const MIN_BANDWIDTH_BPS = 1;
 
+/** The series predicted per resource: link bandwidth, link latency, host CPU availability. */
+type SeriesKind = 'bw' | 'lat' | 'cpu';
+
+interface LastPrediction {
+  readonly samples: readonly Sample[];
+  readonly length: number;
+  readonly newest: Sample | undefined;
+  readonly value: number;
+}
+
 export interface LinkEstimate {
   readonly latencyS: number;
   readonly bandwidthBps: number;
@@ -39,7 +49,7 @@ export class Estimator {
    */
   private readonly memo = new Map<number, { values: readonly number[]; value: number | undefined }[]>();
   private memoEntries = 0;
-  private readonly lastPrediction = new Map<string, { samples: readonly Sample[]; length: number; newest: Sample | undefined; value: number }>();
+  private readonly lastPrediction: Record<SeriesKind, Map<string, LastPrediction>> = { bw: new Map(), lat: new Map(), cpu: new Map() };
 
   constructor(
     private readonly info: InformationService,
@@ -50,14 +60,14 @@ export class Estimator {
   }
 
   link(clusterId: ClusterId): LinkEstimate {
-    const bandwidthBps = this.predict(`bw:${clusterId}`, this.info.linkBandwidthBps(clusterId, FORECAST_HISTORY_SAMPLES), FALLBACK_BANDWIDTH_BPS);
-    const latencyMs = this.predict(`lat:${clusterId}`, this.info.linkLatencyMs(clusterId, FORECAST_HISTORY_SAMPLES), FALLBACK_LATENCY_MS);
+    const bandwidthBps = this.predict('bw', clusterId, this.info.linkBandwidthBps(clusterId, FORECAST_HISTORY_SAMPLES), FALLBACK_BANDWIDTH_BPS);
+    const latencyMs = this.predict('lat', clusterId, this.info.linkLatencyMs(clusterId, FORECAST_HISTORY_SAMPLES), FALLBACK_LATENCY_MS);
     return { latencyS: Math.max(0, latencyMs) / 1000, bandwidthBps: Math.max(MIN_BANDWIDTH_BPS, bandwidthBps) };
   }
 
   /** CPU availability as a fraction in [MIN_AVAILABILITY, 1]. */
   availability(hostId: HostId): number {
-    const a = this.predict(`cpu:${hostId}`, this.info.hostAvailability(hostId, FORECAST_HISTORY_SAMPLES), FALLBACK_AVAILABILITY);
+    const a = this.predict('cpu', hostId, this.info.hostAvailability(hostId, FORECAST_HISTORY_SAMPLES), FALLBACK_AVAILABILITY);
     return Math.min(1, Math.max(MIN_AVAILABILITY, a));
   }
 
@@ -88,20 +98,22 @@ export class Estimator {
     return samples;
   }
 
-  private predict(key: string, samples: readonly Sample[], fallback: number): number {
-    const last = this.lastPrediction.get(key);
+  /** The prediction for the series `kind` of resource `id`, given its samples. */
+  private predict(kind: SeriesKind, id: string, samples: readonly Sample[], fallback: number): number {
+    const predictions = this.lastPrediction[kind];
+    const last = predictions.get(id);
     const newest = samples[samples.length - 1];
     if (last !== undefined && last.samples === samples && last.length === samples.length && last.newest === newest) return last.value;
-    const value = this.forecastOf(key, samples, fallback);
-    this.lastPrediction.set(key, { samples, length: samples.length, newest, value });
+    const value = this.forecastOf(kind, id, samples, fallback);
+    predictions.set(id, { samples, length: samples.length, newest, value });
     return value;
   }
 
-  private forecastOf(key: string, samples: readonly Sample[], fallback: number): number {
+  private forecastOf(kind: SeriesKind, id: string, samples: readonly Sample[], fallback: number): number {
     let value: number | undefined;
     if (samples.length === 0) value = undefined;
     else if (this.predictor === 'last-value') value = samples[samples.length - 1]!.value;
-    else if (this.nws !== undefined) value = this.nws.forecastSamples(key, samples)?.value;
+    else if (this.nws !== undefined) value = this.nws.forecastSamples(`${kind}:${id}`, samples)?.value;
     else value = this.serviceForecast(samples);
     return value === undefined || !Number.isFinite(value) ? fallback : value;
   }
@@ -115,8 +127,7 @@ export class Estimator {
     let hash = samples.length;
     for (const s of samples) hash = Math.imul(hash ^ Math.round(s.value * 1e6) ^ (s.value * 1e-9), 0x01000193) >>> 0;
     const bucket = this.memo.get(hash);
-    const hit = bucket?.find((m) => m.values.length === samples.length && m.values.every((v, k) => Object.is(v, samples[k]!.value)));
-    if (hit !== undefined) return hit.value;
+    if (bucket !== undefined) for (const m of bucket) if (sameValues(m.values, samples)) return m.value;
     const values = samples.map((s) => s.value);
     const value = this.forecaster.forecast(values)?.value;
     if (this.memoEntries >= FORECAST_MEMO_ENTRIES) {
@@ -129,4 +140,11 @@ export class Estimator {
     return value;
   }
 
+}
+
+/** The same values, in the same order (Object.is: NaN matches NaN, 0 does not match -0). */
+function sameValues(values: readonly number[], samples: readonly Sample[]): boolean {
+  if (values.length !== samples.length) return false;
+  for (let k = 0; k < values.length; k++) if (!Object.is(values[k], samples[k]!.value)) return false;
+  return true;
 }
