@@ -97,13 +97,6 @@ export class Scheduler implements SchedulerEvents {
   private readonly statusCount: Record<WorkStatus, number> = { todo: 0, queued: 0, running: 0, computed: 0, retrieving: 0, done: 0, failed: 0 };
   private readonly hosts = new Map<HostId, HostState>();
   private hostOrder: HostState[] = [];
-  /**
-   * Greedy link order: a link FIFO in which nothing could go stays so until the FIFO changes or a Work
-   * computed on that cluster changes status; the scan is skipped until then. Per cluster: the FIFO version
-   * and Work version seen by the last scan that found nothing to send.
-   */
-  private readonly workVersion = new Map<ClusterId, number>();
-  private readonly nothingToSend = new Map<ClusterId, { queue: number; works: number }>();
   /** The up hosts computing nothing, in host order: the only ones do_schedule() has to look at. */
   private idleHosts: HostState[] = [];
   private readonly clusters = new Map<ClusterId, ClusterState>();
@@ -338,8 +331,7 @@ export class Scheduler implements SchedulerEvents {
     ws.host = host.info.id;
     this.setStatus(ws, 'queued');
     host.fifo.push(spec.id);
-    const usage = this.pending.usage;
-    const inputs = [...new Set(ws.spec.inputs)].sort((a, b) => (usage.get(b) ?? 0) - (usage.get(a) ?? 0) || a - b);
+    const inputs = byDecreasingUsage(ws.spec.inputs, this.pending.usage);
     const storage = this.deps.info.storedFiles(cluster.id);
     const nowS = this.deps.clock.nowS();
     for (const fileId of inputs) {
@@ -360,7 +352,8 @@ export class Scheduler implements SchedulerEvents {
   }
 
   private isReady(ws: WorkState, cluster: ClusterState): boolean {
-    return ws.spec.inputs.every((fileId) => cluster.stored.has(fileId));
+    for (const fileId of ws.spec.inputs) if (!cluster.stored.has(fileId)) return false;
+    return true;
   }
 
   /** A head Work waiting for a file nobody is bringing (e.g. its entry was dropped): queue the file. */
@@ -409,9 +402,8 @@ export class Scheduler implements SchedulerEvents {
   private startNextTransfer(cluster: ClusterState): void {
     const queue = cluster.queue;
     const greedy = this.linkRule.mode === 'greedy';
-    const seen = this.nothingToSend.get(cluster.id);
-    const worksVersion = this.workVersion.get(cluster.id) ?? 0;
-    if (greedy && seen !== undefined && seen.queue === queue.version && seen.works === worksVersion) return;
+    const seen = cluster.nothingToSend;
+    if (greedy && seen.queue === queue.version && seen.works === cluster.worksVersion) return;
     const files = this.beliefs.files();
     const skipped: WorkId[] = [];
     for (let k = 0; k < queue.length; ) {
@@ -449,7 +441,10 @@ export class Scheduler implements SchedulerEvents {
       }
       k++;
     }
-    if (greedy) this.nothingToSend.set(cluster.id, { queue: queue.version, works: worksVersion });
+    if (greedy) {
+      seen.queue = queue.version;
+      seen.works = cluster.worksVersion;
+    }
   }
 
   /** Seconds until a Work whose output waits on a link is expected to be computed (Infinity: not started). */
@@ -724,7 +719,7 @@ export class Scheduler implements SchedulerEvents {
   /** A Work on this host may now have an output to send, or none any more: its cluster's link must look again. */
   private touchCluster(hostId: HostId | null): void {
     const clusterId = hostId === null ? undefined : this.hosts.get(hostId)?.info.clusterId;
-    if (clusterId !== undefined) this.workVersion.set(clusterId, (this.workVersion.get(clusterId) ?? 0) + 1);
+    if (clusterId !== undefined) this.clusters.get(clusterId)!.worksVersion++;
   }
 
   /** Keeps idleHosts (up hosts computing nothing, in host order) up to date. */
@@ -749,7 +744,15 @@ export class Scheduler implements SchedulerEvents {
   private clusterFor(clusterId: ClusterId): ClusterState {
     let cluster = this.clusters.get(clusterId);
     if (cluster === undefined) {
-      cluster = { id: clusterId, up: false, queue: new LinkQueue(), busy: null, stored: new Set<FileId>() };
+      cluster = {
+        id: clusterId,
+        up: false,
+        queue: new LinkQueue(),
+        busy: null,
+        worksVersion: 0,
+        nothingToSend: { queue: -1, works: -1 },
+        stored: new Set<FileId>(),
+      };
       this.clusters.set(clusterId, cluster);
       this.clusterOrder = [...this.clusters.values()].sort((a, b) => compareStrings(a.id, b.id));
     }
@@ -784,6 +787,12 @@ export class Scheduler implements SchedulerEvents {
       meanEstimateError: this.delta.meanError(),
     };
   }
+}
+
+/** Distinct input files, most used first (§5.6.4), then by id. */
+function byDecreasingUsage(inputs: readonly FileId[], usage: ReadonlyMap<FileId, number>): readonly FileId[] {
+  if (inputs.length <= 1) return inputs;
+  return [...new Set(inputs)].sort((a, b) => (usage.get(b) ?? 0) - (usage.get(a) ?? 0) || a - b);
 }
 
 function compareStrings(a: string, b: string): number {

@@ -135,6 +135,13 @@ export interface ClusterState {
   up: boolean;
   queue: LinkQueue;
   busy: RunningTransfer | null;
+  /** Bumped when a Work on one of its hosts may now have an output to send, or none any more. */
+  worksVersion: number;
+  /**
+   * Greedy link order: the FIFO and Works versions seen by the last scan of the FIFO that found nothing to
+   * send (-1: none). Nothing can go until one of them changes, so the scan is skipped until then.
+   */
+  readonly nothingToSend: { queue: number; works: number };
   /**
    * Files the scheduler knows are in the cluster's storage: its own transfers, plus what info.storedFiles
    * says about the files a plan (or a self-scheduled Work) reads, and all of it when the cluster comes up.
@@ -145,13 +152,17 @@ export interface ClusterState {
 /**
  * A set of Work ids (indices 0..m-1 of Application.works) that lists its members in increasing id order
  * without a scan of every id: a flag per id plus a count per block of BLOCK ids, so taking the first k
- * members costs O(k + m / BLOCK).
+ * members costs O(k + m / BLOCK), and less when the low ids have gone (the scan starts at the lowest block
+ * that may hold a member: a work queue taking the smallest id again and again does not re-walk the blocks
+ * it has emptied).
  */
 export class OrderedIdSet {
   private static readonly SHIFT = 8;
   private flags = new Uint8Array(0);
   private blockCounts = new Int32Array(0);
   private count = 0;
+  /** Every block below this one is empty. */
+  private lowestBlock = 0;
 
   get size(): number {
     return this.count;
@@ -165,6 +176,7 @@ export class OrderedIdSet {
     if (this.flags[id] === 1) return;
     this.flags[id] = 1;
     this.blockCounts[id >> OrderedIdSet.SHIFT]!++;
+    this.lowestBlock = Math.min(this.lowestBlock, id >> OrderedIdSet.SHIFT);
     this.count++;
   }
   delete(id: number): void {
@@ -179,7 +191,8 @@ export class OrderedIdSet {
     const want = Math.min(limit, this.count);
     const flags = this.flags;
     const blocks = this.blockCounts;
-    for (let b = 0; b < blocks.length && out.length < want; b++) {
+    while (this.lowestBlock < blocks.length && blocks[this.lowestBlock] === 0) this.lowestBlock++;
+    for (let b = this.lowestBlock; b < blocks.length && out.length < want; b++) {
       if (blocks[b] === 0) continue;
       const end = Math.min(flags.length, (b + 1) << OrderedIdSet.SHIFT);
       for (let id = b << OrderedIdSet.SHIFT; id < end && out.length < want; id++) if (flags[id] === 1) out.push(id);

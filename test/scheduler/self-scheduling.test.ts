@@ -104,7 +104,7 @@ describe("the work queue's placement bound", () => {
         files: app.files,
         works,
         hosts: hostStates,
-        clusters: ['c1', 'c2'].map((id) => ({ id, up: true, queue: new LinkQueue(), busy: null, stored: new Set([0]) })),
+        clusters: ['c1', 'c2'].map((id) => ({ id, up: true, queue: new LinkQueue(), busy: null, worksVersion: 0, nothingToSend: { queue: -1, works: -1 }, stored: new Set([0]) })),
         clusterOfHost: (id) => id.slice(0, 2),
         estimator: new Estimator(grid, new LastValueForecaster()),
         heuristic,

@@ -90,7 +90,7 @@ describe('progress measured from port (3)', () => {
         files: app.files,
         works,
         hosts: [host],
-        clusters: [{ id: 'c1', up: true, queue: new LinkQueue(), busy: null, stored: new Set() }],
+        clusters: [{ id: 'c1', up: true, queue: new LinkQueue(), busy: null, worksVersion: 0, nothingToSend: { queue: -1, works: -1 }, stored: new Set() }],
         clusterOfHost: () => 'c1',
         estimator,
         heuristic: getHeuristic('minmin'),
