@@ -124,8 +124,7 @@ export class Estimator {
    * answers are memoized by content, at most FORECAST_MEMO_ENTRIES of them (then the memo starts afresh).
    */
   private serviceForecast(samples: readonly Sample[]): number | undefined {
-    let hash = samples.length;
-    for (const s of samples) hash = Math.imul(hash ^ Math.round(s.value * 1e6) ^ (s.value * 1e-9), 0x01000193) >>> 0;
+    const hash = valuesHash(samples);
     const bucket = this.memo.get(hash);
     if (bucket !== undefined) for (const m of bucket) if (sameValues(m.values, samples)) return m.value;
     const values = samples.map((s) => s.value);
@@ -147,4 +146,14 @@ function sameValues(values: readonly number[], samples: readonly Sample[]): bool
   if (values.length !== samples.length) return false;
   for (let k = 0; k < values.length; k++) if (!Object.is(values[k], samples[k]!.value)) return false;
   return true;
+}
+
+/** A hash of the values of a series (a signed 32-bit integer: the loop stays in int32 arithmetic). */
+function valuesHash(samples: readonly Sample[]): number {
+  let hash = samples.length;
+  for (let k = 0; k < samples.length; k++) {
+    const value = samples[k]!.value;
+    hash = Math.imul(hash ^ Math.round(value * 1e6) ^ (value * 1e-9), 0x01000193);
+  }
+  return hash;
 }
