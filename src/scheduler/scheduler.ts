@@ -30,7 +30,7 @@ import { getHeuristic } from './heuristics/registry.js';
 import type { Heuristic } from './heuristics/heuristic.js';
 import { resolveSchedulerOptions, type ResolvedSchedulerOptions, type SchedulerOptions } from './options.js';
 import { makePlan, type PlanOutput, type RunningOn } from './planner.js';
-import { LinkQueue, PendingWorks, type ClusterState, type HostState, type LinkItem, type RunningSubtask, type WorkState, type WorkStatus } from './state.js';
+import { LinkQueue, PendingWorks, WaitingHead, type ClusterState, type HostState, type LinkItem, type RunningSubtask, type WorkState, type WorkStatus } from './state.js';
 import { DeltaController } from './strategies/delta.js';
 import { maySkipOutput, type LinkOrderRule } from './strategies/link-order.js';
 import { IntervalController } from './strategies/plan-events.js';
@@ -159,7 +159,7 @@ export class Scheduler implements SchedulerEvents {
       }
       const known = this.hosts.get(info.id);
       if (known === undefined) {
-        const host: HostState = { info, up: true, fifo: [], running: null, starved: false, awaitingPlan };
+        const host: HostState = { info, up: true, fifo: [], running: null, starved: false, awaitingPlan, waiting: new WaitingHead() };
         this.hosts.set(info.id, host);
         this.hostOrder = [...this.hosts.values()].sort(compareHosts);
         this.setIdle(host, true);
@@ -296,12 +296,15 @@ export class Scheduler implements SchedulerEvents {
       if (!host.up || host.running !== null) continue;
       const cluster = this.clusters.get(host.info.clusterId)!;
       if (host.fifo.length > 0) {
-        const ws = this.works.get(host.fifo[0]!)!;
+        const head = host.fifo[0]!;
+        if (host.waiting.unchanged(head, cluster)) continue; // still waiting, its inputs still on their way
+        const ws = this.works.get(head)!;
         if (this.isReady(ws, cluster)) {
           host.fifo.shift();
           this.startCompute(host, ws);
         } else {
           this.ensureInputsQueued(ws, cluster);
+          host.waiting.record(head, cluster);
         }
         continue;
       }

@@ -45,6 +45,8 @@ export interface HostState {
   starved: boolean;
   /** Joined while re-planning on additions is off: waits for the next scheduling event, asks for no plan. */
   awaitingPlan: boolean;
+  /** When the head of the FIFO was last found waiting for its inputs, and what that depended on. */
+  readonly waiting: WaitingHead;
 }
 
 /** A link FIFO entry. `planS`: when the plan that queued it expected it to start (orders the FIFO). */
@@ -127,6 +129,39 @@ export class LinkQueue {
     this.items = [];
     this.inputs.clear();
     this.outputs.clear();
+  }
+}
+
+/**
+ * A FIFO head found waiting for its inputs, and what was true of its cluster then: the link FIFO's version,
+ * the transfer under way, the stored files. Whether the head is ready, and whether its inputs are all
+ * stored, queued or on their way, depends on nothing else: while all of it is unchanged, so is the answer,
+ * and do_schedule() need not look again.
+ */
+export class WaitingHead {
+  private workId: WorkId = -1;
+  private queueVersion = -1;
+  private busy: RunningTransfer | null = null;
+  private stored: ReadonlySet<FileId> | null = null;
+  private storedCount = -1;
+
+  record(workId: WorkId, cluster: ClusterState): void {
+    this.workId = workId;
+    this.queueVersion = cluster.queue.version;
+    this.busy = cluster.busy;
+    this.stored = cluster.stored;
+    this.storedCount = cluster.stored.size;
+  }
+
+  /** Still as recorded (files are only ever added to a `stored` set, or the set is replaced). */
+  unchanged(workId: WorkId, cluster: ClusterState): boolean {
+    return (
+      this.workId === workId &&
+      this.queueVersion === cluster.queue.version &&
+      this.busy === cluster.busy &&
+      this.stored === cluster.stored &&
+      this.storedCount === cluster.stored.size
+    );
   }
 }
 

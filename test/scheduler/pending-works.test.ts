@@ -1,8 +1,8 @@
 // The bookkeeping that keeps a plan's cost proportional to what it places: the ordered todo set, the
 // incremental usage counts (checked against a recount after every move of random runs), and link FIFO
-// insertion by planned time.
+// insertion by planned time; and what a FIFO head waiting for its inputs depends on.
 import { describe, expect, it } from 'vitest';
-import { LinkQueue, OrderedIdSet, PendingWorks, type WorkState, type WorkStatus } from '../../src/scheduler/state.js';
+import { LinkQueue, OrderedIdSet, PendingWorks, WaitingHead, type ClusterState, type WorkState, type WorkStatus } from '../../src/scheduler/state.js';
 import { Rng } from '../../src/util/rng.js';
 import { work } from './support/harness.js';
 
@@ -88,5 +88,35 @@ describe('LinkQueue.insertByPlan', () => {
     expect(q.list().map((i) => (i.kind === 'input' ? `f${i.fileId}` : `w${i.workId}`))).toEqual(['w1', 'f1', 'f2', 'w2', 'f3']);
     expect(q.hasInput(2)).toBe(true);
     expect(q.version).toBeGreaterThan(v);
+  });
+});
+
+describe('WaitingHead', () => {
+  it('stays unchanged until the head, the link FIFO, the transfer under way or the stored files change', () => {
+    const cluster: ClusterState = {
+      id: 'c',
+      up: true,
+      queue: new LinkQueue(),
+      busy: null,
+      worksVersion: 0,
+      nothingToSend: { queue: -1, works: -1 },
+      stored: new Set([1]),
+    };
+    const waiting = new WaitingHead();
+    expect(waiting.unchanged(7, cluster)).toBe(false); // never recorded
+    waiting.record(7, cluster);
+    expect(waiting.unchanged(7, cluster)).toBe(true);
+    expect(waiting.unchanged(8, cluster)).toBe(false);
+    const changes: ((c: ClusterState) => void)[] = [
+      (c) => c.queue.push({ kind: 'input', fileId: 2, planS: 0 }),
+      (c) => (c.busy = { item: { kind: 'input', fileId: 3, planS: 0 }, startS: 0, estEndS: 1 }),
+      (c) => c.stored.add(4),
+      (c) => (c.stored = new Set(c.stored)),
+    ];
+    for (const change of changes) {
+      waiting.record(7, cluster);
+      change(cluster);
+      expect(waiting.unchanged(7, cluster)).toBe(false);
+    }
   });
 });

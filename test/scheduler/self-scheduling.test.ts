@@ -7,7 +7,7 @@ import type { Application } from '../../src/model/application.js';
 import { Estimator } from '../../src/scheduler/estimates.js';
 import { getHeuristic } from '../../src/scheduler/heuristics/registry.js';
 import { makePlan, PLACEMENT_BOUNDS } from '../../src/scheduler/planner.js';
-import { LinkQueue, type HostState, type WorkState } from '../../src/scheduler/state.js';
+import { LinkQueue, WaitingHead, type HostState, type WorkState } from '../../src/scheduler/state.js';
 import { Rng } from '../../src/util/rng.js';
 import { FakeGrid } from './support/fake-grid.js';
 import { Harness, file, work } from './support/harness.js';
@@ -89,7 +89,7 @@ describe("the work queue's placement bound", () => {
     const grid = new FakeGrid();
     const hostStates: HostState[] = ['c1.a', 'c1.b', 'c1.c', 'c2.a', 'c2.b'].map((id) => {
       const info = grid.addHost(host(id, id.slice(0, 2)));
-      return { info, up: true, fifo: [], running: null, starved: false, awaitingPlan: false };
+      return { info, up: true, fifo: [], running: null, starved: false, awaitingPlan: false, waiting: new WaitingHead() };
     });
     // c1.b computes Work 0; c2.a keeps Work 1 queued: three hosts are idle.
     hostStates[1]!.running = { workId: 0, startS: 0, estEndS: 100 };

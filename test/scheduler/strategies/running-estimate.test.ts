@@ -5,7 +5,7 @@ import type { Sample } from '../../../src/interfaces/information.js';
 import { Estimator } from '../../../src/scheduler/estimates.js';
 import { getHeuristic } from '../../../src/scheduler/heuristics/registry.js';
 import { makePlan } from '../../../src/scheduler/planner.js';
-import { LinkQueue, type HostState, type WorkState } from '../../../src/scheduler/state.js';
+import { LinkQueue, WaitingHead, type HostState, type WorkState } from '../../../src/scheduler/state.js';
 import { expectedEndS, integrateSamples, type RunningEstimate } from '../../../src/scheduler/strategies/running-estimate.js';
 import { Rng } from '../../../src/util/rng.js';
 import { FakeGrid } from '../support/fake-grid.js';
@@ -82,6 +82,7 @@ describe('progress measured from port (3)', () => {
         running: { workId: 0, startS: 0, estEndS: 100, estAmount: 100 },
         starved: false,
         awaitingPlan: false,
+        waiting: new WaitingHead(),
       };
       const estimator = new Estimator(grid, new LastValueForecaster());
       const plan = makePlan({
