@@ -149,6 +149,7 @@ export class Scheduler implements SchedulerEvents {
     const replanOnAdd = this.options.replanOn === 'add' || this.options.replanOn === 'both';
     // Without re-planning on additions a new host waits for the next scheduling event, if there is one.
     const awaitingPlan = !replanOnAdd && (this.periodicTimer !== null || this.planPending);
+    const hostCount = this.hosts.size;
     for (const info of hosts) {
       const cluster = this.clusterFor(info.clusterId);
       if (!cluster.up) {
@@ -161,7 +162,6 @@ export class Scheduler implements SchedulerEvents {
       if (known === undefined) {
         const host: HostState = { info, up: true, fifo: [], running: null, starved: false, awaitingPlan, waiting: new WaitingHead() };
         this.hosts.set(info.id, host);
-        this.hostOrder = [...this.hosts.values()].sort(compareHosts);
         this.setIdle(host, true);
       } else if (!known.up) {
         this.setIdle(known, false);
@@ -174,6 +174,7 @@ export class Scheduler implements SchedulerEvents {
         this.setIdle(known, true);
       }
     }
+    if (this.hosts.size > hostCount) this.hostOrder = [...this.hosts.values()].sort(compareHosts);
     if (replanOnAdd) this.requestPlan(true);
     this.doSchedule();
   }
