@@ -7,8 +7,10 @@
 // the same assignments; test/scheduler/heuristics-reference*.test.ts check this on random instances):
 //  - Per Work and cluster (a "cell") we keep the best host's (Compl, endS, host), and the second-best's for
 //    rules that read it (plain Sufferage). Every cell is always up to date: an assignment on cluster c
-//    changes nothing in other clusters, so after it exactly the cells of c are computed again, for every
-//    unplaced Work, in one tight pass over flat arrays (no versions, no heaps of Works).
+//    changes nothing in other clusters, so after it exactly the cells of c are brought up to date, for every
+//    unplaced Work, in one tight pass over flat arrays stored cluster by cluster (updateCells). A cell whose
+//    best host is not the one placed on and did not wait for the inputs keeps its values without a look at
+//    the hosts.
 //  - Hosts of one cluster with the same architecture and availability ("a class") differ only by their free
 //    time, and Compl grows with it, so only the earliest-free hosts of a class (a heap per class) can be a
 //    Work's best or second-best host. Among those, a host that is free no earlier and no faster than another
@@ -21,8 +23,8 @@
 //  - A Work is scored again only when its cell of c changed and the rule may read it: the rule says which
 //    clusters its score watches and the largest Compl it relies on (a cluster whose best Compl is above it
 //    cannot change the score).
-//  - The best Work is found by one linear scan of the unplaced Works' keys: with most Works scored again
-//    after each assignment, a scan costs less than keeping a heap in order.
+//  - The best Work is found during that same pass, in Work order: with most Works scored again after each
+//    assignment, this costs less than keeping a heap of Works in order.
 import type { WorkSpec } from '../../model/application.js';
 import type { ChartHost, GanttChart, InputSummary } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';
@@ -254,11 +256,13 @@ export class MctEngine {
 
   run(): void {
     const { chart, works, C, n } = this;
-    for (let c = 0; c < C; c++) this.snapshot(c);
+    for (let c = 0; c < C; c++) {
+      this.snapshot(c);
+      this.updateCells(c, -1, false);
+    }
     let best = -1;
     for (let i = 0; i < n; i++) {
       this.active[i] = 1;
-      for (let c = 0; c < C; c++) this.refreshCell(i, c);
       this.rescore(i);
       if (this.active[i] === 1 && (best < 0 || this.ranksBefore(i, best))) best = i;
     }
@@ -272,40 +276,99 @@ export class MctEngine {
       if (!this.fullHostsCount && chart.isFull(host)) hostHeap.remove(host);
       else hostHeap.update(host);
       this.snapshot(c);
-      const base = c * n;
       for (const fileId of row.sentFiles) {
-        for (const j of this.readers.get(fileId) ?? []) this.summaryStale[base + j] = 1;
+        for (const j of this.readers.get(fileId) ?? []) this.summaryStale[c * n + j] = 1;
       }
-      // In Work order, so that the pass reads the cluster's cells in memory order and meets equal keys by
-      // increasing Work index; it also finds the next best Work.
-      best = -1;
-      for (let j = 0; j < n; j++) {
-        if (this.active[j] === 0) continue;
-        const cell = base + j;
-        if (!this.keepsCell(cell, c, host) && (this.refreshCell(j, c) || this.h1[cell] === host || this.h2[cell] === host)) {
-          if (this.rule.watchesAll || c === this.w1[j] || c === this.w2[j] || !(this.c1[cell]! > this.bound[j]!)) this.rescore(j);
-          if (this.active[j] === 0) continue;
-        }
-        if (best < 0 || this.ranksBefore(j, best)) best = j;
-      }
+      best = this.updateCells(c, host, true);
     }
   }
 
   /**
-   * After an assignment on `placedHost` of cluster c, whether the cell provably keeps its values, so that
-   * computing it again can be skipped: its inputs summary is current, its best (and second) host is not the
-   * one placed on, and that host waited for itself rather than for the inputs, even with the link now busier.
-   * Every other host of c can only end later than before, so it cannot overtake them (the ranking is total).
+   * Brings every unplaced Work's cell of cluster c up to date after an assignment on `placedHost` (-1: the
+   * first time, when no cell is computed yet). With `rescoring`, scores again the Works whose score may read
+   * a changed cell and returns the next best Work (-1: none). This is the engine's hot loop: it runs in Work
+   * order, so that it reads the cluster's cells in memory order and meets equal keys by increasing index.
+   *
+   * A cell is kept as it is when its inputs summary is current, its best (and second) host is not the one
+   * placed on, and that host waited for itself rather than for the inputs even with the link now busier:
+   * every other host of c can only end later than before, so it cannot overtake them.
    */
-  private keepsCell(cell: number, c: number, placedHost: number): boolean {
-    if (this.summaryStale[cell] === 1) return false;
-    const h1 = this.h1[cell]!;
-    const h2 = this.h2[cell]!;
-    if (h1 < 0 || h1 === placedHost || h2 === placedHost) return false;
-    const readyS = this.missing[cell] === 0 ? this.availReady[cell]! : Math.max(this.availReady[cell]!, this.chart.linkFreeS(c) + this.sendDur[cell]!);
-    if (readyS === this.readyAt[cell]) return true;
-    if (!(this.chart.hostFreeS(h1) >= readyS)) return false;
-    return h2 < 0 || this.chart.hostFreeS(h2) >= readyS;
+  private updateCells(c: number, placedHost: number, rescoring: boolean): number {
+    const { n, chart, active, summaryStale, missing, availReady, sendDur, readyAt, outDur, dur, c1, e1, h1, c2, e2, h2, w1, w2, bound } = this;
+    const base = c * n;
+    const linkFreeS = chart.linkFreeS(c);
+    const hosts = this.snapHost[c]!;
+    const frees = this.snapFree[c]!;
+    const classes = this.snapClass[c]!;
+    const len = this.snapLen[c]!;
+    const second = this.depth === 2;
+    const watchesAll = this.rule.watchesAll;
+    let best = -1;
+    for (let j = 0; j < n; j++) {
+      if (rescoring && active[j] === 0) continue;
+      const cell = base + j;
+      let fresh = placedHost < 0;
+      if (summaryStale[cell] === 1) {
+        const summary = chart.inputSummary(this.works[j]!, c, this.summary);
+        missing[cell] = summary.missingCount;
+        sendDur[cell] = summary.sendDurS;
+        availReady[cell] = summary.availableReadyS;
+        summaryStale[cell] = 0;
+        fresh = true;
+      }
+      // GanttChart.inputReadyS, from the cached summary.
+      const readyS = missing[cell] === 0 ? availReady[cell]! : Math.max(availReady[cell]!, linkFreeS + sendDur[cell]!);
+      const oldH1 = h1[cell]!;
+      const oldH2 = h2[cell]!;
+      let changed = false;
+      const kept =
+        !fresh &&
+        oldH1 >= 0 &&
+        oldH1 !== placedHost &&
+        oldH2 !== placedHost &&
+        (readyS === readyAt[cell] || (chart.hostFreeS(oldH1) >= readyS && (oldH2 < 0 || chart.hostFreeS(oldH2) >= readyS)));
+      if (!kept) {
+        // Every host of the cluster adds the same output time, so ranking by (endS, free time, host) ranks
+        // exactly as hostRankLess's (Compl, endS, free time, host); no host (-1) ranks last. The snapshot is
+        // in (free, host) order, so on equal endS the host met first wins.
+        let be = Infinity;
+        let bh = -1;
+        let se = Infinity;
+        let sh = -1;
+        for (let k = 0; k < len; k++) {
+          const endS = Math.max(frees[k]!, readyS) + dur[classes[k]! * n + j]!;
+          if (bh < 0 || endS < be) {
+            se = be;
+            sh = bh;
+            be = endS;
+            bh = hosts[k]!;
+          } else if (sh < 0 || endS < se) {
+            se = endS;
+            sh = hosts[k]!;
+          }
+        }
+        const complS = be + outDur[cell]!;
+        changed = oldH1 !== bh || e1[cell] !== be || c1[cell] !== complS;
+        c1[cell] = complS;
+        e1[cell] = be;
+        h1[cell] = bh;
+        if (second) {
+          const compl2S = se + outDur[cell]!;
+          changed ||= oldH2 !== sh || e2[cell] !== se || c2[cell] !== compl2S;
+          c2[cell] = compl2S;
+          e2[cell] = se;
+          h2[cell] = sh;
+        }
+      }
+      readyAt[cell] = readyS;
+      if (!rescoring) continue;
+      if ((changed || h1[cell] === placedHost || h2[cell] === placedHost) && (watchesAll || c === w1[j] || c === w2[j] || !(c1[cell]! > bound[j]!))) {
+        this.rescore(j);
+        if (active[j] === 0) continue;
+      }
+      if (best < 0 || this.ranksBefore(j, best)) best = j;
+    }
+    return best;
   }
 
   /** Ranks Work i from its cells (or drops it if it cannot be placed). */
@@ -327,61 +390,6 @@ export class MctEngine {
     this.w1[i] = out.watch1;
     this.w2[i] = out.watch2;
     this.bound[i] = out.boundS;
-  }
-
-  /** Computes Work i's cell of cluster c again; true when its best or second-best (Compl, endS, host) changed. */
-  private refreshCell(i: number, c: number): boolean {
-    const cell = c * this.n + i;
-    if (this.summaryStale[cell] === 1) {
-      const summary = this.chart.inputSummary(this.works[i]!, c, this.summary);
-      this.missing[cell] = summary.missingCount;
-      this.sendDur[cell] = summary.sendDurS;
-      this.availReady[cell] = summary.availableReadyS;
-      this.summaryStale[cell] = 0;
-    }
-    // GanttChart.inputReadyS, from the cached summary.
-    const readyS = this.missing[cell] === 0 ? this.availReady[cell]! : Math.max(this.availReady[cell]!, this.chart.linkFreeS(c) + this.sendDur[cell]!);
-    this.readyAt[cell] = readyS;
-    const outDurS = this.outDur[cell]!;
-    const hosts = this.snapHost[c]!;
-    const frees = this.snapFree[c]!;
-    const classes = this.snapClass[c]!;
-    const len = this.snapLen[c]!;
-    const dur = this.dur;
-    const n = this.n;
-    // Every host of the cluster adds the same output time, so ranking by (endS, free time, host) ranks
-    // exactly as hostRankLess's (Compl, endS, free time, host); no host (-1) ranks last.
-    let be = Infinity;
-    let bh = -1;
-    let se = Infinity;
-    let sh = -1;
-    for (let k = 0; k < len; k++) {
-      const host = hosts[k]!;
-      const endS = Math.max(frees[k]!, readyS) + dur[classes[k]! * n + i]!;
-      // The snapshot is in (free, host) order, so on equal endS the host met first wins.
-      if (bh < 0 || endS < be) {
-        se = be;
-        sh = bh;
-        be = endS;
-        bh = host;
-      } else if (sh < 0 || endS < se) {
-        se = endS;
-        sh = host;
-      }
-    }
-    const complS = be + outDurS;
-    let changed = this.h1[cell] !== bh || this.e1[cell] !== be || this.c1[cell] !== complS;
-    this.c1[cell] = complS;
-    this.e1[cell] = be;
-    this.h1[cell] = bh;
-    if (this.depth === 2) {
-      const compl2S = se + outDurS;
-      changed ||= this.h2[cell] !== sh || this.e2[cell] !== se || this.c2[cell] !== compl2S;
-      this.c2[cell] = compl2S;
-      this.e2[cell] = se;
-      this.h2[cell] = sh;
-    }
-    return changed;
   }
 
   /**
