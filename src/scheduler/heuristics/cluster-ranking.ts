@@ -26,35 +26,30 @@ export interface BestTwo {
 
 /** bestCluster and the best cluster other than it, in one pass. */
 export function bestTwoClusters(v: ClusterBests, out: BestTwo): BestTwo {
-  // bestCluster's loop, keeping the runner-up too; reads the arrays directly as it runs for every re-score.
+  // bestCluster's loop, keeping the runner-up too; reads the arrays directly as it runs for every re-score,
+  // and the compute ends only to break a tie on Compl.
   const { c1, e1, h1, work, stride } = v;
   let best = -1;
   let bc = 0;
-  let be = 0;
   let bh = -1;
   let second = -1;
   let sc = 0;
-  let se = 0;
   let sh = -1;
   for (let c = 0; c < v.clusterCount; c++) {
     const at = c * stride + work;
     const h = h1[at]!;
     const cc = c1[at]!;
     if (h < 0 || !Number.isFinite(cc)) continue;
-    const ce = e1[at]!;
-    if (best < 0 || cc < bc || (cc === bc && (ce < be || (ce === be && v.less(cc, ce, h, bc, be, bh))))) {
+    if (best < 0 || cc < bc || (cc === bc && v.less(cc, e1[at]!, h, bc, e1[best * stride + work]!, bh))) {
       second = best;
       sc = bc;
-      se = be;
       sh = bh;
       best = c;
       bc = cc;
-      be = ce;
       bh = h;
-    } else if (second < 0 || cc < sc || (cc === sc && (ce < se || (ce === se && v.less(cc, ce, h, sc, se, sh))))) {
+    } else if (second < 0 || cc < sc || (cc === sc && v.less(cc, e1[at]!, h, sc, e1[second * stride + work]!, sh))) {
       second = c;
       sc = cc;
-      se = ce;
       sh = h;
     }
   }
