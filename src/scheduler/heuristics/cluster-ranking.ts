@@ -10,10 +10,21 @@ function candidate(v: ClusterBests, c: number): boolean {
 
 /** The cluster holding the Work's best host (its MCT), or -1. */
 export function bestCluster(v: ClusterBests): number {
+  // Reads the arrays directly, as it runs for every re-score; compute ends only to break a tie on Compl.
+  const { c1, e1, h1, work, stride } = v;
   let best = -1;
+  let bc = 0;
+  let bh = -1;
   for (let c = 0; c < v.clusterCount; c++) {
-    if (!candidate(v, c)) continue;
-    if (best < 0 || v.less(v.compl1(c), v.end1(c), v.host1(c), v.compl1(best), v.end1(best), v.host1(best))) best = c;
+    const at = c * stride + work;
+    const h = h1[at]!;
+    const cc = c1[at]!;
+    if (h < 0 || !Number.isFinite(cc)) continue;
+    if (best < 0 || cc < bc || (cc === bc && v.less(cc, e1[at]!, h, bc, e1[best * stride + work]!, bh))) {
+      best = c;
+      bc = cc;
+      bh = h;
+    }
   }
   return best;
 }
