@@ -9,7 +9,7 @@ import { startDashboard, type Dashboard } from '../../src/dashboard/server.js';
 import type { RunRecordEvent } from '../../src/record/events.js';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 import { countSubtasks, syntheticRun } from '../fixtures/records/synthetic-run.js';
-import { computePixels, launchChromium, socketOutcome } from './chromium.js';
+import { canvasImage, computePixels, differingPixels, launchChromium, socketOutcome } from './chromium.js';
 
 const fast = syntheticRun({ seed: 1, policy: 'min-completion' });
 const slow = syntheticRun({ seed: 1, policy: 'round-robin' });
@@ -128,6 +128,64 @@ describe('dashboard in Chromium', () => {
     const folder = join(PACKAGE_ROOT, process.env['GRIDSWEEP_UPDATE_SCREENSHOT'] === '1' ? 'docs' : 'test-artifacts');
     mkdirSync(folder, { recursive: true });
     await page.screenshot({ path: join(folder, 'dashboard.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it('draws frame by frame exactly what a whole repaint draws, mid-run, zoomed in and at the end', async () => {
+    dashboard = await startDashboard({ sources: [{ name: 'run', events: fast }], speed: endOf(fast) / 4 });
+    const { page, errors } = await openPage(dashboard.url);
+    const s = section(page, 'run');
+    const canvas = s.locator('canvas');
+    const wholePaints = async () => Number(await s.getAttribute('data-whole-paints'));
+    /** The chart as drawn frame by frame, then as repainted whole by `repaint` (which keeps the view). */
+    async function compareWithWholeRepaint(repaint: () => Promise<void>): Promise<number> {
+      const incremental = await canvasImage(canvas);
+      const before = await wholePaints();
+      await repaint();
+      await expect.poll(wholePaints).toBeGreaterThan(before);
+      return differingPixels(incremental, await canvasImage(canvas));
+    }
+    // Fit repaints whole; the view stays the same while the run is followed.
+    const fit = () => page.click('#zoom-fit');
+    // Resizing away and back repaints whole twice, the second time at the size and view of before.
+    const canvasWidth = () => canvas.evaluate((c: { width: number }) => c.width);
+    const resizeAwayAndBack = async () => {
+      const width = await canvasWidth();
+      await page.setViewportSize({ width: 1000, height: 1000 });
+      await expect.poll(canvasWidth).toBeLessThan(width);
+      await page.setViewportSize({ width: 1300, height: 1000 });
+      await expect.poll(canvasWidth).toBe(width);
+    };
+
+    // Mid-run, paused: running bars, a host down and the clock line are on the chart.
+    await expect.poll(async () => Number(await page.locator('#clock').getAttribute('data-time-s')), { timeout: 10_000 }).toBeGreaterThan(800);
+    await page.click('#pause');
+    await expect.poll(() => page.locator('#status').getAttribute('data-state')).toBe('paused');
+    expect(Number(await s.getAttribute('data-progress-pct'))).toBeLessThan(100);
+    expect(await wholePaints()).toBeLessThan(10);
+    expect(await compareWithWholeRepaint(fit)).toBe(0);
+
+    // Zoomed in on the middle of the run, then played to the end: bars start and end in and out of view.
+    await canvas.hover();
+    for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -100);
+    await expect.poll(async () => Number(await s.getAttribute('data-view-end-s'))).toBeLessThan(endOf(fast) * 0.8);
+    const zoomed = await canvasImage(canvas);
+    await page.click('#pause');
+    await expect.poll(() => s.getAttribute('data-progress-pct'), { timeout: 15_000 }).toBe('100.0');
+    expect(differingPixels(zoomed, await canvasImage(canvas))).toBeGreaterThan(500);
+    expect(await compareWithWholeRepaint(resizeAwayAndBack)).toBe(0);
+
+    // The whole run, repainted whole; then played again from the start on a new chart, frame by frame.
+    await fit();
+    await expect.poll(async () => Number(await s.getAttribute('data-view-end-s'))).toBe(endOf(fast));
+    const whole = await canvasImage(canvas);
+    const generation = await page.locator('#charts').getAttribute('data-generation');
+    await page.click('#restart');
+    await expect.poll(() => page.locator('#charts').getAttribute('data-generation')).not.toBe(generation);
+    await expect.poll(() => s.getAttribute('data-progress-pct'), { timeout: 15_000 }).toBe('100.0');
+    await expect.poll(() => s.getAttribute('data-drawn-bars')).toBe(String(countSubtasks(fast).all));
+    expect(differingPixels(whole, await canvasImage(canvas))).toBe(0);
+    expect(await wholePaints()).toBeLessThan(10);
     expect(errors).toEqual([]);
   });
 

@@ -34,6 +34,35 @@ export async function computePixels(canvas: Locator): Promise<number> {
   });
 }
 
+export interface CanvasImage {
+  readonly width: number;
+  readonly height: number;
+  readonly rgba: Buffer;
+}
+
+/** A canvas's pixels, read after two animation frames so that what the page had pending is drawn. */
+export async function canvasImage(canvas: Locator): Promise<CanvasImage> {
+  const image = await canvas.evaluate(async (element: unknown) => {
+    const page = globalThis as unknown as { requestAnimationFrame(fn: () => void): number };
+    await new Promise<void>((resolve) => page.requestAnimationFrame(() => page.requestAnimationFrame(resolve)));
+    const c = element as CanvasPixels;
+    const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    // As base64: a plain array of every byte would be several times larger to pass back.
+    let bytes = '';
+    for (let i = 0; i < data.length; i++) bytes += String.fromCharCode(data[i]!);
+    return { width: c.width, height: c.height, base64: btoa(bytes) };
+  });
+  return { width: image.width, height: image.height, rgba: Buffer.from(image.base64, 'base64') };
+}
+
+/** How many pixels differ between two images of one canvas (every pixel, when their sizes differ). */
+export function differingPixels(a: CanvasImage, b: CanvasImage): number {
+  if (a.width !== b.width || a.height !== b.height) return Math.max(a.width * a.height, b.width * b.height);
+  let n = 0;
+  for (let i = 0; i < a.rgba.length; i += 4) if (a.rgba.readUInt32LE(i) !== b.rgba.readUInt32LE(i)) n++;
+  return n;
+}
+
 /** Opens a WebSocket from `page` (as the page's script would): whether the server accepted it. */
 export async function socketOutcome(page: Page, wsUrl: string): Promise<'open' | 'refused'> {
   return page.evaluate(

@@ -2,6 +2,7 @@
 // prints, and cleanup of whatever a test left running.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 
@@ -52,5 +53,16 @@ export async function killChildren(): Promise<void> {
   for (const run of children.splice(0)) {
     if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL');
     await run.exit;
+  }
+}
+
+/** Runs `use` with a loopback port that another server holds meanwhile. */
+export async function withPortInUse(use: (port: number) => Promise<void>): Promise<void> {
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  try {
+    await use((holder.address() as AddressInfo).port);
+  } finally {
+    await new Promise<void>((resolve) => holder.close(() => resolve()));
   }
 }

@@ -1,14 +1,13 @@
 // `gridsweep experiment --dashboard` as a user runs it: the built CLI in a child process, with its worker
 // threads and the real simulator, and its page in the system's headless Chromium.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 import { computePixels, launchChromium, socketOutcome } from './chromium.js';
-import { dashboardUrl, gridsweep, killChildren, requireFreshBuild } from './cli-process.js';
+import { dashboardUrl, gridsweep, killChildren, requireFreshBuild, withPortInUse } from './cli-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gs-experiment-dashboard-'));
 const SPEC = join(dir, 'spec.json');
@@ -113,15 +112,10 @@ describe('gridsweep experiment --dashboard (built CLI, Chromium)', () => {
     const port = gridsweep(['experiment', SPEC, '--out', join(dir, 'plain'), '--port', '8080']);
     expect(await port.exit).toBe(2);
     expect(port.err()).toContain('--port goes with --dashboard');
-    const taken = createServer();
-    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-    try {
-      const busy = (taken.address() as AddressInfo).port;
+    await withPortInUse(async (busy) => {
       const clash = gridsweep(['experiment', SPEC, '--out', join(dir, 'plain'), '--dashboard', '--port', String(busy)]);
       expect(await clash.exit).toBe(2);
       expect(clash.err()).toContain(`--port ${busy}: that port is in use`);
-    } finally {
-      taken.close();
-    }
+    });
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 import { launchChromium } from './chromium.js';
-import { dashboardUrl, gridsweep, killChildren, requireFreshBuild } from './cli-process.js';
+import { dashboardUrl, gridsweep, killChildren, requireFreshBuild, withPortInUse } from './cli-process.js';
 
 const APP = join(PACKAGE_ROOT, 'apps', 'appendix-b.app');
 const GRID_DIR = join(PACKAGE_ROOT, 'griddescs', 'appendix-a');
@@ -83,6 +83,19 @@ describe('gridsweep simulate --dashboard (built CLI, Chromium)', () => {
       expect(await run.exit).toBe(2);
       expect(run.err()).toContain(message);
     }
+  });
+
+  it('turns a --port already in use into a usage error, for simulate and for replaying a record', async () => {
+    const record = join(PACKAGE_ROOT, 'test', 'fixtures', 'records', 'sample-min-completion.jsonl');
+    const simulate = ['simulate', '--app', APP, '--grid', join(GRID_DIR, 'appendix-a.grid')];
+    await withPortInUse(async (busy) => {
+      for (const args of [[...simulate, '--dashboard'], [...simulate, '--watch'], ['dashboard', record]]) {
+        const run = gridsweep([...args, '--port', String(busy)]);
+        expect(await run.exit).toBe(2);
+        expect(run.err()).toContain(`--port ${busy}: that port is in use; give another one, or no --port for a free one`);
+        expect(run.out()).not.toContain('dashboard:');
+      }
+    });
   });
 });
 

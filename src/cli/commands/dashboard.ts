@@ -3,9 +3,9 @@ import { basename } from 'node:path';
 import type { Command } from '../command.js';
 import { flagOption, numberOption } from '../args.js';
 import { loadRunRecord } from '../../report/record-reader.js';
-import { startDashboard } from '../../dashboard/server.js';
 import { serveUntilInterrupted } from '../../dashboard/serve.js';
 import { MAX_SPEED } from '../../dashboard/protocol.js';
+import { startCommandDashboard } from '../start-dashboard.js';
 
 /** Names the runs by file name, made unique when two files share one. */
 function sourceNames(paths: readonly string[]): string[] {
@@ -35,7 +35,7 @@ const command: Command = {
     const names = sourceNames(args.positionals);
     const sources = [];
     for (const [i, path] of args.positionals.entries()) sources.push({ name: names[i]!, events: await loadRunRecord(path) });
-    const dashboard = await startDashboard({
+    const dashboard = await startCommandDashboard({
       sources,
       port,
       ...(speedRaw > 0 ? { speed: speedRaw } : {}),

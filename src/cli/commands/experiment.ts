@@ -8,7 +8,8 @@ import { loadExperimentSpec } from '../../experiment/spec.js';
 import { matrixSize, runExperiment, type ExperimentProgress, type ExperimentSummary } from '../../experiment/run-experiment.js';
 import { defaultWorkerCount } from '../../experiment/pool.js';
 import { listHeuristics } from '../../scheduler/heuristics/registry.js';
-import { ExperimentLanes, MAX_EXPERIMENT_LANES, serveUntilInterrupted, startDashboard, type Dashboard } from '../../dashboard/index.js';
+import { ExperimentLanes, MAX_EXPERIMENT_LANES, serveUntilInterrupted, type Dashboard } from '../../dashboard/index.js';
+import { startCommandDashboard } from '../start-dashboard.js';
 
 const SPEC_HELP = [
   'The specification is JSON:',
@@ -37,13 +38,7 @@ const SPEC_HELP = [
 
 /** The dashboard of an experiment: matrix progress above, the runs being simulated below. */
 async function startExperimentDashboard(title: string, jobs: number, port: number): Promise<{ dashboard: Dashboard; lanes: ExperimentLanes }> {
-  let dashboard: Dashboard;
-  try {
-    dashboard = await startDashboard({ sources: [], title, ...(port > 0 ? { port } : {}) });
-  } catch (err) {
-    if ((err as { code?: string }).code === 'EADDRINUSE') throw new UsageError(`--port ${port}: that port is in use; give another one, or no --port for a free one`);
-    throw err;
-  }
+  const dashboard = await startCommandDashboard({ sources: [], title, ...(port > 0 ? { port } : {}) });
   return { dashboard, lanes: new ExperimentLanes(dashboard, { lanes: Math.min(jobs, MAX_EXPERIMENT_LANES) }) };
 }
 

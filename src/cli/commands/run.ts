@@ -14,7 +14,8 @@ import { getHeuristic, listHeuristics } from '../../scheduler/heuristics/registr
 import { expandForGrid, runReal, type RunLogEvent } from '../../../backends/real/runner.js';
 import { checkReplayPlan, loadReplayPlan } from '../../../backends/real/replay-plan.js';
 import { formatComparison } from '../../../backends/real/timeline-compare.js';
-import { LiveRecordSource, startDashboard, teeSinks, type Dashboard } from '../../dashboard/index.js';
+import { LiveRecordSource, teeSinks, type Dashboard } from '../../dashboard/index.js';
+import { startCommandDashboard } from '../start-dashboard.js';
 import { SWEEP_FORMAT_HELP } from './describe.js';
 
 function describeEvent(e: Exclude<RunLogEvent, { kind: 'start' }>): string {
@@ -161,7 +162,7 @@ const command: Command = {
     let dashboard: Dashboard | undefined;
     if (flagOption(args, 'dashboard')) {
       live = new LiveRecordSource('run');
-      dashboard = await startDashboard({ sources: [live], title: `gridsweep run ${sweepPath}` });
+      dashboard = await startCommandDashboard({ sources: [live], title: `gridsweep run ${sweepPath}` });
       console.log(`dashboard: ${dashboard.url}`);
     }
     const sinks = [record?.sink, live?.sink].filter((x): x is RecordSink => x !== undefined);

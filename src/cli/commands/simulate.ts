@@ -7,7 +7,8 @@ import { flagOption, numberOption, requiredString, stringOption } from '../args.
 import { behaviorPath, checkCompatibility, loadApplication, loadGrid } from '../../formats/index.js';
 import { getHeuristic, listHeuristics } from '../../scheduler/heuristics/registry.js';
 import type { SchedulerOptions } from '../../scheduler/options.js';
-import { runWatchLoop, serveUntilInterrupted, startDashboard, type Dashboard, type RecordedSource } from '../../dashboard/index.js';
+import { runWatchLoop, serveUntilInterrupted, type Dashboard, type RecordedSource } from '../../dashboard/index.js';
+import { startCommandDashboard } from '../start-dashboard.js';
 import { schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
 import type { Application } from '../../model/application.js';
 import type { GridDescription } from '../../model/grid.js';
@@ -212,7 +213,7 @@ async function serveDashboard(args: CommandArgs, appPath: string, gridPath: stri
   };
 
   if (!watchMode) {
-    const dashboard = await startDashboard({ sources: runAll(), title, ...(port > 0 ? { port } : {}) });
+    const dashboard = await startCommandDashboard({ sources: runAll(), title, ...(port > 0 ? { port } : {}) });
     await serveUntilInterrupted(dashboard);
     return 0;
   }
@@ -229,7 +230,7 @@ async function serveDashboard(args: CommandArgs, appPath: string, gridPath: stri
     firstError = err.message;
     console.error(err.message);
   }
-  const dashboard: Dashboard = await startDashboard({ sources, title, ...(port > 0 ? { port } : {}) });
+  const dashboard: Dashboard = await startCommandDashboard({ sources, title, ...(port > 0 ? { port } : {}) });
   if (firstError !== undefined) dashboard.showError(firstError);
   const loop = runWatchLoop({
     paths: watchedPaths(appPath, gridPath, grid),

@@ -1,8 +1,10 @@
 // The dashboard page's script. It runs in the browser: the server inlines this function's source
 // (`dashboardClient.toString()`) into the page, so it must not refer to anything outside itself
-// except the `helpers` it is given and browser globals. Types are checked; DOM objects are `any`
-// because the project compiles without the DOM library.
-import type { ServerMessage, SourceUpdate, WireClock, WireMatrixProgress, WireResource, WireSourceInfo, WireSummary } from '../protocol.js';
+// except the `helpers` and `createChart` it is given and browser globals. Types are checked; DOM
+// objects are `any` because the project compiles without the DOM library. The charts themselves are
+// drawn by gantt-canvas.ts.
+import type { ServerMessage, SourceUpdate, WireClock, WireMatrixProgress, WireSourceInfo, WireSummary } from '../protocol.js';
+import type { createGanttChart, GanttChart } from './gantt-canvas.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
@@ -10,7 +12,6 @@ declare const window: any;
 declare const location: any;
 declare const WebSocket: any;
 declare const requestAnimationFrame: (fn: () => void) => number;
-declare const Path2D: any;
 declare const performance: { now(): number };
 
 export interface ClientHelpers {
@@ -19,26 +20,11 @@ export interface ClientHelpers {
   tickStepS(spanS: number, target?: number): number;
 }
 
-export function dashboardClient(helpers: ClientHelpers): void {
-  const KIND_COLORS = ['#4e79a7', '#59a14f', '#f28e2b'];
-  const ROW_PX = 14;
-  const CLUSTER_PX = 16;
-  const AXIS_PX = 22;
-  const GUTTER_PX = 110;
-  const RIGHT_PX = 8;
-
-  interface ClientBar {
-    readonly id: number;
-    readonly res: number;
-    readonly kind: number;
-    readonly startS: number;
-    /** -1 while running. */
-    endS: number;
-    /** -1 while running, 1 ok, 0 failed. */
-    ok: number;
-    readonly attempt: number;
-    readonly work: number;
-  }
+export function dashboardClient(helpers: ClientHelpers, createChart: typeof createGanttChart): void {
+  /** Following a live run, the time axis reaches this many times past what is needed, and is stretched
+   * again only when the run outgrows it (each change of the axis repaints every chart whole); once the
+   * runs have ended it fits them. */
+  const LIVE_AXIS_HEADROOM = 1.25;
 
   interface SourceView {
     readonly info: WireSourceInfo;
@@ -52,15 +38,10 @@ export function dashboardClient(helpers: ClientHelpers): void {
     readonly liveEl: any;
     readonly clustersEl: any;
     readonly hostsEl: any;
-    readonly resources: WireResource[];
-    readonly rows: ClientBar[][];
-    readonly byId: Map<number, ClientBar>;
+    readonly chart: GanttChart;
     summary: WireSummary | null;
-    rowY: number[];
-    clusterY: { name: string; y: number }[];
-    heightPx: number;
-    layoutDirty: boolean;
     barCount: number;
+    wholePaints: number;
   }
 
   const token: string = new URLSearchParams(location.search).get('token') ?? '';
@@ -80,6 +61,8 @@ export function dashboardClient(helpers: ClientHelpers): void {
   let clock: WireClock = { timeS: 0, speed: 1, paused: false, finished: false, endS: null };
   const view = { follow: true, startS: 0, endS: 1 };
   let drawQueued = false;
+  /** The next frame repaints every chart whole. */
+  let repaintWhole = false;
   let messageTimer: ReturnType<typeof setTimeout> | null = null;
   const matrixEl = $('matrix');
   /** An experiment's progress, once one is shown. */
@@ -165,41 +148,22 @@ export function dashboardClient(helpers: ClientHelpers): void {
       liveEl,
       clustersEl,
       hostsEl,
-      resources: [],
-      rows: [],
-      byId: new Map(),
+      chart: createChart(canvas, helpers.tickStepS),
       summary: null,
-      rowY: [],
-      clusterY: [],
-      heightPx: AXIS_PX,
-      layoutDirty: true,
       barCount: 0,
+      wholePaints: 0,
     };
-    attachZoomPan(canvas);
+    attachZoomPan(v);
     return v;
   }
 
   function applyUpdate(u: SourceUpdate): void {
     const v = sources[u.source];
     if (!v) return;
-    for (const r of u.resources) {
-      v.resources.push(r);
-      v.rows.push([]);
-      v.layoutDirty = true;
-    }
-    for (const s of u.starts) {
-      if (v.byId.has(s[0])) continue;
-      const bar: ClientBar = { id: s[0], res: s[1], kind: s[2], startS: s[3], endS: -1, ok: -1, attempt: s[4], work: s[5] };
-      v.byId.set(bar.id, bar);
-      (v.rows[bar.res] ?? (v.rows[bar.res] = [])).push(bar);
-      v.barCount++;
-    }
-    for (const e of u.ends) {
-      const bar = v.byId.get(e[0]);
-      if (!bar) continue;
-      bar.endS = e[1];
-      bar.ok = e[2];
-    }
+    for (const r of u.resources) v.chart.addResource(r);
+    for (const s of u.starts) if (v.chart.start(s)) v.barCount++;
+    for (const e of u.ends) v.chart.end(e);
+    v.chart.setHosts(u.summary.hosts);
     v.summary = u.summary;
     v.section.dataset['barCount'] = String(v.barCount);
     showSummary(v);
@@ -239,162 +203,42 @@ export function dashboardClient(helpers: ClientHelpers): void {
 
   // ---- drawing ----
 
-  function layout(v: SourceView): void {
-    const clusters: string[] = [];
-    for (const r of v.resources) if (!clusters.includes(r.cluster)) clusters.push(r.cluster);
-    let y = AXIS_PX;
-    v.rowY = new Array(v.resources.length).fill(0);
-    v.clusterY = [];
-    for (const c of clusters) {
-      v.clusterY.push({ name: c, y });
-      y += CLUSTER_PX;
-      for (const type of ['link', 'host']) {
-        v.resources.forEach((r, i) => {
-          if (r.cluster === c && r.type === type) {
-            v.rowY[i] = y;
-            y += ROW_PX;
-          }
-        });
-      }
-    }
-    v.heightPx = y + 4;
-    v.layoutDirty = false;
-  }
-
   function fitView(): void {
-    let end = clock.endS ?? 0;
-    if (clock.endS === null) {
-      end = Math.max(clock.timeS * 1.05, 1);
-      for (const v of sources) if (v.summary?.projectedFinishS) end = Math.max(end, v.summary.projectedFinishS);
-    }
     view.startS = 0;
-    view.endS = Math.max(end, 1e-6);
+    if (clock.endS !== null) {
+      view.endS = Math.max(clock.endS, 1e-6);
+      return;
+    }
+    let needS = Math.max(clock.timeS * 1.05, 1);
+    for (const v of sources) if (v.summary?.projectedFinishS) needS = Math.max(needS, v.summary.projectedFinishS);
+    if (clock.finished) view.endS = needS;
+    else if (view.endS < needS || view.endS > needS * LIVE_AXIS_HEADROOM * LIVE_AXIS_HEADROOM) view.endS = needS * LIVE_AXIS_HEADROOM;
   }
 
   function draw(): void {
     const t0 = performance.now();
     if (view.follow) fitView();
     const dpr = window.devicePixelRatio || 1;
+    const whole = repaintWhole;
+    repaintWhole = false;
     for (const v of sources) {
-      if (v.layoutDirty) layout(v);
-      const widthPx = Math.max(300, v.canvas.clientWidth || v.section.clientWidth || 800);
-      const heightPx = v.heightPx;
-      if (v.canvas.width !== Math.round(widthPx * dpr) || v.canvas.height !== Math.round(heightPx * dpr)) {
-        v.canvas.width = Math.round(widthPx * dpr);
-        v.canvas.height = Math.round(heightPx * dpr);
-        v.canvas.style.height = `${heightPx}px`;
-      }
-      const ctx = v.canvas.getContext('2d');
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      ctx.clearRect(0, 0, widthPx, heightPx);
-      const plotPx = widthPx - GUTTER_PX - RIGHT_PX;
-      const span = view.endS - view.startS;
-      const tx = (t: number) => GUTTER_PX + ((t - view.startS) / span) * plotPx;
-      ctx.font = '11px system-ui, sans-serif';
-      // Axis and grid.
-      const step = helpers.tickStepS(span, Math.max(2, Math.floor(plotPx / 90)));
-      ctx.fillStyle = '#555';
-      ctx.strokeStyle = '#e2e2e2';
-      ctx.lineWidth = 1;
-      ctx.textAlign = 'center';
-      for (let t = Math.ceil(view.startS / step) * step; t <= view.endS + 1e-9; t += step) {
-        const x = Math.round(tx(t)) + 0.5;
-        ctx.beginPath();
-        ctx.moveTo(x, AXIS_PX - 4);
-        ctx.lineTo(x, heightPx);
-        ctx.stroke();
-        ctx.fillText(String(+t.toPrecision(6)), x, AXIS_PX - 8);
-      }
-      ctx.textAlign = 'left';
-      ctx.fillText('time (s)', 4, AXIS_PX - 8);
-      // Rows and labels.
-      ctx.fillStyle = '#000';
-      ctx.font = 'bold 11px system-ui, sans-serif';
-      for (const c of v.clusterY) ctx.fillText(c.name, 4, c.y + CLUSTER_PX - 4);
-      ctx.font = '11px system-ui, sans-serif';
-      v.resources.forEach((r, i) => {
-        const y = v.rowY[i]!;
-        ctx.fillStyle = '#f4f4f4';
-        ctx.fillRect(GUTTER_PX, y + 1, plotPx, ROW_PX - 2);
-        ctx.fillStyle = '#222';
-        ctx.fillText(r.label.length > 16 ? `${r.label.slice(0, 15)}…` : r.label, 12, y + ROW_PX - 3);
-      });
-      ctx.save();
-      ctx.beginPath();
-      ctx.rect(GUTTER_PX, 0, plotPx, heightPx);
-      ctx.clip();
-      // Periods hosts were down.
-      if (v.summary) {
-        ctx.fillStyle = 'rgba(120,120,120,0.35)';
-        for (const h of v.summary.hosts) {
-          const i = v.resources.findIndex((r) => r.type === 'host' && r.label === h.host);
-          if (i < 0) continue;
-          for (const [from, to] of h.down) {
-            const x0 = tx(from);
-            const x1 = tx(to ?? clock.timeS);
-            ctx.fillRect(x0, v.rowY[i]! + 1, Math.max(1, x1 - x0), ROW_PX - 2);
-          }
-        }
-      }
-      // Bars, collected into one path per kind (and per kind for running ones) so that each is filled once.
       const nowS = Math.min(clock.timeS, v.summary?.timeS ?? clock.timeS);
-      const done = [new Path2D(), new Path2D(), new Path2D()];
-      const running = [new Path2D(), new Path2D(), new Path2D()];
-      const failed = new Path2D();
-      const retried = new Path2D();
-      let drawn = 0;
-      for (let i = 0; i < v.rows.length; i++) {
-        const y = (v.rowY[i] ?? 0) + 1;
-        const h = ROW_PX - 2;
-        for (const b of v.rows[i]!) {
-          if (b.startS > view.endS) break;
-          const end = b.endS < 0 ? Math.max(nowS, b.startS) : b.endS;
-          if (end < view.startS) continue;
-          const x0 = tx(b.startS);
-          const full = tx(end) - x0;
-          // A 1 px gap keeps back-to-back sub-tasks apart once they are wide enough.
-          const w = full >= 4 ? full - 1 : Math.max(1, full);
-          (b.endS < 0 ? running : done)[b.kind]!.rect(x0, y, w, h);
-          if (b.ok === 0) {
-            failed.rect(x0, y, w, h);
-            failed.moveTo(x0 + w - 4, y);
-            failed.lineTo(x0 + w, y + h);
-            failed.moveTo(x0 + w, y);
-            failed.lineTo(x0 + w - 4, y + h);
-          } else if (b.attempt > 1) retried.rect(x0 + 0.5, y + 0.5, w - 1, h - 1);
-          drawn++;
-        }
-      }
-      for (let k = 0; k < 3; k++) {
-        ctx.fillStyle = KIND_COLORS[k]!;
-        ctx.fill(done[k]);
-        ctx.globalAlpha = 0.5;
-        ctx.fill(running[k]);
-        ctx.globalAlpha = 1;
-      }
-      ctx.strokeStyle = '#d62728';
-      ctx.lineWidth = 2;
-      ctx.stroke(failed);
-      ctx.strokeStyle = '#222';
-      ctx.lineWidth = 1;
-      ctx.setLineDash([3, 2]);
-      ctx.stroke(retried);
-      ctx.setLineDash([]);
-      // The shared clock.
-      const cx = tx(clock.timeS);
-      ctx.strokeStyle = '#d62728';
-      ctx.lineWidth = 1.5;
-      ctx.beginPath();
-      ctx.moveTo(cx, AXIS_PX - 4);
-      ctx.lineTo(cx, heightPx);
-      ctx.stroke();
-      ctx.restore();
-      v.section.dataset['drawnBars'] = String(drawn);
+      const widthPx = Math.max(300, v.canvas.clientWidth || v.section.clientWidth || 800);
+      const painted = v.chart.paint({ startS: view.startS, endS: view.endS, clockS: clock.timeS, nowS, widthPx, dpr, whole });
+      if (painted.whole) v.wholePaints++;
+      v.section.dataset['drawnBars'] = String(painted.drawnBars);
+      v.section.dataset['wholePaints'] = String(v.wholePaints);
       v.section.dataset['viewStartS'] = String(view.startS);
       v.section.dataset['viewEndS'] = String(view.endS);
       v.section.dataset['clockS'] = String(clock.timeS);
     }
     chartsEl.dataset['drawMs'] = (performance.now() - t0).toFixed(1);
+  }
+
+  /** Repaints every chart whole at the next frame, e.g. to show the whole run again. */
+  function queueWholeRepaint(): void {
+    repaintWhole = true;
+    queueDraw();
   }
 
   // ---- zoom and pan, shared by every chart ----
@@ -409,35 +253,36 @@ export function dashboardClient(helpers: ClientHelpers): void {
     queueDraw();
   }
 
-  function timeAt(canvas: any, clientX: number): number {
-    const rect = canvas.getBoundingClientRect();
-    const plotPx = rect.width - GUTTER_PX - RIGHT_PX;
-    return view.startS + ((clientX - rect.left - GUTTER_PX) / plotPx) * (view.endS - view.startS);
+  /** Where the time axis lies on the screen for chart `v`. */
+  function plotOnScreen(v: SourceView): { leftPx: number; widthPx: number } {
+    const rect = v.canvas.getBoundingClientRect();
+    const plot = v.chart.plotArea(rect.width);
+    return { leftPx: rect.left + plot.leftPx, widthPx: plot.widthPx };
   }
 
-  function attachZoomPan(canvas: any): void {
-    canvas.addEventListener(
+  function attachZoomPan(v: SourceView): void {
+    v.canvas.addEventListener(
       'wheel',
       (e: any) => {
         e.preventDefault();
-        zoom(e.deltaY > 0 ? 1.25 : 0.8, timeAt(canvas, e.clientX));
+        const plot = plotOnScreen(v);
+        zoom(e.deltaY > 0 ? 1.25 : 0.8, view.startS + ((e.clientX - plot.leftPx) / plot.widthPx) * (view.endS - view.startS));
       },
       { passive: false },
     );
-    canvas.addEventListener('mousedown', (e: any) => {
-      drag = { canvas, x: e.clientX };
+    v.canvas.addEventListener('mousedown', (e: any) => {
+      drag = { v, x: e.clientX };
     });
   }
 
   // One drag at a time, followed on the window (charts can be replaced, so nothing per chart is kept there).
-  let drag: { canvas: any; x: number } | null = null;
+  let drag: { v: SourceView; x: number } | null = null;
   window.addEventListener('mouseup', () => {
     drag = null;
   });
   window.addEventListener('mousemove', (e: any) => {
     if (drag === null) return;
-    const rect = drag.canvas.getBoundingClientRect();
-    const dS = ((e.clientX - drag.x) / (rect.width - GUTTER_PX - RIGHT_PX)) * (view.endS - view.startS);
+    const dS = ((e.clientX - drag.x) / plotOnScreen(drag.v).widthPx) * (view.endS - view.startS);
     drag.x = e.clientX;
     view.follow = false;
     view.startS -= dS;
@@ -493,7 +338,7 @@ export function dashboardClient(helpers: ClientHelpers): void {
   $('zoom-out').addEventListener('click', () => zoom(2, (view.startS + view.endS) / 2));
   $('zoom-fit').addEventListener('click', () => {
     view.follow = true;
-    queueDraw();
+    queueWholeRepaint();
   });
   window.addEventListener('resize', queueDraw);
 

@@ -1,7 +1,8 @@
-// The dashboard page: HTML and CSS here, the script from client.ts, all inline (the server's CSP allows
+// The dashboard page: HTML and CSS here, the script from client.ts and gantt-canvas.ts, all inline (the server's CSP allows
 // only this page's nonce, so nothing from the network can run or load).
 import { escapeHtml, formatBytes, formatPercent, tickStepS } from '../../report/format.js';
 import { dashboardClient } from './client.js';
+import { createGanttChart } from './gantt-canvas.js';
 
 const CSS = `
 body { font: 13px system-ui, sans-serif; margin: 0; color: #222; background: #fff; }
@@ -83,7 +84,7 @@ export function renderDashboardPage(options: { nonce: string; title: string }): 
 <script nonce="${nonce}">
 "use strict";
 var __name = function (target) { return target; };
-(${dashboardClient.toString()})(${helpers});
+(${dashboardClient.toString()})(${helpers}, (${createGanttChart.toString()}));
 </script>
 </body>
 </html>
