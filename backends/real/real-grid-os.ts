@@ -640,12 +640,7 @@ export class RealGridOS implements GridOS, InformationService {
     const lost: HostId[] = [];
     for (const id of e.spec.hostIds) {
       const h = this.host(id);
-      if (h.running) {
-        const r = h.running;
-        h.running = undefined;
-        this.recordEnd(r.subtaskId, false);
-        this.o.journal?.append({ type: 'failed', work: r.work, host: id, reason: `host failed: ${reason}`, final: false });
-      }
+      this.loseRunningWork(h, `host failed: ${reason}`);
       if (h.announced) {
         h.announced = false;
         lost.push(id);
@@ -661,6 +656,20 @@ export class RealGridOS implements GridOS, InformationService {
     else if (lost.length > 0 && this.events) this.events.sched_host_failed(lost);
     if (this.retired.has(e)) this.settleRetirements(c);
     else this.reconnect(e, 0);
+  }
+
+  /**
+   * The Work running on `h` is lost with its machine or cluster: it is no longer running there, its
+   * sub-task ends in failure and the journal records a failure that is not final (it will be redone).
+   * Returns that Work, or undefined when none was running.
+   */
+  private loseRunningWork(h: HostState, reason: string): RunningWork | undefined {
+    const r = h.running;
+    if (!r) return undefined;
+    h.running = undefined;
+    this.recordEnd(r.subtaskId, false);
+    this.o.journal?.append({ type: 'failed', work: r.work, host: h.info.id, reason, final: false });
+    return r;
   }
 
   /** The scheduler's view of a cluster goes down: its link, its stored files, its computed outputs. */
@@ -682,13 +691,8 @@ export class RealGridOS implements GridOS, InformationService {
     for (const e of c.endpoints) {
       for (const id of e.spec.hostIds) {
         const h = this.host(id);
-        if (h.running) {
-          const r = h.running;
-          h.running = undefined;
-          this.recordEnd(r.subtaskId, false);
-          this.o.journal?.append({ type: 'failed', work: r.work, host: id, reason: `cluster failed: ${reason}`, final: false });
-          void e.kill(r.workKey).catch(() => undefined);
-        }
+        const lostWork = this.loseRunningWork(h, `cluster failed: ${reason}`);
+        if (lostWork) void e.kill(lostWork.workKey).catch(() => undefined);
         if (h.announced) {
           h.announced = false;
           this.gridEvent({ kind: 'REMOVE_HOST', host: id, timeS: t });

@@ -26,6 +26,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { homedir, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { realGridJsonForStartedHosts } from './real-grid-json.js';
 import { waitForSshBanner } from './ssh-banner.js';
 
 export const FAMILY_PREFIX = 'gsnt';
@@ -570,22 +571,7 @@ export async function startNetnsGrid(layout: readonly NetnsClusterLayout[], opti
         await launch(rt);
       },
       realGridJson(originDir, extra = {}, slotsPerHost = 1) {
-        return JSON.stringify(
-          {
-            realgrid: 1,
-            origin: originDir,
-            knownHosts,
-            keepalive: { intervalS: 1, countMax: 3 },
-            ...extra,
-            clusters: clusters.map((c) => ({
-              name: c.name,
-              storage: c.storage,
-              hosts: c.hosts.map((h) => ({ name: h.name, address: h.address, port: h.port, user, identityFile, arch: 0, slots: slotsPerHost })),
-            })),
-          },
-          null,
-          2,
-        );
+        return realGridJsonForStartedHosts({ originDir, knownHosts, user, identityFile, clusters, extra, slotsPerHost });
       },
       async stop() {
         const exits = [...state.runtimes.values()].flatMap((rt) => {

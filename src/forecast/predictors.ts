@@ -47,7 +47,8 @@ export class SlidingWindow {
   }
 }
 
-function insertSorted(sorted: number[], v: number): void {
+/** The first index of an ascending array whose value is not below `v` (binary search). */
+function lowerBound(sorted: readonly number[], v: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
@@ -55,18 +56,16 @@ function insertSorted(sorted: number[], v: number): void {
     if (sorted[mid]! < v) lo = mid + 1;
     else hi = mid;
   }
-  sorted.splice(lo, 0, v);
+  return lo;
 }
 
+function insertSorted(sorted: number[], v: number): void {
+  sorted.splice(lowerBound(sorted, v), 0, v);
+}
+
+/** Removes one occurrence of `v`, which must be there. */
 function removeSorted(sorted: number[], v: number): void {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid]! < v) lo = mid + 1;
-    else hi = mid;
-  }
-  sorted.splice(lo, 1);
+  sorted.splice(lowerBound(sorted, v), 1);
 }
 
 /**

@@ -2,18 +2,18 @@
 // of a new cluster added to the file (saved by rename, as many editors do) joins and computes; an invalid
 // edit is reported with file:line:column and ignored; a host removed from the file finishes its task and
 // gets no more work.
-import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readJournal } from '../../backends/real/journal.js';
 import { runReal, type RunLogEvent } from '../../backends/real/runner.js';
-import { parseRealGrid } from '../../src/realgrid/real-grid-file.js';
 import type { RunRecordEvent } from '../../src/record/events.js';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../../src/scheduler/options.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
-import { loadSweepFile } from '../../src/sweep/sweep-file.js';
-import { startSshdFarm, type SshdFarm } from '../support/sshd.js';
-import { makeOrigin, sweepOf, type Origin } from './support/origin.js';
+import type { SshdFarm } from '../support/sshd.js';
+import { sweepOf } from './support/origin.js';
+import { freshRunInput } from './support/run-input.js';
+import { useSshdFarm } from './support/sshd-suite.js';
 
 type Entry = { readonly from: 'record'; readonly e: RunRecordEvent } | { readonly from: 'log'; readonly e: RunLogEvent };
 
@@ -29,20 +29,11 @@ function gridWith(farm: SshdFarm, originDir: string, hosts: readonly string[]): 
 }
 
 describe('the real grid file is watched during a run', () => {
-  let farm: SshdFarm;
-  const origins: Origin[] = [];
-
-  beforeAll(async () => {
-    farm = await startSshdFarm({ c1: ['h11', 'h12'], c2: ['h21'] });
-  });
-  afterAll(async () => {
-    await farm?.stop();
-    for (const o of origins) o.remove();
-  });
+  const sshd = useSshdFarm({ c1: ['h11', 'h12'], c2: ['h21'] });
 
   it('a host added joins and computes; an invalid edit is ignored; a host removed finishes its task and leaves', async () => {
-    const origin = makeOrigin(sweepOf(12, '0.4'));
-    origins.push(origin);
+    const farm = sshd.farm;
+    const origin = sshd.makeOrigin(sweepOf(12, '0.4'));
     const gridPath = join(origin.dir, 'grid.json');
     writeFileSync(gridPath, gridWith(farm, origin.dir, ['h11', 'h12']));
     const timeline: Entry[] = [];
@@ -76,15 +67,8 @@ describe('the real grid file is watched during a run', () => {
     const journalPath = join(origin.dir, 'journal.jsonl');
     const result = await runReal(
       {
-        sweepPath: origin.sweepPath,
-        sweep: loadSweepFile(origin.sweepPath),
-        gridPath,
-        grid: parseRealGrid(readFileSync(gridPath, 'utf8'), gridPath),
+        ...freshRunInput(origin, gridPath, journalPath),
         scheduler: { ...DEFAULT_SCHEDULER_OPTIONS, planIntervalS: 60 },
-        seed: 1,
-        journalPath,
-        resume: false,
-        acceptNew: false,
         record: (e) => timeline.push({ from: 'record', e }),
         log: onLog,
         samplePeriodS: 5,

@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalEndpoint } from '../../backends/local/local-endpoint.js';
 import { runReal } from '../../backends/real/runner.js';
-import { parseRealGrid, type LocalEndpointSpec } from '../../src/realgrid/real-grid-file.js';
+import type { LocalEndpointSpec } from '../../src/realgrid/real-grid-file.js';
 import type { RunRecordEvent } from '../../src/record/events.js';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../../src/scheduler/options.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
-import { loadSweepFile } from '../../src/sweep/sweep-file.js';
 import { expectedResult, inputSendsInRecord, makeOrigin, sweepOf, type Origin } from './support/origin.js';
+import { freshRunInput } from './support/run-input.js';
 
 const origins: Origin[] = [];
 afterAll(() => origins.forEach((o) => o.remove()));
@@ -35,15 +35,8 @@ describe('local backend', () => {
     const events: RunRecordEvent[] = [];
     const result = await runReal(
       {
-        sweepPath: origin.sweepPath,
-        sweep: loadSweepFile(origin.sweepPath),
-        gridPath,
-        grid: parseRealGrid(readFileSync(gridPath, 'utf8'), gridPath),
+        ...freshRunInput(origin, gridPath, join(origin.dir, 'journal.jsonl')),
         scheduler: DEFAULT_SCHEDULER_OPTIONS,
-        seed: 1,
-        journalPath: join(origin.dir, 'journal.jsonl'),
-        resume: false,
-        acceptNew: false,
         record: (e) => events.push(e),
         log: () => undefined,
       },

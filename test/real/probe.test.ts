@@ -1,7 +1,6 @@
 // `gridsweep probe` against real sshd servers (2 clusters) and a local cluster: the grid description it
 // writes loads with loadGrid, names every cluster and host of the real grid file, holds plausible
 // measurements, and can be simulated; an unreachable host is a clear error with nothing written.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,18 +11,9 @@ import { loadGrid } from '../../src/formats/index.js';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../../src/scheduler/options.js';
 import { expandSweep } from '../../src/sweep/expand.js';
 import { loadSweepFile } from '../../src/sweep/sweep-file.js';
-import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 import { startSshdFarm, type SshdFarm } from '../support/sshd.js';
+import { runGridsweep } from './support/gridsweep-from-source.js';
 import { makeOrigin, sweepOf } from './support/origin.js';
-
-function cli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
-}
 
 async function closedPort(): Promise<number> {
   return new Promise((resolve) => {
@@ -58,7 +48,7 @@ describe('gridsweep probe', () => {
     const gridPath = join(work, 'grid.json');
     writeFileSync(gridPath, JSON.stringify(g, null, 2));
     const out = join(work, 'probed');
-    const r = await cli(['probe', gridPath, '-o', out, '--samples', '3', '--interval', '0.3', '--transfer-bytes', String(1 << 20)]);
+    const r = await runGridsweep(['probe', gridPath, '-o', out, '--samples', '3', '--interval', '0.3', '--transfer-bytes', String(1 << 20)]);
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.code).toBe(0);
 
@@ -107,7 +97,7 @@ describe('gridsweep probe', () => {
     const gridPath = join(work, 'grid-bad.json');
     writeFileSync(gridPath, JSON.stringify(g, null, 2));
     const out = join(work, 'never');
-    const r = await cli(['probe', gridPath, '-o', out, '--samples', '2', '--interval', '0.2']);
+    const r = await runGridsweep(['probe', gridPath, '-o', out, '--samples', '2', '--interval', '0.2']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/unreachable/);
     expect(r.stderr).toMatch(/h21 \(cluster c2\)/);

@@ -3,25 +3,15 @@
 // real run computes each Work on the host the simulation chose, in the same order per host and per link,
 // and its report compares the predicted and actual timelines. A record whose names do not match the real
 // grid file is refused before anything runs.
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeGrid } from '../../src/formats/index.js';
 import type { GridEvent } from '../../src/model/grid.js';
 import type { RunRecordEvent } from '../../src/record/events.js';
-import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 import { startSshdFarm, type SshdFarm } from '../support/sshd.js';
+import { runGridsweep } from './support/gridsweep-from-source.js';
 import { makeOrigin, sweepOf, type Origin } from './support/origin.js';
-
-function cli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
-}
 
 function readRecord(path: string): RunRecordEvent[] {
   return readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RunRecordEvent);
@@ -70,10 +60,10 @@ describe('gridsweep run --replay SIMRECORD', () => {
       ]),
     });
     const appPath = join(origin.dir, 'sweep.wd');
-    const described = await cli(['describe', origin.sweepPath, '--grid', gridPath, '-o', appPath]);
+    const described = await runGridsweep(['describe', origin.sweepPath, '--grid', gridPath, '-o', appPath]);
     expect(described.code, described.stderr).toBe(0);
     simRecord = join(origin.dir, 'sim.jsonl');
-    const simulated = await cli(['simulate', '--app', appPath, '--grid', join(origin.dir, 'sim', 'sim.grid'), '--record', simRecord]);
+    const simulated = await runGridsweep(['simulate', '--app', appPath, '--grid', join(origin.dir, 'sim', 'sim.grid'), '--record', simRecord]);
     expect(simulated.code, simulated.stderr).toBe(0);
   });
   afterAll(async () => {
@@ -83,7 +73,7 @@ describe('gridsweep run --replay SIMRECORD', () => {
 
   it('computes each Work on the simulated host, in the simulated order per host and per link, and compares timelines', async () => {
     const realRecord = join(origin.dir, 'real.jsonl');
-    const r = await cli(['run', origin.sweepPath, '--grid', gridPath, '--replay', simRecord, '--record', realRecord, '--no-watch']);
+    const r = await runGridsweep(['run', origin.sweepPath, '--grid', gridPath, '--replay', simRecord, '--record', realRecord, '--no-watch']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/tasks: 10 done and verified/);
@@ -106,7 +96,7 @@ describe('gridsweep run --replay SIMRECORD', () => {
 
   it('--compare: the scheduler plans as usual and the report compares the run with the simulation', async () => {
     const realRecord = join(origin.dir, 'compared.jsonl');
-    const r = await cli(['run', origin.sweepPath, '--grid', gridPath, '--compare', simRecord, '--record', realRecord, '--no-watch']);
+    const r = await runGridsweep(['run', origin.sweepPath, '--grid', gridPath, '--compare', simRecord, '--record', realRecord, '--no-watch']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/predicted \(.*sim\.jsonl\) vs actual:\n  makespan: predicted \d+\.\d\d s, actual \d+\.\d\d s/);
@@ -121,7 +111,7 @@ describe('gridsweep run --replay SIMRECORD', () => {
     const smallGrid = join(origin.dir, 'grid-c1.json');
     writeFileSync(smallGrid, JSON.stringify(onlyC1));
     const realRecord = join(origin.dir, 'refused.jsonl');
-    const r = await cli(['run', origin.sweepPath, '--grid', smallGrid, '--replay', simRecord, '--record', realRecord]);
+    const r = await runGridsweep(['run', origin.sweepPath, '--grid', smallGrid, '--replay', simRecord, '--record', realRecord]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/sim\.jsonl:\d+:1: error: the simulation (computed on host "h2[12]"|used the link of cluster "c2"), which the real grid file .*grid-c1\.json does not name/);
     expect(existsSync(realRecord)).toBe(false);

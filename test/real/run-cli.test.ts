@@ -2,15 +2,15 @@
 // 2 hosts). A 60-task sweep with shared inputs completes with every output verified and each shared input
 // sent once per cluster, even though one host's sshd is killed mid-run; a controller killed with SIGKILL
 // is resumed from its journal without redoing verified tasks.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readJournal } from '../../backends/real/journal.js';
 import type { RunRecordEvent } from '../../src/record/events.js';
-import { PACKAGE_ROOT } from '../../src/util/package-root.js';
-import { startSshdFarm, type SshdFarm } from '../support/sshd.js';
-import { expectedResult, inputSendsInRecord, makeOrigin, sweepOf, type Origin } from './support/origin.js';
+import { spawnGridsweep } from './support/gridsweep-from-source.js';
+import { expectedResult, inputSendsInRecord, sweepOf, type Origin } from './support/origin.js';
+import { useSshdFarm } from './support/sshd-suite.js';
 
 interface CliRun {
   readonly child: ChildProcess;
@@ -19,7 +19,7 @@ interface CliRun {
 }
 
 function startCli(args: readonly string[], onLine: (line: string, run: CliRun) => void = () => undefined): CliRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnGridsweep(args);
   const lines: string[] = [];
   let stderr = '';
   let partial = '';
@@ -55,22 +55,12 @@ function checkOutputs(origin: Origin, tasksPerSize: number): void {
 }
 
 describe('gridsweep run over loopback sshd', () => {
-  let farm: SshdFarm;
-  const origins: Origin[] = [];
-
-  beforeAll(async () => {
-    farm = await startSshdFarm({ c1: ['h11', 'h12'], c2: ['h21', 'h22'] });
-  });
-  afterAll(async () => {
-    await farm?.stop();
-    for (const o of origins) o.remove();
-  });
+  const sshd = useSshdFarm({ c1: ['h11', 'h12'], c2: ['h21', 'h22'] });
 
   function prepare(tasksPerSize: number, seconds: string): { origin: Origin; gridPath: string; journal: string } {
-    const origin = makeOrigin(sweepOf(tasksPerSize, seconds));
-    origins.push(origin);
+    const origin = sshd.makeOrigin(sweepOf(tasksPerSize, seconds));
     const gridPath = join(origin.dir, 'grid.json');
-    writeFileSync(gridPath, farm.realGridJson(origin.dir));
+    writeFileSync(gridPath, sshd.farm.realGridJson(origin.dir));
     return { origin, gridPath, journal: join(origin.dir, 'journal.jsonl') };
   }
 
@@ -81,8 +71,8 @@ describe('gridsweep run over loopback sshd', () => {
     const run = startCli(['run', origin.sweepPath, '--grid', gridPath, '--journal', journal, '--record', recordPath, '--sample-period', '5'], (line) => {
       if (!killed && /^done .*\(10\/60\)/.test(line)) {
         killed = true;
-        farm.kill('h12');
-        setTimeout(() => void farm.restart('h12'), 2000);
+        sshd.farm.kill('h12');
+        setTimeout(() => void sshd.farm.restart('h12'), 2000);
       }
     });
     const { code, stderr } = await run.exited;

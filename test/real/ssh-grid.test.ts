@@ -3,48 +3,30 @@
 // failures with exit codes and stderr; cancel killing the remote process group; a host dying mid-run.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readJournal } from '../../backends/real/journal.js';
 import { runReal } from '../../backends/real/runner.js';
-import { parseRealGrid } from '../../src/realgrid/real-grid-file.js';
 import type { RunRecordEvent } from '../../src/record/events.js';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../../src/scheduler/options.js';
-import { loadSweepFile } from '../../src/sweep/sweep-file.js';
-import { startSshdFarm, type SshdFarm } from '../support/sshd.js';
 import { GreedyDriver } from './support/greedy-driver.js';
-import { expectedResult, inputSendsInRecord, makeOrigin, sweepOf, type Origin } from './support/origin.js';
+import { expectedResult, inputSendsInRecord, sweepOf } from './support/origin.js';
+import { freshRunInput } from './support/run-input.js';
+import { useSshdFarm } from './support/sshd-suite.js';
 
 describe('SSH backend against real sshd', () => {
-  let farm: SshdFarm;
-  const origins: Origin[] = [];
-
-  beforeAll(async () => {
-    farm = await startSshdFarm({ c1: ['h11', 'h12'], c2: ['h21', 'h22'] });
-  });
-  afterAll(async () => {
-    await farm?.stop();
-    for (const o of origins) o.remove();
-  });
+  const sshd = useSshdFarm({ c1: ['h11', 'h12'], c2: ['h21', 'h22'] });
 
   async function run(sweep: object, opts: { onDone?: (done: number) => void } = {}) {
-    const origin = makeOrigin(sweep);
-    origins.push(origin);
+    const origin = sshd.makeOrigin(sweep);
     const gridPath = join(origin.dir, 'grid.json');
-    writeFileSync(gridPath, farm.realGridJson(origin.dir));
+    writeFileSync(gridPath, sshd.farm.realGridJson(origin.dir));
     const events: RunRecordEvent[] = [];
     let driver: GreedyDriver | undefined;
     const journalPath = join(origin.dir, 'journal.jsonl');
     const result = await runReal(
       {
-        sweepPath: origin.sweepPath,
-        sweep: loadSweepFile(origin.sweepPath),
-        gridPath,
-        grid: parseRealGrid(readFileSync(gridPath, 'utf8'), gridPath),
+        ...freshRunInput(origin, gridPath, journalPath),
         scheduler: DEFAULT_SCHEDULER_OPTIONS,
-        seed: 1,
-        journalPath,
-        resume: false,
-        acceptNew: false,
         record: (e) => events.push(e),
         log: (e) => {
           if (e.kind === 'done') opts.onDone?.(e.done);
@@ -79,7 +61,7 @@ describe('SSH backend against real sshd', () => {
     const computeHosts = new Set(events.flatMap((e) => (e.type === 'start' && e.kind === 'compute' && e.resource.type === 'host' ? [e.resource.host] : [])));
     expect(computeHosts.size).toBeGreaterThanOrEqual(3);
     // A clean run leaves nothing behind in the clusters' storage.
-    for (const c of farm.clusters) expect(readdirSync(join(c.storage, 'gridsweep'))).toEqual([]);
+    for (const c of sshd.farm.clusters) expect(readdirSync(join(c.storage, 'gridsweep'))).toEqual([]);
   });
 
   it('reports a failing task with its exit code and stderr, retries it on other hosts, then gives up', async () => {
@@ -111,8 +93,8 @@ describe('SSH backend against real sshd', () => {
       onDone: (done) => {
         if (!killed && done === 3) {
           killed = true;
-          farm.kill('h12');
-          setTimeout(() => void farm.restart('h12'), 1500);
+          sshd.farm.kill('h12');
+          setTimeout(() => void sshd.farm.restart('h12'), 1500);
         }
       },
     });

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { realGridJsonForStartedHosts } from '../../bench/support/real-grid-json.js';
 import { waitForSshBanner } from '../../bench/support/ssh-banner.js';
 
 export const SSHD_PATH = '/usr/sbin/sshd';
@@ -209,22 +210,8 @@ export async function startSshdFarm(layout: Readonly<Record<string, readonly str
         await launch(rt);
       },
       realGridJson(originDir, extra = {}) {
-        return JSON.stringify(
-          {
-            realgrid: 1,
-            origin: originDir,
-            knownHosts,
-            keepalive: { intervalS: 1, countMax: 3 },
-            ...extra,
-            clusters: clusters.map((c) => ({
-              name: c.name,
-              storage: c.storage,
-              hosts: c.hosts.map((h) => ({ name: h.name, address: '127.0.0.1', port: h.port, user, identityFile, arch: 0 })),
-            })),
-          },
-          null,
-          2,
-        );
+        const onLoopback = clusters.map((c) => ({ ...c, hosts: c.hosts.map((h) => ({ ...h, address: '127.0.0.1' })) }));
+        return realGridJsonForStartedHosts({ originDir, knownHosts, user, identityFile, clusters: onLoopback, extra });
       },
       async stop() {
         await Promise.all(
