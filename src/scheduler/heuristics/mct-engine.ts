@@ -148,11 +148,14 @@ export class MctEngine {
   private readonly h2: Int32Array;
   private readonly outDur: Float64Array;
   private readonly summaryStale: Uint8Array;
-  private readonly missing: Int32Array;
+  /** How long the missing inputs take on the link; -Infinity when none is missing (then only availReady counts). */
   private readonly sendDur: Float64Array;
   private readonly availReady: Float64Array;
-  /** The input-ready time the cell was computed from. */
-  private readonly readyAt: Float64Array;
+  /**
+   * The latest input-ready time at which the cell's values still hold (NaN: compute it again): the free time
+   * of its best (and second) host when they waited for themselves, else the ready time it was computed from.
+   */
+  private readonly holdS: Float64Array;
   // Per work: the score, and what it relies on.
   private readonly k1: Float64Array;
   private readonly k2: Float64Array;
@@ -230,10 +233,9 @@ export class MctEngine {
     this.h2 = new Int32Array(cells).fill(-1);
     this.outDur = new Float64Array(cells);
     this.summaryStale = new Uint8Array(cells).fill(1);
-    this.missing = new Int32Array(cells);
     this.sendDur = new Float64Array(cells);
     this.availReady = new Float64Array(cells);
-    this.readyAt = new Float64Array(cells);
+    this.holdS = new Float64Array(cells).fill(NaN);
     this.k1 = new Float64Array(n);
     this.k2 = new Float64Array(n);
     this.target = new Int32Array(n).fill(-1);
@@ -277,7 +279,10 @@ export class MctEngine {
       else hostHeap.update(host);
       this.snapshot(c);
       for (const fileId of row.sentFiles) {
-        for (const j of this.readers.get(fileId) ?? []) this.summaryStale[c * n + j] = 1;
+        for (const j of this.readers.get(fileId) ?? []) {
+          this.summaryStale[c * n + j] = 1;
+          this.holdS[c * n + j] = NaN;
+        }
       }
       best = this.updateCells(c, host, true);
     }
@@ -290,11 +295,11 @@ export class MctEngine {
    * order, so that it reads the cluster's cells in memory order and meets equal keys by increasing index.
    *
    * A cell is kept as it is when its inputs summary is current, its best (and second) host is not the one
-   * placed on, and that host waited for itself rather than for the inputs even with the link now busier:
-   * every other host of c can only end later than before, so it cannot overtake them.
+   * placed on, and its input-ready time, with the link now busier, is still within holdS: then that host
+   * ends as before, and every other host of c can only end later than before, so it cannot overtake them.
    */
   private updateCells(c: number, placedHost: number, rescoring: boolean): number {
-    const { n, chart, active, summaryStale, missing, availReady, sendDur, readyAt, outDur, dur, c1, e1, h1, c2, e2, h2, w1, w2, bound } = this;
+    const { n, chart, active, summaryStale, availReady, sendDur, holdS, outDur, dur, c1, e1, h1, c2, e2, h2, w1, w2, bound } = this;
     const base = c * n;
     const linkFreeS = chart.linkFreeS(c);
     const hosts = this.snapHost[c]!;
@@ -307,27 +312,20 @@ export class MctEngine {
     for (let j = 0; j < n; j++) {
       if (rescoring && active[j] === 0) continue;
       const cell = base + j;
-      let fresh = placedHost < 0;
-      if (summaryStale[cell] === 1) {
-        const summary = chart.inputSummary(this.works[j]!, c, this.summary);
-        missing[cell] = summary.missingCount;
-        sendDur[cell] = summary.sendDurS;
-        availReady[cell] = summary.availableReadyS;
-        summaryStale[cell] = 0;
-        fresh = true;
-      }
-      // GanttChart.inputReadyS, from the cached summary.
-      const readyS = missing[cell] === 0 ? availReady[cell]! : Math.max(availReady[cell]!, linkFreeS + sendDur[cell]!);
       const oldH1 = h1[cell]!;
       const oldH2 = h2[cell]!;
+      // The ready time only grows (the link gets busier), so the cell holds while it stays within holdS.
+      const kept = oldH1 !== placedHost && oldH2 !== placedHost && linkFreeS + sendDur[cell]! <= holdS[cell]!;
       let changed = false;
-      const kept =
-        !fresh &&
-        oldH1 >= 0 &&
-        oldH1 !== placedHost &&
-        oldH2 !== placedHost &&
-        (readyS === readyAt[cell] || (chart.hostFreeS(oldH1) >= readyS && (oldH2 < 0 || chart.hostFreeS(oldH2) >= readyS)));
       if (!kept) {
+        if (summaryStale[cell] === 1) {
+          const summary = chart.inputSummary(this.works[j]!, c, this.summary);
+          sendDur[cell] = summary.missingCount === 0 ? -Infinity : summary.sendDurS;
+          availReady[cell] = summary.availableReadyS;
+          summaryStale[cell] = 0;
+        }
+        // GanttChart.inputReadyS, from the cached summary (sendDur is -Infinity when no input is missing).
+        const readyS = Math.max(availReady[cell]!, linkFreeS + sendDur[cell]!);
         // Every host of the cluster adds the same output time, so ranking by (endS, free time, host) ranks
         // exactly as hostRankLess's (Compl, endS, free time, host); no host (-1) ranks last. The snapshot is
         // in (free, host) order, so on equal endS the host met first wins.
@@ -359,8 +357,9 @@ export class MctEngine {
           e2[cell] = se;
           h2[cell] = sh;
         }
+        const waitsForItself = bh >= 0 && readyS <= chart.hostFreeS(bh) && (sh < 0 || !second || readyS <= chart.hostFreeS(sh));
+        holdS[cell] = waitsForItself ? Math.min(chart.hostFreeS(bh), second && sh >= 0 ? chart.hostFreeS(sh) : Infinity) : readyS;
       }
-      readyAt[cell] = readyS;
       if (!rescoring) continue;
       if ((changed || h1[cell] === placedHost || h2[cell] === placedHost) && (watchesAll || c === w1[j] || c === w2[j] || !(c1[cell]! > bound[j]!))) {
         this.rescore(j);
