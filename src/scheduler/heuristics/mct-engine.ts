@@ -117,7 +117,7 @@ export class MctEngine {
   private readonly n: number;
   private readonly C: number;
   /** options.hostCandidates 'all': a host that becomes full stays in its class and can still be chosen. */
-  private readonly fullHostsCount: boolean;
+  private readonly fullHostsStay: boolean;
   /** How many earliest-free hosts per class a snapshot keeps: 2 for rules reading the second-best host. */
   private readonly depth: number;
   // Host classes: per cluster, heaps of the candidate hosts (all, or the non-full ones under 'with-room') with
@@ -179,7 +179,7 @@ export class MctEngine {
     const n = (this.n = works.length);
     const C = (this.C = chart.clusters.length);
     const H = chart.hosts.length;
-    this.fullHostsCount = (ctx.hostCandidates ?? 'all') === 'all';
+    this.fullHostsStay = (ctx.hostCandidates ?? 'all') === 'all';
     this.depth = rule.readsSecondHost === true ? 2 : 1;
 
     const hostPositions = new Int32Array(H).fill(-1);
@@ -204,7 +204,7 @@ export class MctEngine {
         this.classesOf[host.cluster]!.push(heap);
       }
       this.classOfHost[index] = heap;
-      if (this.fullHostsCount || !chart.isFull(index)) heap.push(index);
+      if (this.fullHostsStay || !chart.isFull(index)) heap.push(index);
     });
     const K = classHosts.length;
     this.heapClass = this.classesOf.map((heaps) => Int32Array.from(heaps, (heap) => classIndex.get(heap)!));
@@ -275,7 +275,7 @@ export class MctEngine {
       const row = chart.commit(works[i]!, host);
       this.deactivate(i);
       const hostHeap = this.classOfHost[host]!;
-      if (!this.fullHostsCount && chart.isFull(host)) hostHeap.remove(host);
+      if (!this.fullHostsStay && chart.isFull(host)) hostHeap.remove(host);
       else hostHeap.update(host);
       this.snapshot(c);
       for (const fileId of row.sentFiles) {
