@@ -3,14 +3,15 @@
 // availability levels), nothing stored anywhere yet. The Scheduler runs against minimal in-memory ports;
 // the figure is the plan's own CPU time (the 'plan' record's cpuMs). Target: ≤ 2 s median for minmin,
 // sufferage and xsufferage. Usage: node dist/bench/plan.bench.js [heuristic ...]
-// (REPS=N in the environment changes the number of repetitions, default 5.)
+// (REPS=N in the environment changes the number of repetitions, default 5; HOST_CANDIDATES=with-room scores only
+// hosts that still want work, see src/scheduler/strategies/host-candidates.ts.)
 import type { Clock, TimerId } from '../src/interfaces/clock.js';
 import type { GridOS } from '../src/interfaces/grid-os.js';
 import type { HostInfo, InformationService, Sample } from '../src/interfaces/information.js';
 import type { Application, FileSpec, WorkSpec } from '../src/model/application.js';
 import { LastValueForecaster } from '../src/forecast/last-value.js';
 import type { RunRecordEvent } from '../src/record/events.js';
-import { DEFAULT_SCHEDULER_OPTIONS } from '../src/scheduler/options.js';
+import { DEFAULT_SCHEDULER_OPTIONS, type HostCandidates } from '../src/scheduler/options.js';
 import { Scheduler } from '../src/scheduler/scheduler.js';
 import { Rng } from '../src/util/rng.js';
 
@@ -19,6 +20,7 @@ const CHUNK = 50;
 const CLUSTERS = 10;
 const HOSTS_PER_CLUSTER = 100;
 const REPETITIONS = Number(process.env.REPS ?? 5);
+const HOST_CANDIDATES = (process.env.HOST_CANDIDATES ?? DEFAULT_SCHEDULER_OPTIONS.hostCandidates) as HostCandidates;
 
 function mcellApplication(rng: Rng): Application {
   const files: FileSpec[] = [];
@@ -92,7 +94,7 @@ function planOnce(heuristic: string, app: Application, g: ReturnType<typeof grid
   const gridOS: GridOS = { store: (f, c) => `${c}/${f}`, remove: () => {}, compute: () => {}, retrieve: () => {}, cancel: () => {} };
   const clock = new ManualClock();
   const plans: RunRecordEvent[] = [];
-  const scheduler = new Scheduler(app, { ...DEFAULT_SCHEDULER_OPTIONS, heuristic }, {
+  const scheduler = new Scheduler(app, { ...DEFAULT_SCHEDULER_OPTIONS, heuristic, hostCandidates: HOST_CANDIDATES }, {
     gridOS,
     info,
     forecaster: new LastValueForecaster(),
@@ -122,7 +124,7 @@ const app = mcellApplication(rng);
 const g = grid(rng);
 console.log(
   `inputs: ${WORKS} works (chunks of ${CHUNK} sharing one 20–40 MB file, 2 private inputs, 1 output), ${app.files.length} files, ` +
-    `${g.hosts.length} hosts in ${CLUSTERS} clusters; planIntervalS=${DEFAULT_SCHEDULER_OPTIONS.planIntervalS}, deltaS=${DEFAULT_SCHEDULER_OPTIONS.deltaS}; ${REPETITIONS} repetitions`,
+    `${g.hosts.length} hosts in ${CLUSTERS} clusters; planIntervalS=${DEFAULT_SCHEDULER_OPTIONS.planIntervalS}, deltaS=${DEFAULT_SCHEDULER_OPTIONS.deltaS}, hostCandidates=${HOST_CANDIDATES}; ${REPETITIONS} repetitions`,
 );
 for (const heuristic of heuristics) {
   const runs = Array.from({ length: REPETITIONS }, () => planOnce(heuristic, app, g));
