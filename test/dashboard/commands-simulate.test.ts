@@ -85,11 +85,16 @@ describe('gridsweep simulate --dashboard (built CLI, Chromium)', () => {
     }
   });
 
-  it('turns a --port already in use into a usage error, for simulate and for replaying a record', async () => {
+  it('turns a --port already in use into a usage error, for simulate, a real run and replaying a record', async () => {
     const record = join(PACKAGE_ROOT, 'test', 'fixtures', 'records', 'sample-min-completion.jsonl');
     const simulate = ['simulate', '--app', APP, '--grid', join(GRID_DIR, 'appendix-a.grid')];
+    const sweepDir = join(PACKAGE_ROOT, 'apps', 'examples', 'sweep-sim');
+    const realRun = ['run', join(sweepDir, 'sweep.json'), '--grid', join(sweepDir, 'grid-local.json')];
+    const portAlone = gridsweep([...realRun, '--port', '8123']);
+    expect(await portAlone.exit).toBe(2);
+    expect(portAlone.err()).toContain('--port goes with --dashboard');
     await withPortInUse(async (busy) => {
-      for (const args of [[...simulate, '--dashboard'], [...simulate, '--watch'], ['dashboard', record]]) {
+      for (const args of [[...simulate, '--dashboard'], [...simulate, '--watch'], [...realRun, '--dashboard'], ['dashboard', record]]) {
         const run = gridsweep([...args, '--port', String(busy)]);
         expect(await run.exit).toBe(2);
         expect(run.err()).toContain(`--port ${busy}: that port is in use; give another one, or no --port for a free one`);

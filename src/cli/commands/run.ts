@@ -84,7 +84,7 @@ const command: Command = {
   name: 'run',
   summary: 'run a parameter sweep for real, on this machine and/or SSH hosts',
   usage:
-    'gridsweep run SWEEP.json --grid REALGRID.json [--heuristic H] [--journal FILE] [--resume] [--accept-new] [--record FILE] [--replay SIMRECORD | --compare SIMRECORD] [--no-watch] [--dashboard]',
+    'gridsweep run SWEEP.json --grid REALGRID.json [--heuristic H] [--journal FILE] [--resume] [--accept-new] [--record FILE] [--replay SIMRECORD | --compare SIMRECORD] [--no-watch] [--dashboard [--port N]]',
   details: [
     'The real grid file (JSON) names the origin directory and, per cluster, its storage directory and its',
     'hosts: {"type": "local", "slots": N} or a list of SSH hosts {name, address, port, user, identityFile or',
@@ -126,6 +126,7 @@ const command: Command = {
     compare: { type: 'string', description: 'compare the run with this simulation record (predicted vs actual)', valueName: 'SIMRECORD' },
     'no-watch': { type: 'boolean', description: 'do not apply edits of the real grid file during the run' },
     dashboard: { type: 'boolean', description: 'serve a live dashboard of the run on 127.0.0.1' },
+    port: { type: 'string', description: 'dashboard port (default: a random free port)', valueName: 'N' },
   },
   positionals: { min: 1, max: 1 },
   async run(args) {
@@ -137,6 +138,7 @@ const command: Command = {
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
+    if (!flagOption(args, 'dashboard') && stringOption(args, 'port') !== undefined) throw new UsageError('--port goes with --dashboard');
     const resume = flagOption(args, 'resume');
     const journalPath = stringOption(args, 'journal');
     if (resume && journalPath === undefined) throw new UsageError('--resume needs --journal FILE');
@@ -161,8 +163,9 @@ const command: Command = {
     let live: LiveRecordSource | undefined;
     let dashboard: Dashboard | undefined;
     if (flagOption(args, 'dashboard')) {
+      const port = numberOption(args, 'port', 0, { min: 0, max: 65535, integer: true });
       live = new LiveRecordSource('run');
-      dashboard = await startCommandDashboard({ sources: [live], title: `gridsweep run ${sweepPath}` });
+      dashboard = await startCommandDashboard({ sources: [live], title: `gridsweep run ${sweepPath}`, ...(port > 0 ? { port } : {}) });
       console.log(`dashboard: ${dashboard.url}`);
     }
     const sinks = [record?.sink, live?.sink].filter((x): x is RecordSink => x !== undefined);
