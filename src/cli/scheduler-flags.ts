@@ -7,7 +7,6 @@ import { getHeuristic, listHeuristics } from '../scheduler/heuristics/registry.j
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../scheduler/options.js';
 import { listStrategyFamilies } from '../scheduler/strategies/registry.js';
 
-const d = DEFAULT_SCHEDULER_OPTIONS as SchedulerOptions & Record<string, unknown>;
 
 function kebab(field: string): string {
   return field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -35,7 +34,9 @@ function strategyParameterFlags(): [string, string][] {
   return out;
 }
 
-export function schedulerFlags(): Record<string, OptionSpec> {
+/** The flags, with the defaults a command uses (simulate: DEFAULT_SCHEDULER_OPTIONS). */
+export function schedulerFlags(defaults: SchedulerOptions = DEFAULT_SCHEDULER_OPTIONS): Record<string, OptionSpec> {
+  const d = defaults as SchedulerOptions & Record<string, unknown>;
   const flags: Record<string, OptionSpec> = {
     heuristic: {
       type: 'string',
@@ -63,7 +64,8 @@ export function schedulerFlags(): Record<string, OptionSpec> {
 }
 
 /** SchedulerOptions from the flags of schedulerFlags(); bad values are usage errors naming the flag. */
-export function schedulerOptionsFromArgs(args: CommandArgs): SchedulerOptions {
+export function schedulerOptionsFromArgs(args: CommandArgs, defaults: SchedulerOptions = DEFAULT_SCHEDULER_OPTIONS): SchedulerOptions {
+  const d = defaults as SchedulerOptions & Record<string, unknown>;
   const out: Record<string, unknown> = { ...d };
   const name = stringOption(args, 'heuristic') ?? d.heuristic;
   try {

@@ -68,7 +68,9 @@ describe('gridsweep run over loopback sshd', () => {
     const { origin, gridPath, journal } = prepare(30, '0.1');
     const recordPath = join(origin.dir, 'run.jsonl');
     let killed = false;
-    const run = startCli(['run', origin.sweepPath, '--grid', gridPath, '--journal', journal, '--record', recordPath, '--sample-period', '5'], (line) => {
+    const args = ['run', origin.sweepPath, '--grid', gridPath, '--journal', journal, '--record', recordPath, '--sample-period', '5'];
+    // Any scheduler option simulate takes, run takes too.
+    const run = startCli([...args, '--host-candidates', 'with-room', '--keep-works', '2'], (line) => {
       if (!killed && /^done .*\(10\/60\)/.test(line)) {
         killed = true;
         sshd.farm.kill('h12');
@@ -96,6 +98,7 @@ describe('gridsweep run over loopback sshd', () => {
     expect(new Set([...sends.keys()].map((k) => k.split('@')[1]))).toEqual(new Set(['c1', 'c2']));
     expect(record.some((e) => e.type === 'sched' && e.call === 'sched_host_failed' && e.hosts?.includes('h12'))).toBe(true);
     expect(record.at(-1)).toMatchObject({ type: 'run-end', worksDone: 60, worksFailed: 0 });
+    expect(record[0]).toMatchObject({ type: 'header', options: { hostCandidates: 'with-room', keepWorksPerHost: 2, planIntervalS: 60 } });
   });
 
   it('resumes after the controller is killed with SIGKILL, without redoing verified tasks', async () => {

@@ -10,7 +10,8 @@ import { loadSweepFile } from '../../sweep/sweep-file.js';
 import type { RecordSink } from '../../record/events.js';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../../scheduler/options.js';
 import { Scheduler } from '../../scheduler/scheduler.js';
-import { getHeuristic, listHeuristics } from '../../scheduler/heuristics/registry.js';
+import { listHeuristics } from '../../scheduler/heuristics/registry.js';
+import { schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
 import { expandForGrid, runReal, type RunLogEvent } from '../../../backends/real/runner.js';
 import { checkReplayPlan, loadReplayPlan } from '../../../backends/real/replay-plan.js';
 import { formatComparison } from '../../../backends/real/timeline-compare.js';
@@ -80,6 +81,9 @@ function recordFile(path: string): { sink: RecordSink; close: () => void } {
   return { sink: (e) => void writeSync(fd, `${JSON.stringify(e)}\n`), close: () => closeSync(fd) };
 }
 
+/** A real run re-plans every 60 s by default (a simulation: every 300 s, the paper's setting). */
+const REAL_RUN_DEFAULTS: SchedulerOptions = { ...DEFAULT_SCHEDULER_OPTIONS, planIntervalS: 60 };
+
 const command: Command = {
   name: 'run',
   summary: 'run a parameter sweep for real, on this machine and/or SSH hosts',
@@ -113,13 +117,11 @@ const command: Command = {
   ].join('\n'),
   options: {
     grid: { type: 'string', short: 'g', description: 'the real grid file', valueName: 'REALGRID' },
-    heuristic: { type: 'string', description: 'task/host selection heuristic', valueName: 'H', default: DEFAULT_SCHEDULER_OPTIONS.heuristic },
     journal: { type: 'string', short: 'j', description: 'journal file (needed for --resume)', valueName: 'FILE' },
     resume: { type: 'boolean', description: 'continue the run the journal describes, skipping verified tasks' },
     'accept-new': { type: 'boolean', description: 'add SSH hosts missing from known_hosts (never a changed key)' },
     record: { type: 'string', description: 'write the run record (JSON Lines) to this file', valueName: 'FILE' },
     seed: { type: 'string', description: 'seed of the randomized heuristics', valueName: 'N', default: '1' },
-    'plan-interval': { type: 'string', description: 'seconds between scheduling events (S1)', valueName: 'S', default: '60' },
     'sample-period': { type: 'string', description: 'seconds between load probes of each host', valueName: 'S', default: '5' },
     'keep-storage': { type: 'boolean', description: "leave this run's files in the clusters' storage" },
     replay: { type: 'string', description: 'follow the schedule of this simulation record exactly', valueName: 'SIMRECORD' },
@@ -127,26 +129,17 @@ const command: Command = {
     'no-watch': { type: 'boolean', description: 'do not apply edits of the real grid file during the run' },
     dashboard: { type: 'boolean', description: 'serve a live dashboard of the run on 127.0.0.1' },
     port: { type: 'string', description: 'dashboard port (default: a random free port)', valueName: 'N' },
+    ...schedulerFlags(REAL_RUN_DEFAULTS),
   },
   positionals: { min: 1, max: 1 },
   async run(args) {
     const sweepPath = args.positionals[0]!;
     const gridPath = requiredString(args, 'grid');
-    const heuristic = stringOption(args, 'heuristic') ?? DEFAULT_SCHEDULER_OPTIONS.heuristic;
-    try {
-      getHeuristic(heuristic);
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const options = schedulerOptionsFromArgs(args, REAL_RUN_DEFAULTS);
     if (!flagOption(args, 'dashboard') && stringOption(args, 'port') !== undefined) throw new UsageError('--port goes with --dashboard');
     const resume = flagOption(args, 'resume');
     const journalPath = stringOption(args, 'journal');
     if (resume && journalPath === undefined) throw new UsageError('--resume needs --journal FILE');
-    const options: SchedulerOptions = {
-      ...DEFAULT_SCHEDULER_OPTIONS,
-      heuristic,
-      planIntervalS: numberOption(args, 'plan-interval', 60, { min: 0.1 }),
-    };
     const seed = numberOption(args, 'seed', 1, { integer: true, min: 0, max: 2 ** 32 - 1 });
     const samplePeriodS = numberOption(args, 'sample-period', 5, { min: 0.1 });
     const replayPath = stringOption(args, 'replay');
