@@ -8,37 +8,15 @@ function candidate(v: ClusterBests, c: number): boolean {
   return v.host1(c) >= 0 && Number.isFinite(v.compl1(c));
 }
 
-/** The cluster holding the Work's best host (its MCT), or -1. */
-export function bestCluster(v: ClusterBests): number {
-  // Reads the arrays directly, as it runs for every re-score; compute ends only to break a tie on Compl.
-  const { c1, e1, h1, work, stride } = v;
-  let best = -1;
-  let bc = 0;
-  let bh = -1;
-  for (let c = 0; c < v.clusterCount; c++) {
-    const at = c * stride + work;
-    const h = h1[at]!;
-    const cc = c1[at]!;
-    if (h < 0 || !Number.isFinite(cc)) continue;
-    if (best < 0 || cc < bc || (cc === bc && v.less(cc, e1[at]!, h, bc, e1[best * stride + work]!, bh))) {
-      best = c;
-      bc = cc;
-      bh = h;
-    }
-  }
-  return best;
-}
-
 /** A Work's best cluster and the best of the others (cluster-level second best); -1 when absent. */
 export interface BestTwo {
   best: number;
   second: number;
 }
 
-/** bestCluster and the best cluster other than it, in one pass. */
+/** The Work's best cluster (holding its best host, its MCT) and the best cluster other than it, in one pass. */
 export function bestTwoClusters(v: ClusterBests, out: BestTwo): BestTwo {
-  // bestCluster's loop, keeping the runner-up too; reads the arrays directly as it runs for every re-score,
-  // and the compute ends only to break a tie on Compl.
+  // Reads the arrays directly, as it runs for every re-score; the compute ends only to break a tie on Compl.
   const { c1, e1, h1, work, stride } = v;
   let best = -1;
   let bc = 0;
@@ -67,6 +45,13 @@ export function bestTwoClusters(v: ClusterBests, out: BestTwo): BestTwo {
   out.best = best;
   out.second = second;
   return out;
+}
+
+const bestOnly: BestTwo = { best: -1, second: -1 };
+
+/** The cluster holding the Work's best host (its MCT), or -1. */
+export function bestCluster(v: ClusterBests): number {
+  return bestTwoClusters(v, bestOnly).best;
 }
 
 /** The second-best host overall, given the best host is the best of cluster `best`. */
