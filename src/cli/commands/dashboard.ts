@@ -5,7 +5,7 @@ import { flagOption, numberOption } from '../args.js';
 import { loadRunRecord } from '../../report/record-reader.js';
 import { serveUntilInterrupted } from '../../dashboard/serve.js';
 import { MAX_SPEED } from '../../dashboard/protocol.js';
-import { startCommandDashboard } from '../start-dashboard.js';
+import { dashboardPort, startCommandDashboard } from '../start-dashboard.js';
 
 /** Names the runs by file name, made unique when two files share one. */
 function sourceNames(paths: readonly string[]): string[] {
@@ -30,7 +30,7 @@ const command: Command = {
   },
   positionals: { min: 1, max: Infinity },
   async run(args) {
-    const port = numberOption(args, 'port', 0, { min: 0, max: 65535, integer: true });
+    const port = dashboardPort(args);
     const speedRaw = numberOption(args, 'speed', 0, { min: 0, max: MAX_SPEED });
     const names = sourceNames(args.positionals);
     const sources = [];

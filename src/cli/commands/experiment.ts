@@ -9,7 +9,7 @@ import { matrixSize, runExperiment, type ExperimentProgress, type ExperimentSumm
 import { defaultWorkerCount } from '../../experiment/pool.js';
 import { listHeuristics } from '../../scheduler/heuristics/registry.js';
 import { ExperimentLanes, MAX_EXPERIMENT_LANES, serveUntilInterrupted, type Dashboard } from '../../dashboard/index.js';
-import { startCommandDashboard } from '../start-dashboard.js';
+import { dashboardPort, startCommandDashboard } from '../start-dashboard.js';
 
 const SPEC_HELP = [
   'The specification is JSON:',
@@ -38,7 +38,7 @@ const SPEC_HELP = [
 
 /** The dashboard of an experiment: matrix progress above, the runs being simulated below. */
 async function startExperimentDashboard(title: string, jobs: number, port: number): Promise<{ dashboard: Dashboard; lanes: ExperimentLanes }> {
-  const dashboard = await startCommandDashboard({ sources: [], title, ...(port > 0 ? { port } : {}) });
+  const dashboard = await startCommandDashboard({ sources: [], title, port });
   return { dashboard, lanes: new ExperimentLanes(dashboard, { lanes: Math.min(jobs, MAX_EXPERIMENT_LANES) }) };
 }
 
@@ -72,7 +72,7 @@ const command: Command = {
     const showProgress = args.values['quiet'] !== true && process.stderr.isTTY === true;
     const withDashboard = flagOption(args, 'dashboard');
     if (!withDashboard && stringOption(args, 'port') !== undefined) throw new UsageError('--port goes with --dashboard');
-    const port = numberOption(args, 'port', 0, { min: 0, max: 65535, integer: true });
+    const port = dashboardPort(args);
     console.error(`${specPath}: ${matrixSize(loaded)} runs on ${jobs} worker thread(s) → ${outDir}`);
     const board = withDashboard ? await startExperimentDashboard(`gridsweep experiment ${specPath}`, jobs, port) : undefined;
     if (board) console.log(`dashboard: ${board.dashboard.url}`);

@@ -16,7 +16,7 @@ import { expandForGrid, runReal, type RunLogEvent } from '../../../backends/real
 import { checkReplayPlan, loadReplayPlan } from '../../../backends/real/replay-plan.js';
 import { formatComparison } from '../../../backends/real/timeline-compare.js';
 import { LiveRecordSource, teeSinks, type Dashboard } from '../../dashboard/index.js';
-import { startCommandDashboard } from '../start-dashboard.js';
+import { dashboardPort, startCommandDashboard } from '../start-dashboard.js';
 import { SWEEP_FORMAT_HELP } from './describe.js';
 
 function describeEvent(e: Exclude<RunLogEvent, { kind: 'start' }>): string {
@@ -156,9 +156,9 @@ const command: Command = {
     let live: LiveRecordSource | undefined;
     let dashboard: Dashboard | undefined;
     if (flagOption(args, 'dashboard')) {
-      const port = numberOption(args, 'port', 0, { min: 0, max: 65535, integer: true });
+      const port = dashboardPort(args);
       live = new LiveRecordSource('run');
-      dashboard = await startCommandDashboard({ sources: [live], title: `gridsweep run ${sweepPath}`, ...(port > 0 ? { port } : {}) });
+      dashboard = await startCommandDashboard({ sources: [live], title: `gridsweep run ${sweepPath}`, port });
       console.log(`dashboard: ${dashboard.url}`);
     }
     const sinks = [record?.sink, live?.sink].filter((x): x is RecordSink => x !== undefined);

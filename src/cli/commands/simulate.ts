@@ -8,7 +8,7 @@ import { behaviorPath, checkCompatibility, loadApplication, loadGrid } from '../
 import { getHeuristic, listHeuristics } from '../../scheduler/heuristics/registry.js';
 import type { SchedulerOptions } from '../../scheduler/options.js';
 import { runWatchLoop, serveUntilInterrupted, type Dashboard, type RecordedSource } from '../../dashboard/index.js';
-import { startCommandDashboard } from '../start-dashboard.js';
+import { dashboardPort, startCommandDashboard } from '../start-dashboard.js';
 import { schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
 import type { Application } from '../../model/application.js';
 import type { GridDescription } from '../../model/grid.js';
@@ -199,7 +199,7 @@ async function serveDashboard(args: CommandArgs, appPath: string, gridPath: stri
     throw new UsageError('--record writes one run; give it without --compare');
   }
   const heuristics = dashboardHeuristics(args, req.scheduler);
-  const port = numberOption(args, 'port', 0, { min: 0, max: 65535, integer: true });
+  const port = dashboardPort(args);
   const watchMode = flagOption(args, 'watch');
   const title = `gridsweep simulate ${appPath} on ${gridPath}`;
   const recordPath = stringOption(args, 'record');
@@ -213,7 +213,7 @@ async function serveDashboard(args: CommandArgs, appPath: string, gridPath: stri
   };
 
   if (!watchMode) {
-    const dashboard = await startCommandDashboard({ sources: runAll(), title, ...(port > 0 ? { port } : {}) });
+    const dashboard = await startCommandDashboard({ sources: runAll(), title, port });
     await serveUntilInterrupted(dashboard);
     return 0;
   }
@@ -230,7 +230,7 @@ async function serveDashboard(args: CommandArgs, appPath: string, gridPath: stri
     firstError = err.message;
     console.error(err.message);
   }
-  const dashboard: Dashboard = await startCommandDashboard({ sources, title, ...(port > 0 ? { port } : {}) });
+  const dashboard: Dashboard = await startCommandDashboard({ sources, title, port });
   if (firstError !== undefined) dashboard.showError(firstError);
   const loop = runWatchLoop({
     paths: watchedPaths(appPath, gridPath, grid),
