@@ -126,17 +126,18 @@ export class MctEngine {
   private readonly classOfHost: IndexedHeap[];
   /** Global class index of each of cluster c's heaps (classesOf[c]). */
   private readonly heapClass: Int32Array[];
-  /** Architecture and availability of each global class. */
-  private readonly classArch: Int32Array;
-  private readonly classAvailability: Float64Array;
+  /**
+   * Per cluster, over its classes a and b (local indices, at a * classCount + b): 1 when class a computes
+   * every Work of this plan no slower than class b does.
+   */
+  private readonly noSlower: Uint8Array[];
+  /** Local index, within its cluster, of each global class. */
+  private readonly localClass: Int32Array;
   // Per cluster, the candidate hosts as flat arrays in (free, host order), rebuilt after each change.
   private readonly snapHost: Int32Array[];
   private readonly snapFree: Float64Array[];
   private readonly snapClass: Int32Array[];
   private readonly snapLen: Int32Array;
-  /** snapshot() scratch: per architecture, the fastest and second-fastest availability seen so far. */
-  private readonly fastest1: Float64Array;
-  private readonly fastest2: Float64Array;
   /** Estimated compute duration of Work i on class k (global class index), at k * n + i. */
   private readonly dur: Float64Array;
   // Per (work i, cluster c) at index c * n + i: a pass over one cluster's cells reads memory in order.
@@ -208,11 +209,6 @@ export class MctEngine {
     });
     const K = classHosts.length;
     this.heapClass = this.classesOf.map((heaps) => Int32Array.from(heaps, (heap) => classIndex.get(heap)!));
-    this.classArch = Int32Array.from(classHosts, (host) => host.arch);
-    this.classAvailability = Float64Array.from(classHosts, (host) => host.availability);
-    const archCount = this.classArch.reduce((max, arch) => Math.max(max, arch + 1), 0);
-    this.fastest1 = new Float64Array(archCount);
-    this.fastest2 = new Float64Array(archCount);
     this.snapHost = this.classesOf.map((heaps) => new Int32Array(2 * heaps.length));
     this.snapFree = this.classesOf.map((heaps) => new Float64Array(2 * heaps.length));
     this.snapClass = this.classesOf.map((heaps) => new Int32Array(2 * heaps.length));
@@ -223,6 +219,11 @@ export class MctEngine {
       // Exactly GanttChart.computeEndS's duration term.
       for (let k = 0; k < K; k++) this.dur[k * n + i] = (work.estRunTimeS[classHosts[k]!.arch] ?? Infinity) / classHosts[k]!.availability;
     }
+    this.localClass = new Int32Array(K);
+    this.noSlower = this.heapClass.map((global) => {
+      global.forEach((k, local) => (this.localClass[k] = local));
+      return noSlowerMatrix(global, this.dur, n);
+    });
 
     const cells = n * C;
     this.c1 = new Float64Array(cells);
@@ -393,9 +394,11 @@ export class MctEngine {
 
   /**
    * Rebuilds cluster c's candidate hosts: the earliest-free host of each class (two under depth 2), in
-   * (free time, host order), keeping only those fewer than `depth` earlier ones of their architecture are at
-   * least as fast as. A host that `depth` others are free no later than (ties: earlier in host order) and at
-   * least as fast as ends no earlier for any Work and loses the ties, so it is never a best (or second) host.
+   * (free time, host order), keeping only those that fewer than `depth` earlier ones are no slower than. A
+   * host that `depth` others are free no later than (ties: earlier in host order) and compute every Work no
+   * slower than ends no earlier for any Work and loses the ties, so it is never a best (or second) host.
+   * Counting only the kept ones is enough: a dropped host's `depth` kept betters are also ahead of, and no
+   * slower than, every host it is ahead of and no slower than.
    */
   private snapshot(c: number): void {
     const chart = this.chart;
@@ -430,24 +433,17 @@ export class MctEngine {
         if (second >= 0) insert(second, heapClass[h]!);
       }
     }
-    const fastest1 = this.fastest1.fill(0);
-    const fastest2 = this.fastest2.fill(0);
+    const noSlower = this.noSlower[c]!;
+    const classCount = heaps.length;
     let kept = 0;
     for (let k = 0; k < len; k++) {
-      const cls = classes[k]!;
-      const arch = this.classArch[cls]!;
-      const availability = this.classAvailability[cls]!;
-      const dominated = this.depth === 1 ? !(availability > fastest1[arch]!) : !(availability > fastest2[arch]!);
-      if (availability > fastest1[arch]!) {
-        fastest2[arch] = fastest1[arch]!;
-        fastest1[arch] = availability;
-      } else if (availability > fastest2[arch]!) {
-        fastest2[arch] = availability;
-      }
-      if (dominated) continue;
+      const cls = this.localClass[classes[k]!]!;
+      let aheadAndNoSlower = 0;
+      for (let e = 0; e < kept && aheadAndNoSlower < this.depth; e++) aheadAndNoSlower += noSlower[this.localClass[classes[e]!]! * classCount + cls]!;
+      if (aheadAndNoSlower >= this.depth) continue;
       hosts[kept] = hosts[k]!;
       frees[kept] = frees[k]!;
-      classes[kept++] = cls;
+      classes[kept++] = classes[k]!;
     }
     this.snapLen[c] = kept;
   }
@@ -472,4 +468,20 @@ export class MctEngine {
     this.active[i] = 0;
   }
 
+}
+
+/** For one cluster's classes (global indices), the matrix MctEngine.noSlower describes. */
+function noSlowerMatrix(classes: Int32Array, dur: Float64Array, n: number): Uint8Array {
+  const count = classes.length;
+  const matrix = new Uint8Array(count * count);
+  for (let a = 0; a < count; a++) {
+    for (let b = 0; b < count; b++) {
+      const durA = classes[a]! * n;
+      const durB = classes[b]! * n;
+      let i = 0;
+      while (i < n && dur[durA + i]! <= dur[durB + i]!) i++;
+      matrix[a * count + b] = i === n ? 1 : 0;
+    }
+  }
+  return matrix;
 }
