@@ -8,6 +8,11 @@ function candidate(v: ClusterBests, c: number): boolean {
   return v.host1(c) >= 0 && Number.isFinite(v.compl1(c));
 }
 
+/** Cluster a's best host ranks before cluster b's, their Compl being equal. */
+function tieBefore(v: ClusterBests, a: number, b: number): boolean {
+  return v.less(v.compl1(a), v.end1(a), v.host1(a), v.compl1(b), v.end1(b), v.host1(b));
+}
+
 /** A Work's best cluster and the best of the others (cluster-level second best); -1 when absent. */
 export interface BestTwo {
   best: number;
@@ -16,30 +21,25 @@ export interface BestTwo {
 
 /** The Work's best cluster (holding its best host, its MCT) and the best cluster other than it, in one pass. */
 export function bestTwoClusters(v: ClusterBests, out: BestTwo): BestTwo {
-  // Reads the arrays directly, as it runs for every re-score; the compute ends only to break a tie on Compl.
-  const { c1, e1, h1, work, stride } = v;
+  // Reads the Work's MCTs where they lie together, as it runs for every re-score; the compute ends and hosts
+  // are read only to break a tie on Compl. A cluster with no host has an infinite Compl.
+  const { mctByWork, clusterCount, work } = v;
+  const from = work * clusterCount;
   let best = -1;
   let bc = 0;
-  let bh = -1;
   let second = -1;
   let sc = 0;
-  let sh = -1;
-  for (let c = 0; c < v.clusterCount; c++) {
-    const at = c * stride + work;
-    const h = h1[at]!;
-    const cc = c1[at]!;
-    if (h < 0 || !Number.isFinite(cc)) continue;
-    if (best < 0 || cc < bc || (cc === bc && v.less(cc, e1[at]!, h, bc, e1[best * stride + work]!, bh))) {
+  for (let c = 0; c < clusterCount; c++) {
+    const cc = mctByWork[from + c]!;
+    if (!Number.isFinite(cc)) continue;
+    if (best < 0 || cc < bc || (cc === bc && tieBefore(v, c, best))) {
       second = best;
       sc = bc;
-      sh = bh;
       best = c;
       bc = cc;
-      bh = h;
-    } else if (second < 0 || cc < sc || (cc === sc && v.less(cc, e1[at]!, h, sc, e1[second * stride + work]!, sh))) {
+    } else if (second < 0 || cc < sc || (cc === sc && tieBefore(v, c, second))) {
       second = c;
       sc = cc;
-      sh = h;
     }
   }
   out.best = best;

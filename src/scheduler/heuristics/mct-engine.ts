@@ -69,6 +69,8 @@ export class ClusterBests {
     readonly clusterCount: number,
     readonly stride: number,
     private readonly chart: GanttChart,
+    /** The same values as c1, Work by Work (Work `work`'s at work * clusterCount + c): one scan reads one place. */
+    readonly mctByWork: Float64Array,
     readonly c1: Float64Array,
     readonly e1: Float64Array,
     readonly h1: Int32Array,
@@ -142,6 +144,7 @@ export class MctEngine {
   private readonly dur: Float64Array;
   // Per (work i, cluster c) at index c * n + i: a pass over one cluster's cells reads memory in order.
   private readonly c1: Float64Array;
+  private readonly c1ByWork: Float64Array;
   private readonly e1: Float64Array;
   private readonly h1: Int32Array;
   private readonly c2: Float64Array;
@@ -166,6 +169,9 @@ export class MctEngine {
   private readonly bound: Float64Array;
   /** 1 for the unplaced Works that can still be placed. */
   private readonly active: Uint8Array;
+  /** The active Works in increasing order (the first activeCount; placed or dropped ones leave at the next pass). */
+  private readonly activeList: Int32Array;
+  private activeCount = 0;
   private readonly readers = new Map<number, number[]>();
   private readonly view: ClusterBests;
   private readonly scratch: TaskScore = { k1: 0, k2: 0, host: -1, watch1: -1, watch2: -1, boundS: Infinity };
@@ -227,6 +233,7 @@ export class MctEngine {
 
     const cells = n * C;
     this.c1 = new Float64Array(cells);
+    this.c1ByWork = new Float64Array(cells);
     this.e1 = new Float64Array(cells);
     this.h1 = new Int32Array(cells);
     this.c2 = new Float64Array(cells).fill(Infinity);
@@ -244,7 +251,8 @@ export class MctEngine {
     this.w2 = new Int32Array(n).fill(-1);
     this.bound = new Float64Array(n);
     this.active = new Uint8Array(n);
-    this.view = new ClusterBests(C, n, chart, this.c1, this.e1, this.h1, this.c2, this.e2, this.h2);
+    this.activeList = new Int32Array(n);
+    this.view = new ClusterBests(C, n, chart, this.c1ByWork, this.c1, this.e1, this.h1, this.c2, this.e2, this.h2);
 
     for (let i = 0; i < n; i++) {
       const work = works[i]!;
@@ -267,7 +275,10 @@ export class MctEngine {
     for (let i = 0; i < n; i++) {
       this.active[i] = 1;
       this.rescore(i);
-      if (this.active[i] === 1 && (best < 0 || this.ranksBefore(i, best))) best = i;
+      if (this.active[i] === 1) {
+        this.activeList[this.activeCount++] = i;
+        if (best < 0 || this.ranksBefore(i, best)) best = i;
+      }
     }
     while (best >= 0 && chart.hasRoom()) {
       const i = this.pick(best);
@@ -309,8 +320,16 @@ export class MctEngine {
     const len = this.snapLen[c]!;
     const second = this.depth === 2;
     const watchesAll = this.rule.watchesAll;
+    const C = this.C;
+    const c1ByWork = this.c1ByWork;
+    const list = this.activeList;
+    const count = rescoring ? this.activeCount : n;
+    let stillActive = 0;
     let best = -1;
-    for (let j = 0; j < n; j++) {
+    let bestK1 = Infinity;
+    let bestK2 = Infinity;
+    for (let p = 0; p < count; p++) {
+      const j = rescoring ? list[p]! : p;
       if (rescoring && active[j] === 0) continue;
       const cell = base + j;
       const oldH1 = h1[cell]!;
@@ -349,6 +368,7 @@ export class MctEngine {
         const complS = be + outDur[cell]!;
         changed = oldH1 !== bh || e1[cell] !== be || c1[cell] !== complS;
         c1[cell] = complS;
+        c1ByWork[j * C + c] = complS;
         e1[cell] = be;
         h1[cell] = bh;
         if (second) {
@@ -366,8 +386,16 @@ export class MctEngine {
         this.rescore(j);
         if (active[j] === 0) continue;
       }
-      if (best < 0 || this.ranksBefore(j, best)) best = j;
+      list[stillActive++] = j;
+      // ranksBefore(j, best), with best's key kept at hand.
+      const k1 = this.k1[j]!;
+      if (best < 0 || k1 < bestK1 || (k1 === bestK1 && this.k2[j]! < bestK2)) {
+        best = j;
+        bestK1 = k1;
+        bestK2 = this.k2[j]!;
+      }
     }
+    if (rescoring) this.activeCount = stillActive;
     return best;
   }
 
