@@ -11,11 +11,8 @@
 //    unplaced Work, in one tight pass over flat arrays stored cluster by cluster (updateCells). A cell whose
 //    best host is not the one placed on and did not wait for the inputs keeps its values without a look at
 //    the hosts.
-//  - Hosts of one cluster with the same architecture and availability ("a class") differ only by their free
-//    time, and Compl grows with it, so only the earliest-free hosts of a class (a heap per class) can be a
-//    Work's best or second-best host. Among those, a host that is free no earlier and no faster than another
-//    of its architecture (two others, for the second-best) can never be chosen either; each cluster's
-//    remaining candidates are copied into flat arrays once per assignment there (snapshot).
+//  - Only a few hosts per cluster can be any Work's best or second-best host (host-fronts.ts); they are
+//    copied into flat arrays once per assignment there.
 //  - A Work's missing-input cost on a cluster (InputSummary) changes only when one of its files is newly
 //    planned there, so it is cached and a cell costs a few operations per candidate host. Each Work's
 //    compute duration per class is computed once. Same arithmetic as GanttChart.computeEndS and
@@ -26,8 +23,8 @@
 //  - The best Work is found during that same pass, in Work order: with most Works scored again after each
 //    assignment, this costs less than keeping a heap of Works in order.
 import type { WorkSpec } from '../../model/application.js';
-import type { ChartHost, GanttChart, InputSummary } from '../gantt.js';
-import { IndexedHeap } from '../indexed-heap.js';
+import type { GanttChart, InputSummary } from '../gantt.js';
+import { HostFronts, type HostFront } from './host-fronts.js';
 import type { PlanContext } from './heuristic.js';
 
 /** A Work's rank (lower first: k1, then k2, then Work id) and where it would go. */
@@ -118,35 +115,14 @@ export class MctEngine {
   private readonly works: readonly WorkSpec[];
   private readonly n: number;
   private readonly C: number;
-  /** options.hostCandidates 'all': a host that becomes full stays in its class and can still be chosen. */
-  private readonly fullHostsStay: boolean;
-  /** How many earliest-free hosts per class a snapshot keeps: 2 for rules reading the second-best host. */
-  private readonly depth: number;
-  // Host classes: per cluster, heaps of the candidate hosts (all, or the non-full ones under 'with-room') with
-  // equal (arch, availability), by (free, order).
-  private readonly classesOf: IndexedHeap[][];
-  private readonly classOfHost: IndexedHeap[];
-  /** Global class index of each of cluster c's heaps (classesOf[c]). */
-  private readonly heapClass: Int32Array[];
-  /**
-   * Per cluster, over its classes a and b (local indices, at a * classCount + b): 1 when class a computes
-   * every Work of this plan no slower than class b does.
-   */
-  private readonly noSlower: Uint8Array[];
-  /** Local index, within its cluster, of each global class. */
-  private readonly localClass: Int32Array;
-  // Per cluster, the candidate hosts as flat arrays in (free, host order), rebuilt after each change.
-  private readonly snapHost: Int32Array[];
-  private readonly snapFree: Float64Array[];
-  private readonly snapClass: Int32Array[];
-  private readonly snapLen: Int32Array;
-  /** Estimated compute duration of Work i on class k (global class index), at k * n + i. */
-  private readonly dur: Float64Array;
+  private readonly fronts: HostFronts;
   // Per (work i, cluster c) at index c * n + i: a pass over one cluster's cells reads memory in order.
   private readonly c1: Float64Array;
   private readonly c1ByWork: Float64Array;
   private readonly e1: Float64Array;
   private readonly h1: Int32Array;
+  /** Second-best values, for rules that read them (else empty). */
+  private readonly withSecond: boolean;
   private readonly c2: Float64Array;
   private readonly e2: Float64Array;
   private readonly h2: Int32Array;
@@ -185,60 +161,18 @@ export class MctEngine {
     const works = (this.works = ctx.works);
     const n = (this.n = works.length);
     const C = (this.C = chart.clusters.length);
-    const H = chart.hosts.length;
-    this.fullHostsStay = (ctx.hostCandidates ?? 'all') === 'all';
-    this.depth = rule.readsSecondHost === true ? 2 : 1;
-
-    const hostPositions = new Int32Array(H).fill(-1);
-    const lessHost = (a: number, b: number): boolean => {
-      const fa = chart.hostFreeS(a);
-      const fb = chart.hostFreeS(b);
-      return fa < fb || (fa === fb && a < b);
-    };
-    this.classesOf = chart.clusters.map(() => []);
-    this.classOfHost = new Array<IndexedHeap>(H);
-    const byKey = new Map<string, IndexedHeap>();
-    const classIndex = new Map<IndexedHeap, number>();
-    const classHosts: ChartHost[] = [];
-    chart.hosts.forEach((host, index) => {
-      const key = `${host.cluster}|${host.arch}|${host.availability}`;
-      let heap = byKey.get(key);
-      if (heap === undefined) {
-        heap = new IndexedHeap(lessHost, hostPositions);
-        byKey.set(key, heap);
-        classIndex.set(heap, classHosts.length);
-        classHosts.push(host);
-        this.classesOf[host.cluster]!.push(heap);
-      }
-      this.classOfHost[index] = heap;
-      if (this.fullHostsStay || !chart.isFull(index)) heap.push(index);
-    });
-    const K = classHosts.length;
-    this.heapClass = this.classesOf.map((heaps) => Int32Array.from(heaps, (heap) => classIndex.get(heap)!));
-    this.snapHost = this.classesOf.map((heaps) => new Int32Array(2 * heaps.length));
-    this.snapFree = this.classesOf.map((heaps) => new Float64Array(2 * heaps.length));
-    this.snapClass = this.classesOf.map((heaps) => new Int32Array(2 * heaps.length));
-    this.snapLen = new Int32Array(C);
-    this.dur = new Float64Array(n * K);
-    for (let i = 0; i < n; i++) {
-      const work = works[i]!;
-      // Exactly GanttChart.computeEndS's duration term.
-      for (let k = 0; k < K; k++) this.dur[k * n + i] = (work.estRunTimeS[classHosts[k]!.arch] ?? Infinity) / classHosts[k]!.availability;
-    }
-    this.localClass = new Int32Array(K);
-    this.noSlower = this.heapClass.map((global) => {
-      global.forEach((k, local) => (this.localClass[k] = local));
-      return noSlowerMatrix(global, this.dur, n);
-    });
+    const withSecond = (this.withSecond = rule.readsSecondHost === true);
+    this.fronts = new HostFronts(chart, works, ctx.hostCandidates ?? 'all', withSecond);
 
     const cells = n * C;
+    const secondCells = withSecond ? cells : 0;
     this.c1 = new Float64Array(cells);
     this.c1ByWork = new Float64Array(cells);
     this.e1 = new Float64Array(cells);
     this.h1 = new Int32Array(cells);
-    this.c2 = new Float64Array(cells).fill(Infinity);
-    this.e2 = new Float64Array(cells).fill(Infinity);
-    this.h2 = new Int32Array(cells).fill(-1);
+    this.c2 = new Float64Array(secondCells);
+    this.e2 = new Float64Array(secondCells);
+    this.h2 = new Int32Array(secondCells).fill(-1);
     this.outDur = new Float64Array(cells);
     this.summaryStale = new Uint8Array(cells).fill(1);
     this.sendDur = new Float64Array(cells);
@@ -267,10 +201,7 @@ export class MctEngine {
 
   run(): void {
     const { chart, works, C, n } = this;
-    for (let c = 0; c < C; c++) {
-      this.snapshot(c);
-      this.updateCells(c, -1, false);
-    }
+    for (let c = 0; c < C; c++) this.updateCells(c, -1, false);
     let best = -1;
     for (let i = 0; i < n; i++) {
       this.active[i] = 1;
@@ -286,10 +217,7 @@ export class MctEngine {
       const c = chart.hosts[host]!.cluster;
       const row = chart.commit(works[i]!, host);
       this.deactivate(i);
-      const hostHeap = this.classOfHost[host]!;
-      if (!this.fullHostsStay && chart.isFull(host)) hostHeap.remove(host);
-      else hostHeap.update(host);
-      this.snapshot(c);
+      this.fronts.hostChanged(host);
       for (const fileId of row.sentFiles) {
         for (const j of this.readers.get(fileId) ?? []) {
           this.summaryStale[c * n + j] = 1;
@@ -311,17 +239,13 @@ export class MctEngine {
    * ends as before, and every other host of c can only end later than before, so it cannot overtake them.
    */
   private updateCells(c: number, placedHost: number, rescoring: boolean): number {
-    const { n, chart, active, summaryStale, availReady, sendDur, holdS, outDur, dur, c1, e1, h1, c2, e2, h2, w1, w2, bound } = this;
+    const { n, C, chart, active, summaryStale, availReady, sendDur, holdS, outDur, c1, c1ByWork, e1, h1, c2, e2, h2, w1, w2, bound } = this;
+    const dur = this.fronts.dur;
     const base = c * n;
     const linkFreeS = chart.linkFreeS(c);
-    const hosts = this.snapHost[c]!;
-    const frees = this.snapFree[c]!;
-    const classes = this.snapClass[c]!;
-    const len = this.snapLen[c]!;
-    const second = this.depth === 2;
+    const second = this.withSecond;
+    const { host: hosts, free: frees, cls: classes, len } = (second ? this.fronts.second : this.fronts.best)[c]!;
     const watchesAll = this.rule.watchesAll;
-    const C = this.C;
-    const c1ByWork = this.c1ByWork;
     const list = this.activeList;
     const count = rescoring ? this.activeCount : n;
     let stillActive = 0;
@@ -333,7 +257,7 @@ export class MctEngine {
       if (rescoring && active[j] === 0) continue;
       const cell = base + j;
       const oldH1 = h1[cell]!;
-      const oldH2 = h2[cell]!;
+      const oldH2 = second ? h2[cell]! : -1;
       // The ready time only grows (the link gets busier), so the cell holds while it stays within holdS.
       const kept = oldH1 !== placedHost && oldH2 !== placedHost && linkFreeS + sendDur[cell]! <= holdS[cell]!;
       let changed = false;
@@ -347,7 +271,7 @@ export class MctEngine {
         // GanttChart.inputReadyS, from the cached summary (sendDur is -Infinity when no input is missing).
         const readyS = Math.max(availReady[cell]!, linkFreeS + sendDur[cell]!);
         // Every host of the cluster adds the same output time, so ranking by (endS, free time, host) ranks
-        // exactly as hostRankLess's (Compl, endS, free time, host); no host (-1) ranks last. The snapshot is
+        // exactly as hostRankLess's (Compl, endS, free time, host); no host (-1) ranks last. The front is
         // in (free, host) order, so on equal endS the host met first wins.
         let be = Infinity;
         let bh = -1;
@@ -378,11 +302,11 @@ export class MctEngine {
           e2[cell] = se;
           h2[cell] = sh;
         }
-        const waitsForItself = bh >= 0 && readyS <= chart.hostFreeS(bh) && (sh < 0 || !second || readyS <= chart.hostFreeS(sh));
+        const waitsForItself = bh >= 0 && readyS <= chart.hostFreeS(bh) && (!second || sh < 0 || readyS <= chart.hostFreeS(sh));
         holdS[cell] = waitsForItself ? Math.min(chart.hostFreeS(bh), second && sh >= 0 ? chart.hostFreeS(sh) : Infinity) : readyS;
       }
       if (!rescoring) continue;
-      if ((changed || h1[cell] === placedHost || h2[cell] === placedHost) && (watchesAll || c === w1[j] || c === w2[j] || !(c1[cell]! > bound[j]!))) {
+      if ((changed || h1[cell] === placedHost || (second && h2[cell] === placedHost)) && (watchesAll || c === w1[j] || c === w2[j] || !(c1[cell]! > bound[j]!))) {
         this.rescore(j);
         if (active[j] === 0) continue;
       }
@@ -420,62 +344,6 @@ export class MctEngine {
     this.bound[i] = out.boundS;
   }
 
-  /**
-   * Rebuilds cluster c's candidate hosts: the earliest-free host of each class (two under depth 2), in
-   * (free time, host order), keeping only those that fewer than `depth` earlier ones are no slower than. A
-   * host that `depth` others are free no later than (ties: earlier in host order) and compute every Work no
-   * slower than ends no earlier for any Work and loses the ties, so it is never a best (or second) host.
-   * Counting only the kept ones is enough: a dropped host's `depth` kept betters are also ahead of, and no
-   * slower than, every host it is ahead of and no slower than.
-   */
-  private snapshot(c: number): void {
-    const chart = this.chart;
-    const hosts = this.snapHost[c]!;
-    const frees = this.snapFree[c]!;
-    const classes = this.snapClass[c]!;
-    const heaps = this.classesOf[c]!;
-    const heapClass = this.heapClass[c]!;
-    let len = 0;
-    const insert = (host: number, cls: number): void => {
-      const free = chart.hostFreeS(host);
-      let at = len++;
-      while (at > 0 && (frees[at - 1]! > free || (frees[at - 1] === free && hosts[at - 1]! > host))) {
-        hosts[at] = hosts[at - 1]!;
-        frees[at] = frees[at - 1]!;
-        classes[at] = classes[at - 1]!;
-        at--;
-      }
-      hosts[at] = host;
-      frees[at] = free;
-      classes[at] = cls;
-    };
-    for (let h = 0; h < heaps.length; h++) {
-      const heap = heaps[h]!;
-      const first = heap.at(0);
-      if (first < 0) continue;
-      insert(first, heapClass[h]!);
-      if (this.depth === 2) {
-        const a = heap.at(1);
-        const b = heap.at(2);
-        const second = b < 0 || (a >= 0 && (chart.hostFreeS(a) < chart.hostFreeS(b) || (chart.hostFreeS(a) === chart.hostFreeS(b) && a < b))) ? a : b;
-        if (second >= 0) insert(second, heapClass[h]!);
-      }
-    }
-    const noSlower = this.noSlower[c]!;
-    const classCount = heaps.length;
-    let kept = 0;
-    for (let k = 0; k < len; k++) {
-      const cls = this.localClass[classes[k]!]!;
-      let aheadAndNoSlower = 0;
-      for (let e = 0; e < kept && aheadAndNoSlower < this.depth; e++) aheadAndNoSlower += noSlower[this.localClass[classes[e]!]! * classCount + cls]!;
-      if (aheadAndNoSlower >= this.depth) continue;
-      hosts[kept] = hosts[k]!;
-      frees[kept] = frees[k]!;
-      classes[kept++] = classes[k]!;
-    }
-    this.snapLen[c] = kept;
-  }
-
   /** Work i's key (k1, k2) is below Work j's; callers meet Works by increasing index, so ties keep the lower. */
   private ranksBefore(i: number, j: number): boolean {
     const { k1, k2 } = this;
@@ -495,21 +363,4 @@ export class MctEngine {
   private deactivate(i: number): void {
     this.active[i] = 0;
   }
-
-}
-
-/** For one cluster's classes (global indices), the matrix MctEngine.noSlower describes. */
-function noSlowerMatrix(classes: Int32Array, dur: Float64Array, n: number): Uint8Array {
-  const count = classes.length;
-  const matrix = new Uint8Array(count * count);
-  for (let a = 0; a < count; a++) {
-    for (let b = 0; b < count; b++) {
-      const durA = classes[a]! * n;
-      const durB = classes[b]! * n;
-      let i = 0;
-      while (i < n && dur[durA + i]! <= dur[durB + i]!) i++;
-      matrix[a * count + b] = i === n ? 1 : 0;
-    }
-  }
-  return matrix;
 }
