@@ -7,7 +7,7 @@ import type { WorkSpec } from '../../model/application.js';
 import type { ChartHost, GanttChart } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';
 
-/** One cluster's candidate hosts as flat arrays in (free time, host order); `cls` is the global class index. */
+/** One cluster's candidate hosts as flat arrays in (free time, host order), with their class in the cluster. */
 export interface HostFront {
   readonly host: Int32Array;
   readonly free: Float64Array;
@@ -16,24 +16,24 @@ export interface HostFront {
 }
 
 export class HostFronts {
-  /** Estimated compute duration of Work i (index in the plan's Works) on class k, at k * workCount + i. */
-  readonly dur: Float64Array;
+  /**
+   * Per cluster c, the estimated compute duration of Work i (index in the plan's Works) on its class k, at
+   * i * classCount[c] + k: a pass over the Works in order reads it in order.
+   */
+  readonly durOf: Float64Array[];
+  readonly classCount: Int32Array;
   /** Per cluster, the hosts that can be a Work's best host. */
   readonly best: HostFront[];
   /** Per cluster, the hosts that can be a Work's best or second-best host (empty without `withSecond`). */
   readonly second: HostFront[];
   /** 'all' host candidates: a host that becomes full stays in its class and can still be chosen. */
   private readonly fullHostsStay: boolean;
-  // Per cluster, heaps of the candidate hosts (all, or the non-full ones under 'with-room') of each class.
+  // Per cluster, heaps of the candidate hosts (all, or the non-full ones under 'with-room'), one per class.
   private readonly classesOf: IndexedHeap[][];
   private readonly classOfHost: IndexedHeap[];
-  /** Global class index of each of cluster c's heaps (classesOf[c]). */
-  private readonly heapClass: Int32Array[];
-  /** Local index, within its cluster, of each global class. */
-  private readonly localClass: Int32Array;
   /**
-   * Per cluster, over its classes a and b (local indices, at a * classCount + b): 1 when class a computes
-   * every Work of this plan no slower than class b does.
+   * Per cluster, over its classes a and b (at a * classCount + b): 1 when class a computes every Work of this
+   * plan no slower than class b does.
    */
   private readonly noSlower: Uint8Array[];
 
@@ -53,35 +53,29 @@ export class HostFronts {
     };
     this.classesOf = chart.clusters.map(() => []);
     this.classOfHost = new Array<IndexedHeap>(chart.hosts.length);
+    const classHosts: ChartHost[][] = chart.clusters.map(() => []);
     const byKey = new Map<string, IndexedHeap>();
-    const classIndex = new Map<IndexedHeap, number>();
-    const classHosts: ChartHost[] = [];
     chart.hosts.forEach((host, index) => {
       const key = `${host.cluster}|${host.arch}|${host.availability}`;
       let heap = byKey.get(key);
       if (heap === undefined) {
         heap = new IndexedHeap(lessHost, hostPositions);
         byKey.set(key, heap);
-        classIndex.set(heap, classHosts.length);
-        classHosts.push(host);
+        classHosts[host.cluster]!.push(host);
         this.classesOf[host.cluster]!.push(heap);
       }
       this.classOfHost[index] = heap;
       if (this.fullHostsStay || !chart.isFull(index)) heap.push(index);
     });
-    const K = classHosts.length;
-    this.heapClass = this.classesOf.map((heaps) => Int32Array.from(heaps, (heap) => classIndex.get(heap)!));
-    this.dur = new Float64Array(n * K);
-    for (let i = 0; i < n; i++) {
-      const work = works[i]!;
+    this.classCount = Int32Array.from(classHosts, (hosts) => hosts.length);
+    this.durOf = classHosts.map((hosts) => {
+      const K = hosts.length;
+      const dur = new Float64Array(n * K);
       // Exactly GanttChart.computeEndS's duration term.
-      for (let k = 0; k < K; k++) this.dur[k * n + i] = (work.estRunTimeS[classHosts[k]!.arch] ?? Infinity) / classHosts[k]!.availability;
-    }
-    this.localClass = new Int32Array(K);
-    this.noSlower = this.heapClass.map((global) => {
-      global.forEach((k, local) => (this.localClass[k] = local));
-      return noSlowerMatrix(global, this.dur, n);
+      for (let i = 0; i < n; i++) for (let k = 0; k < K; k++) dur[i * K + k] = (works[i]!.estRunTimeS[hosts[k]!.arch] ?? Infinity) / hosts[k]!.availability;
+      return dur;
     });
+    this.noSlower = this.durOf.map((dur, c) => noSlowerMatrix(dur, this.classCount[c]!, n));
     const front = (heaps: IndexedHeap[], perClass: number): HostFront => ({
       host: new Int32Array(perClass * heaps.length),
       free: new Float64Array(perClass * heaps.length),
@@ -119,7 +113,6 @@ export class HostFronts {
     const chart = this.chart;
     const { host: hosts, free: frees, cls: classes } = front;
     const heaps = this.classesOf[c]!;
-    const heapClass = this.heapClass[c]!;
     let len = 0;
     const insert = (host: number, cls: number): void => {
       const free = chart.hostFreeS(host);
@@ -138,21 +131,21 @@ export class HostFronts {
       const heap = heaps[h]!;
       const first = heap.at(0);
       if (first < 0) continue;
-      insert(first, heapClass[h]!);
+      insert(first, h);
       if (depth === 2) {
         const a = heap.at(1);
         const b = heap.at(2);
         const second = b < 0 || (a >= 0 && (chart.hostFreeS(a) < chart.hostFreeS(b) || (chart.hostFreeS(a) === chart.hostFreeS(b) && a < b))) ? a : b;
-        if (second >= 0) insert(second, heapClass[h]!);
+        if (second >= 0) insert(second, h);
       }
     }
     const noSlower = this.noSlower[c]!;
     const classCount = heaps.length;
     let kept = 0;
     for (let k = 0; k < len; k++) {
-      const cls = this.localClass[classes[k]!]!;
+      const cls = classes[k]!;
       let aheadAndNoSlower = 0;
-      for (let e = 0; e < kept && aheadAndNoSlower < depth; e++) aheadAndNoSlower += noSlower[this.localClass[classes[e]!]! * classCount + cls]!;
+      for (let e = 0; e < kept && aheadAndNoSlower < depth; e++) aheadAndNoSlower += noSlower[classes[e]! * classCount + cls]!;
       if (aheadAndNoSlower >= depth) continue;
       hosts[kept] = hosts[k]!;
       frees[kept] = frees[k]!;
@@ -162,16 +155,13 @@ export class HostFronts {
   }
 }
 
-/** For one cluster's classes (global indices), the matrix HostFronts.noSlower describes. */
-function noSlowerMatrix(classes: Int32Array, dur: Float64Array, n: number): Uint8Array {
-  const count = classes.length;
+/** For one cluster's durations (HostFronts.durOf) over its `count` classes, the matrix HostFronts.noSlower describes. */
+function noSlowerMatrix(dur: Float64Array, count: number, n: number): Uint8Array {
   const matrix = new Uint8Array(count * count);
   for (let a = 0; a < count; a++) {
     for (let b = 0; b < count; b++) {
-      const durA = classes[a]! * n;
-      const durB = classes[b]! * n;
       let i = 0;
-      while (i < n && dur[durA + i]! <= dur[durB + i]!) i++;
+      while (i < n && dur[i * count + a]! <= dur[i * count + b]!) i++;
       matrix[a * count + b] = i === n ? 1 : 0;
     }
   }

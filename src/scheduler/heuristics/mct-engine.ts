@@ -240,7 +240,8 @@ export class MctEngine {
    */
   private updateCells(c: number, placedHost: number, rescoring: boolean): number {
     const { n, C, chart, active, summaryStale, availReady, sendDur, holdS, outDur, c1, c1ByWork, e1, h1, c2, e2, h2, w1, w2, bound } = this;
-    const dur = this.fronts.dur;
+    const dur = this.fronts.durOf[c]!;
+    const classCount = this.fronts.classCount[c]!;
     const base = c * n;
     const linkFreeS = chart.linkFreeS(c);
     const second = this.withSecond;
@@ -278,7 +279,7 @@ export class MctEngine {
         let se = Infinity;
         let sh = -1;
         for (let k = 0; k < len; k++) {
-          const endS = Math.max(frees[k]!, readyS) + dur[classes[k]! * n + j]!;
+          const endS = Math.max(frees[k]!, readyS) + dur[j * classCount + classes[k]!]!;
           if (bh < 0 || endS < be) {
             se = be;
             sh = bh;
