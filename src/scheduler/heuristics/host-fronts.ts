@@ -18,10 +18,11 @@ export interface HostFront {
 export class HostFronts {
   /**
    * Per cluster c, the estimated compute duration of Work i (index in the plan's Works) on its class k, at
-   * i * classCount[c] + k: a pass over the Works in order reads it in order.
+   * i * durStride[c] + k, followed by the shortest of them at i * durStride[c] + classCount: a pass over the
+   * Works in order reads it in order.
    */
   readonly durOf: Float64Array[];
-  readonly classCount: Int32Array;
+  readonly durStride: Int32Array;
   /** Per cluster, the hosts that can be a Work's best host. */
   readonly best: HostFront[];
   /** Per cluster, the hosts that can be a Work's best or second-best host (empty without `withSecond`). */
@@ -67,15 +68,23 @@ export class HostFronts {
       this.classOfHost[index] = heap;
       if (this.fullHostsStay || !chart.isFull(index)) heap.push(index);
     });
-    this.classCount = Int32Array.from(classHosts, (hosts) => hosts.length);
+    this.durStride = Int32Array.from(classHosts, (hosts) => hosts.length + 1);
     this.durOf = classHosts.map((hosts) => {
       const K = hosts.length;
-      const dur = new Float64Array(n * K);
-      // Exactly GanttChart.computeEndS's duration term.
-      for (let i = 0; i < n; i++) for (let k = 0; k < K; k++) dur[i * K + k] = (works[i]!.estRunTimeS[hosts[k]!.arch] ?? Infinity) / hosts[k]!.availability;
+      const dur = new Float64Array(n * (K + 1));
+      for (let i = 0; i < n; i++) {
+        let shortest = Infinity;
+        for (let k = 0; k < K; k++) {
+          // Exactly GanttChart.computeEndS's duration term.
+          const d = (works[i]!.estRunTimeS[hosts[k]!.arch] ?? Infinity) / hosts[k]!.availability;
+          dur[i * (K + 1) + k] = d;
+          shortest = Math.min(shortest, d);
+        }
+        dur[i * (K + 1) + K] = shortest;
+      }
       return dur;
     });
-    this.noSlower = this.durOf.map((dur, c) => noSlowerMatrix(dur, this.classCount[c]!, n));
+    this.noSlower = this.durOf.map((dur, c) => noSlowerMatrix(dur, this.durStride[c]!, classHosts[c]!.length, n));
     const front = (heaps: IndexedHeap[], perClass: number): HostFront => ({
       host: new Int32Array(perClass * heaps.length),
       free: new Float64Array(perClass * heaps.length),
@@ -156,12 +165,12 @@ export class HostFronts {
 }
 
 /** For one cluster's durations (HostFronts.durOf) over its `count` classes, the matrix HostFronts.noSlower describes. */
-function noSlowerMatrix(dur: Float64Array, count: number, n: number): Uint8Array {
+function noSlowerMatrix(dur: Float64Array, stride: number, count: number, n: number): Uint8Array {
   const matrix = new Uint8Array(count * count);
   for (let a = 0; a < count; a++) {
     for (let b = 0; b < count; b++) {
       let i = 0;
-      while (i < n && dur[i * count + a]! <= dur[i * count + b]!) i++;
+      while (i < n && dur[i * stride + a]! <= dur[i * stride + b]!) i++;
       matrix[a * count + b] = i === n ? 1 : 0;
     }
   }

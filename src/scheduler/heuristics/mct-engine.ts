@@ -241,7 +241,7 @@ export class MctEngine {
   private updateCells(c: number, placedHost: number, rescoring: boolean): number {
     const { n, C, chart, active, summaryStale, availReady, sendDur, holdS, outDur, c1, c1ByWork, e1, h1, c2, e2, h2, w1, w2, bound } = this;
     const dur = this.fronts.durOf[c]!;
-    const classCount = this.fronts.classCount[c]!;
+    const durStride = this.fronts.durStride[c]!;
     const base = c * n;
     const linkFreeS = chart.linkFreeS(c);
     const second = this.withSecond;
@@ -273,13 +273,17 @@ export class MctEngine {
         const readyS = Math.max(availReady[cell]!, linkFreeS + sendDur[cell]!);
         // Every host of the cluster adds the same output time, so ranking by (endS, free time, host) ranks
         // exactly as hostRankLess's (Compl, endS, free time, host); no host (-1) ranks last. The front is
-        // in (free, host) order, so on equal endS the host met first wins.
+        // in (free, host) order, so on equal endS the host met first wins, and once a host's free time plus
+        // the Work's shortest duration reaches the endS to beat, no later host can beat it.
+        const durs = j * durStride;
+        const shortest = dur[durs + durStride - 1]!;
         let be = Infinity;
         let bh = -1;
         let se = Infinity;
         let sh = -1;
         for (let k = 0; k < len; k++) {
-          const endS = Math.max(frees[k]!, readyS) + dur[j * classCount + classes[k]!]!;
+          if (frees[k]! + shortest >= (second ? se : be)) break;
+          const endS = Math.max(frees[k]!, readyS) + dur[durs + classes[k]!]!;
           if (bh < 0 || endS < be) {
             se = be;
             sh = bh;
