@@ -61,23 +61,28 @@ export interface SecondHost {
   cluster: number;
 }
 
-/** `clusters` as given by bestTwoClusters: the other clusters' best hosts are all behind `clusters.second`'s. */
+/**
+ * `clusters` as given by bestTwoClusters: the other clusters' best hosts are all behind `clusters.second`'s.
+ * Reads the Compls where they lie together; ends and hosts only to break a tie.
+ */
 export function secondHost(v: ClusterBests, clusters: BestTwo, out: SecondHost): SecondHost {
   const best = clusters.best;
   const other = clusters.second;
+  const from = v.work * v.clusterCount;
   let complS = Infinity;
-  let endS = Infinity;
-  let host = -1;
   let cluster = -1;
-  if (v.host2(best) >= 0 && Number.isFinite(v.compl2(best))) {
-    complS = v.compl2(best);
-    endS = v.end2(best);
-    host = v.host2(best);
+  // A cluster with no second host has an infinite second Compl.
+  const secondInBest = v.mct2ByWork[from + best]!;
+  if (Number.isFinite(secondInBest)) {
+    complS = secondInBest;
     cluster = best;
   }
-  if (other >= 0 && v.less(v.compl1(other), v.end1(other), v.host1(other), complS, endS, host)) {
-    complS = v.compl1(other);
-    cluster = other;
+  if (other >= 0) {
+    const otherS = v.mctByWork[from + other]!;
+    if (cluster < 0 || otherS < complS || (otherS === complS && v.less(otherS, v.end1(other), v.host1(other), complS, v.end2(best), v.host2(best)))) {
+      complS = otherS;
+      cluster = other;
+    }
   }
   out.complS = complS;
   out.cluster = cluster;

@@ -68,6 +68,8 @@ export class ClusterBests {
     private readonly chart: GanttChart,
     /** The same values as c1, Work by Work (Work `work`'s at work * clusterCount + c): one scan reads one place. */
     readonly mctByWork: Float64Array,
+    /** The same values as c2, laid out as mctByWork. */
+    readonly mct2ByWork: Float64Array,
     readonly c1: Float64Array,
     readonly e1: Float64Array,
     readonly h1: Int32Array,
@@ -119,6 +121,7 @@ export class MctEngine {
   // Per (work i, cluster c) at index c * n + i: a pass over one cluster's cells reads memory in order.
   private readonly c1: Float64Array;
   private readonly c1ByWork: Float64Array;
+  private readonly c2ByWork: Float64Array;
   private readonly e1: Float64Array;
   private readonly h1: Int32Array;
   /** Second-best values, for rules that read them (else empty). */
@@ -171,6 +174,7 @@ export class MctEngine {
     this.e1 = new Float64Array(cells);
     this.h1 = new Int32Array(cells);
     this.c2 = new Float64Array(secondCells);
+    this.c2ByWork = new Float64Array(secondCells);
     this.e2 = new Float64Array(secondCells);
     this.h2 = new Int32Array(secondCells).fill(-1);
     this.outDur = new Float64Array(cells);
@@ -186,7 +190,7 @@ export class MctEngine {
     this.bound = new Float64Array(n);
     this.active = new Uint8Array(n);
     this.activeList = new Int32Array(n);
-    this.view = new ClusterBests(C, n, chart, this.c1ByWork, this.c1, this.e1, this.h1, this.c2, this.e2, this.h2);
+    this.view = new ClusterBests(C, n, chart, this.c1ByWork, this.c2ByWork, this.c1, this.e1, this.h1, this.c2, this.e2, this.h2);
 
     for (let i = 0; i < n; i++) {
       const work = works[i]!;
@@ -239,7 +243,7 @@ export class MctEngine {
    * ends as before, and every other host of c can only end later than before, so it cannot overtake them.
    */
   private updateCells(c: number, placedHost: number, rescoring: boolean): number {
-    const { n, C, chart, active, summaryStale, availReady, sendDur, holdS, outDur, c1, c1ByWork, e1, h1, c2, e2, h2, w1, w2, bound } = this;
+    const { n, C, chart, active, summaryStale, availReady, sendDur, holdS, outDur, c1, c1ByWork, c2ByWork, e1, h1, c2, e2, h2, w1, w2, bound } = this;
     const dur = this.fronts.durOf[c]!;
     const durStride = this.fronts.durStride[c]!;
     const base = c * n;
@@ -304,6 +308,7 @@ export class MctEngine {
           const compl2S = se + outDur[cell]!;
           changed ||= oldH2 !== sh || e2[cell] !== se || c2[cell] !== compl2S;
           c2[cell] = compl2S;
+          c2ByWork[j * C + c] = compl2S;
           e2[cell] = se;
           h2[cell] = sh;
         }
