@@ -126,6 +126,35 @@ describe('checkRunRecord', () => {
     expect(checkRunRecord(r, app)).toEqual(["run-end makespan 14 is not the last output's arrival at the origin, t=12"]);
   });
 
+  it('catches a Work failing on a host where it was not computing (queued only, or never started)', () => {
+    // At t=1 w0 computes on h; w1 has not started anywhere.
+    const r = good();
+    r.splice(6, 0, { type: 'work-failed', t: 1, work: 1, host: 'h', reason: 'host-failed', final: false });
+    expect(checkRunRecord(r, app)).toEqual(["t=1: work 1 fails on host 'h' (host-failed), but it was not computing there"]);
+  });
+
+  it('catches one computation reported failed twice, and outputs lost that were never computed', () => {
+    const failures = (r: RunRecordEvent[]) => checkRunRecord(r, app).filter((v) => v.includes(' fails on host '));
+    const twice = broken(
+      8,
+      { type: 'end', t: 6, id: 2, ok: false },
+      { type: 'work-failed', t: 6, work: 0, host: 'h', reason: 'exit', final: false },
+      { type: 'work-failed', t: 6, work: 0, host: 'h', reason: 'host-failed', final: false },
+    );
+    expect(failures(twice)).toEqual(["t=6: work 0 fails on host 'h' (host-failed) a second time for computation #2"]);
+    const early = good();
+    early.splice(6, 0, { type: 'work-failed', t: 1, work: 0, host: 'h', reason: 'outputs-lost', final: false });
+    expect(failures(early)).toEqual(["t=1: work 0 fails on host 'h' (outputs-lost), but its computation did not end OK there"]);
+  });
+
+  it('accepts a failure of the computation that ended in failure, and outputs lost after it ended OK', () => {
+    const failures = (r: RunRecordEvent[]) => checkRunRecord(r, app).filter((v) => v.includes(' fails on host '));
+    expect(failures(broken(8, { type: 'end', t: 6, id: 2, ok: false }, { type: 'work-failed', t: 6, work: 0, host: 'h', reason: 'host-failed', final: false }))).toEqual([]);
+    const lost = good();
+    lost.splice(9, 0, { type: 'work-failed', t: 6, work: 0, host: 'h', reason: 'outputs-lost', final: false });
+    expect(failures(lost)).toEqual([]);
+  });
+
   it('catches unpaired sub-tasks, time going back, and a missing header or run-end', () => {
     const unended = broken(15); // output of w1 never ends
     expect(checkRunRecord(unended, app)).toContain('output #6 (work 1) started at t=11 on link c and never ended');

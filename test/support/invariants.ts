@@ -8,6 +8,8 @@
 //  - a computation starts only when each of its inputs has arrived in its cluster's storage and the
 //    cluster is up (a removed cluster's files are unusable until it is added again);
 //  - a Work's outputs are sent only after its computation ended OK in that cluster;
+//  - a Work fails on a host only if its latest computation ran there and did not end OK (or, for
+//    'outputs-lost', ended OK there), and only once per computation;
 //  - every Work completes (outputs at the origin, work-done) exactly once in a finished run, at most once
 //    otherwise; run-end's counts agree;
 //  - the makespan of a finished run is the arrival time of the last output at the origin.
@@ -33,6 +35,8 @@ export function checkRunRecord(events: readonly RunRecordEvent[], app: Applicati
   const busy = new Map<string, number>(); // resource key → open sub-task id
   const outputArrivals = new Map<number, number[]>();
   const workDone = new Map<number, number[]>();
+  /** Each Work's latest computation: where, how it ended (undefined: still running), whether a failure named it. */
+  const lastCompute = new Map<number, { id: number; host: string; ok?: boolean; failureReported: boolean }>();
   let lastOutputS = -Infinity;
   let prevT = 0;
   let headers = 0;
@@ -81,6 +85,7 @@ export function checkRunRecord(events: readonly RunRecordEvent[], app: Applicati
           if (e.resource.type !== 'host') v.push(`t=${e.t}: ${what(e)} is a computation on a link`);
           else if (!hostUp.get(e.resource.host)) v.push(`t=${e.t}: ${what(e)} starts on host '${e.resource.host}', which is not up`);
           const work = e.work !== undefined ? app.works[e.work] : undefined;
+          if (e.work !== undefined && e.resource.type === 'host') lastCompute.set(e.work, { id: e.id, host: e.resource.host, failureReported: false });
           if (!work) v.push(`t=${e.t}: ${what(e)} names no known work`);
           else {
             const stored = storage.get(cluster);
@@ -102,6 +107,8 @@ export function checkRunRecord(events: readonly RunRecordEvent[], app: Applicati
         open.delete(e.id);
         const key = keyOf(s);
         if (busy.get(key) === e.id) busy.delete(key);
+        const latest = s.kind === 'compute' && s.work !== undefined ? lastCompute.get(s.work) : undefined;
+        if (latest?.id === e.id) latest.ok = e.ok;
         if (!e.ok) break;
         const cluster = s.resource.cluster;
         if (s.kind === 'input' && s.file !== undefined) setOf(storage, cluster).add(s.file);
@@ -122,6 +129,16 @@ export function checkRunRecord(events: readonly RunRecordEvent[], app: Applicati
         workDone.set(e.work, list);
         if (!(outputArrivals.get(e.work) ?? []).some((t) => Math.abs(t - e.t) <= EPS))
           v.push(`t=${e.t}: work-done for work ${e.work} without its outputs arriving at the origin then`);
+        break;
+      }
+      case 'work-failed': {
+        const latest = lastCompute.get(e.work);
+        const failure = `t=${e.t}: work ${e.work} fails on host '${e.host}' (${e.reason})`;
+        const outputsLost = e.reason === 'outputs-lost';
+        if (latest?.host !== e.host || (latest.ok === true) !== outputsLost)
+          v.push(outputsLost ? `${failure}, but its computation did not end OK there` : `${failure}, but it was not computing there`);
+        else if (latest.failureReported) v.push(`${failure} a second time for computation #${latest.id}`);
+        if (latest !== undefined) latest.failureReported = true;
         break;
       }
       case 'run-end':
