@@ -219,6 +219,11 @@ export class RealGridOS implements GridOS, InformationService {
     return this.o.policy.hostsToAvoid(work);
   }
 
+  /** Removed from the real grid file and still computing: the scheduler must start nothing more there. */
+  hostIsLeaving(hostId: HostId): boolean {
+    return this.hosts.get(hostId)?.leaving === true;
+  }
+
   // ---- machines joining and leaving (edits of the real grid file) --------------------------------
 
   /** A machine added to the real grid file: connect it, then offer its hosts to the scheduler (a re-plan). */
@@ -275,11 +280,7 @@ export class RealGridOS implements GridOS, InformationService {
     this.settleRetirements(c);
   }
 
-  /**
-   * A leaving host is idle: the scheduler learns it is gone. If the scheduler handed it a Work after its
-   * last task (in the same do_schedule that took that task's completion), that Work was not started and
-   * sched_host_failed gives it back to the Works to do.
-   */
+  /** A leaving host is idle: the scheduler learns it is gone, and gives the Works queued on it back to the Works to do. */
   private hostLeaves(h: HostState): void {
     if (h.left) return;
     h.left = true;
@@ -399,9 +400,7 @@ export class RealGridOS implements GridOS, InformationService {
     const h = this.host(hostId);
     if (!h.announced) throw new Error(`bug: compute(${workId}) on host ${hostId}, which is not available`);
     if (h.running) throw new Error(`bug: compute(${workId}) on host ${hostId}, which is already computing Work ${h.running.work}`);
-    // Not started: hostLeaves() runs right after the scheduler callback that led here, and its
-    // sched_host_failed gives this Work back to the Works to do.
-    if (h.leaving) return;
+    if (h.leaving) throw new Error(`bug: compute(${workId}) on host ${hostId}, which is leaving the run (hostIsLeaving)`);
     const task = this.o.sweep.tasks[workId];
     if (!task) throw new Error(`compute: unknown Work ${workId}`);
     const attempt = (this.attempts.get(workId) ?? 0) + 1;

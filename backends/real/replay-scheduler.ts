@@ -168,7 +168,7 @@ export class ReplayScheduler implements SchedulerEvents {
   private step(): void {
     const topology = this.deps.info.topology();
     for (const h of [...this.upHosts].sort()) {
-      if (this.running.has(h)) continue;
+      if (this.running.has(h) || this.deps.info.hostIsLeaving?.(h) === true) continue;
       const w = this.hostQueue.get(h)?.[0];
       if (w === undefined) continue;
       const cluster = this.hostCluster.get(h)!;

@@ -41,4 +41,10 @@ export interface InformationService {
    * can take it. Optional; absent means no restriction.
    */
   hostsToAvoid?(workId: WorkId): ReadonlySet<HostId>;
+  /**
+   * True for an up host that takes no new Work (real runs: a machine removed from the real grid file): it
+   * finishes the Work it is computing, then goes away through sched_host_failed, which gives the Works
+   * queued on it back to the Works to do. Start nothing on it. Optional; absent means no host is leaving.
+   */
+  hostIsLeaving?(hostId: HostId): boolean;
 }

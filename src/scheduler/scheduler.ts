@@ -294,7 +294,7 @@ export class Scheduler implements SchedulerEvents {
     // A copy: starting a computation takes the host out of the list (a host freed meanwhile by a synchronous
     // callback is seen in the next pass, which that callback asks for).
     for (const host of [...this.idleHosts]) {
-      if (!host.up || host.running !== null) continue;
+      if (!host.up || host.running !== null || this.deps.info.hostIsLeaving?.(host.info.id) === true) continue;
       const cluster = this.clusters.get(host.info.clusterId)!;
       if (host.fifo.length > 0) {
         const head = host.fifo[0]!;

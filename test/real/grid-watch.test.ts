@@ -1,7 +1,7 @@
 // Editing the real grid file while a run goes on, against real sshd servers and the real Scheduler: a host
 // of a new cluster added to the file (saved by rename, as many editors do) joins and computes; an invalid
 // edit is reported with file:line:column and ignored; a host removed from the file finishes its task and
-// gets no more work.
+// gets no more work, and the Works only queued on it are planned again without being reported as failed.
 import { readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -125,9 +125,62 @@ describe('the real grid file is watched during a run', () => {
     const c2LeftAt = record.findIndex((e) => e.type === 'grid' && e.event.kind === 'REMOVE_CLUSTER' && e.event.cluster === 'c2');
     expect(c2LeftAt).toBeGreaterThan(removeAt);
     expect(record.some((e) => e.type === 'sched' && e.call === 'sched_disk_failed' && e.clusters?.includes('c2'))).toBe(true);
-    expect(record.some((e) => e.type === 'work-failed' && e.reason === 'outputs-lost')).toBe(false);
+    expect(record.filter((e) => e.type === 'work-failed')).toEqual([]);
     const c2Starts = record.slice(c2LeftAt).filter((e) => e.type === 'start' && (e.resource.type === 'host' ? e.resource.host === 'h21' : e.resource.cluster === 'c2'));
     expect(c2Starts).toEqual([]);
     expect(readdirSync(join(farm.clusters.find((c) => c.name === 'c2')!.storage, 'gridsweep'))).toEqual([]);
+  });
+
+  it('a removed host computing a Work with more queued behind it: the queued ones are planned again, not failed', async () => {
+    const farm = sshd.farm;
+    const origin = sshd.makeOrigin(sweepOf(4, '1'));
+    const gridPath = join(origin.dir, 'grid.json');
+    writeFileSync(gridPath, gridWith(farm, origin.dir, ['h11', 'h12']));
+    const record: RunRecordEvent[] = [];
+    let scheduler: Scheduler | undefined;
+    let removalWritten = false;
+    let leaving: Extract<RunLogEvent, { kind: 'leaving' }> | undefined;
+    let queuedOnH12: readonly number[] = [];
+
+    const onLog = (e: RunLogEvent): void => {
+      // Both hosts are then computing their second Work (1 s), and the plan queued the rest behind them.
+      if (e.kind === 'done' && !removalWritten) {
+        removalWritten = true;
+        writeFileSync(gridPath, gridWith(farm, origin.dir, ['h11']));
+      }
+      if (e.kind === 'leaving' && e.machine === 'h12') {
+        leaving = e;
+        queuedOnH12 = [...scheduler!.hostFifo('h12')];
+      }
+    };
+
+    const options = { ...DEFAULT_SCHEDULER_OPTIONS, planIntervalS: 60 };
+    const result = await runReal(
+      {
+        ...freshRunInput(origin, gridPath, join(origin.dir, 'journal.jsonl')),
+        scheduler: options,
+        record: (e) => record.push(e),
+        log: onLog,
+        samplePeriodS: 5,
+        reconnectBaseS: 0.5,
+        reconnectMaxS: 2,
+        watchDebounceMs: 150,
+      },
+      (app, deps) => (scheduler = new Scheduler(app, options, deps)),
+    );
+
+    // What the test is about: h12 was computing when it was removed, with Works queued behind it.
+    expect(leaving?.running).toHaveLength(1);
+    expect(queuedOnH12.length).toBeGreaterThan(0);
+
+    expect(result.worksDone).toBe(8);
+    expect(record.filter((e) => e.type === 'work-failed')).toEqual([]);
+    expect(scheduler!.stats).toMatchObject({ workFailures: 0, reExecutions: 0 });
+    const computes = (work: number) => record.filter((e) => e.type === 'start' && e.kind === 'compute' && e.work === work);
+    for (const work of queuedOnH12) expect(computes(work).map((e) => (e.type === 'start' && e.resource.type === 'host' ? e.resource.host : ''))).toEqual(['h11']);
+    // The Work it was computing finished there.
+    const last = computes(leaving!.running[0]!);
+    expect(last.map((e) => (e.type === 'start' && e.resource.type === 'host' ? e.resource.host : ''))).toEqual(['h12']);
+    expect(record.find((e) => e.type === 'end' && last[0]?.type === 'start' && e.id === last[0].id)).toMatchObject({ ok: true });
   });
 });
