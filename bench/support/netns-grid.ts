@@ -28,6 +28,7 @@ import { homedir, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { realGridJsonForStartedHosts } from './real-grid-json.js';
 import { waitForSshBanner } from './ssh-banner.js';
+import { keyOnlySshdConfig } from './sshd-config.js';
 
 export const FAMILY_PREFIX = 'gsnt';
 export const SUBNET_BASE = '10.231';
@@ -375,26 +376,19 @@ function installExitHook(): void {
 const STANDARD_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 function sshdConfig(host: NetnsHost, hostKey: string, authorizedKeys: string, sessionPathPrefix: string | undefined): string {
-  return [
-    ...(sessionPathPrefix !== undefined ? [`SetEnv PATH=${sessionPathPrefix}:${STANDARD_PATH}`] : []),
-    `Port ${host.port}`,
-    `ListenAddress ${host.address}`,
-    `HostKey ${hostKey}`,
-    `PidFile ${join(host.root, 'sshd.pid')}`,
-    `AuthorizedKeysFile ${authorizedKeys}`,
-    'PubkeyAuthentication yes',
-    'PasswordAuthentication no',
-    'KbdInteractiveAuthentication no',
-    'UsePAM no',
-    'StrictModes no',
-    'PermitRootLogin prohibit-password',
-    'UseDNS no',
-    'MaxStartups 200',
-    'MaxSessions 20',
-    'LogLevel ERROR',
-    'Subsystem sftp internal-sftp',
-    '',
-  ].join('\n');
+  return keyOnlySshdConfig({
+    port: host.port,
+    listenAddress: host.address,
+    hostKey,
+    pidFile: join(host.root, 'sshd.pid'),
+    authorizedKeysFile: authorizedKeys,
+    extraLines: [
+      'UseDNS no',
+      'MaxStartups 200',
+      'MaxSessions 20',
+      ...(sessionPathPrefix !== undefined ? [`SetEnv PATH=${sessionPathPrefix}:${STANDARD_PATH}`] : []),
+    ],
+  });
 }
 
 /**

@@ -11,6 +11,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { realGridJsonForStartedHosts } from '../../bench/support/real-grid-json.js';
 import { waitForSshBanner } from '../../bench/support/ssh-banner.js';
+import { keyOnlySshdConfig } from '../../bench/support/sshd-config.js';
 
 export const SSHD_PATH = '/usr/sbin/sshd';
 
@@ -149,26 +150,19 @@ export async function startSshdFarm(layout: Readonly<Record<string, readonly str
         const config = join(root, 'sshd_config');
         writeFileSync(
           config,
-          [
-            `Port ${port}`,
-            'ListenAddress 127.0.0.1',
-            `HostKey ${hostKey}`,
-            `PidFile ${join(root, 'sshd.pid')}`,
-            `AuthorizedKeysFile ${authorizedKeys}`,
-            'PubkeyAuthentication yes',
-            'PasswordAuthentication no',
-            'KbdInteractiveAuthentication no',
-            'UsePAM no',
-            'StrictModes no',
-            'PermitRootLogin prohibit-password',
-            'MaxStartups 100',
-            'LogLevel ERROR',
-            'Subsystem sftp internal-sftp',
-            // bash skips ~/.bashrc when not top-level: test sessions stay fast and independent of the
-            // machine's shell setup (a killed session must not leave, e.g., a pyenv rehash lock behind).
-            'SetEnv SHLVL=1',
-            '',
-          ].join('\n'),
+          keyOnlySshdConfig({
+            port,
+            listenAddress: '127.0.0.1',
+            hostKey,
+            pidFile: join(root, 'sshd.pid'),
+            authorizedKeysFile: authorizedKeys,
+            extraLines: [
+              'MaxStartups 100',
+              // bash skips ~/.bashrc when not top-level: test sessions stay fast and independent of the
+              // machine's shell setup (a killed session must not leave, e.g., a pyenv rehash lock behind).
+              'SetEnv SHLVL=1',
+            ],
+          }),
         );
         const hostKeyPub = readFileSync(`${hostKey}.pub`, 'utf8').trim().split(/\s+/).slice(0, 2).join(' ');
         knownLines.push(`[127.0.0.1]:${port} ${hostKeyPub}`);

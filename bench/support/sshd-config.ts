@@ -1,0 +1,33 @@
+// The sshd_config of the OpenSSH servers the harnesses start (loopback: test/support/sshd.ts; network
+// namespaces: netns-grid.ts): public-key login only, against the one authorized_keys file the harness
+// generated, no PAM, sftp built in. It lives under bench/ for the reason real-grid-json.ts does.
+
+export interface KeyOnlySshdOptions {
+  readonly port: number;
+  readonly listenAddress: string;
+  readonly hostKey: string;
+  readonly pidFile: string;
+  readonly authorizedKeysFile: string;
+  /** The harness's own lines: connection limits, the sessions' environment. */
+  readonly extraLines: readonly string[];
+}
+
+export function keyOnlySshdConfig(o: KeyOnlySshdOptions): string {
+  return [
+    `Port ${o.port}`,
+    `ListenAddress ${o.listenAddress}`,
+    `HostKey ${o.hostKey}`,
+    `PidFile ${o.pidFile}`,
+    `AuthorizedKeysFile ${o.authorizedKeysFile}`,
+    'PubkeyAuthentication yes',
+    'PasswordAuthentication no',
+    'KbdInteractiveAuthentication no',
+    'UsePAM no',
+    'StrictModes no',
+    'PermitRootLogin prohibit-password',
+    'LogLevel ERROR',
+    'Subsystem sftp internal-sftp',
+    ...o.extraLines,
+    '',
+  ].join('\n');
+}
