@@ -12,19 +12,11 @@ import type { RunRecordEvent } from '../../src/record/events.js';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../../src/scheduler/options.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { expectedResult, inputSendsInRecord, makeOrigin, sweepOf, type Origin } from './support/origin.js';
+import { processExists } from './support/process-exists.js';
 import { freshRunInput } from './support/run-input.js';
 
 const origins: Origin[] = [];
 afterAll(() => origins.forEach((o) => o.remove()));
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('local backend', () => {
   it('runs a sweep with the real Scheduler: every output verified, each shared input stored once', async () => {
@@ -84,10 +76,10 @@ describe('local backend', () => {
         // not written yet
       }
     }
-    expect(alive(childPid)).toBe(true);
+    expect(processExists(childPid)).toBe(true);
     await e.kill('k');
     const exit = await running;
     expect(exit.signal).toBe('SIGTERM');
-    expect(alive(childPid)).toBe(false);
+    expect(processExists(childPid)).toBe(false);
   });
 });

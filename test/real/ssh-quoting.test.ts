@@ -9,6 +9,7 @@ import { shellCommand, shellQuote } from '../../backends/ssh/shell-quote.js';
 import { SshEndpoint } from '../../backends/ssh/ssh-endpoint.js';
 import { parseRealGrid, type SshEndpointSpec } from '../../src/realgrid/real-grid-file.js';
 import { startSshdFarm, type SshdFarm } from '../support/sshd.js';
+import { processExists } from './support/process-exists.js';
 
 const NASTY = [
   'plain',
@@ -102,20 +103,11 @@ describe('shellQuote over a real sshd', () => {
       if (existsSync(join(wd, 'child.pid'))) childPid = Number(readFileSync(join(wd, 'child.pid'), 'utf8'));
     }
     const pgid = Number(readFileSync(join(wd, '.gridsweep.pid'), 'utf8'));
-    expect(alive(childPid) && alive(pgid)).toBe(true);
+    expect(processExists(childPid) && processExists(pgid)).toBe(true);
     await endpoint.kill('k1');
     const exit = await running;
     expect(exit.exitCode).not.toBe(0);
-    expect(alive(childPid)).toBe(false);
-    expect(alive(pgid)).toBe(false);
+    expect(processExists(childPid)).toBe(false);
+    expect(processExists(pgid)).toBe(false);
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
