@@ -24,7 +24,8 @@
 //    assignment, this costs less than keeping a heap of Works in order.
 import type { WorkSpec } from '../../model/application.js';
 import type { GanttChart, InputSummary } from '../gantt.js';
-import { HostFronts, type HostFront } from './host-fronts.js';
+import { IndexedHeap } from '../indexed-heap.js';
+import { HostFronts } from './host-fronts.js';
 import type { PlanContext } from './heuristic.js';
 
 /** A Work's rank (lower first: k1, then k2, then Work id) and where it would go. */
@@ -48,6 +49,12 @@ export interface ScoreRule {
    * second-best host may sit in the same cluster as the best). The others read only each cluster's best.
    */
   readonly readsSecondHost?: boolean;
+  /**
+   * True when a Work's k1 can only grow as the chart fills, except when one of its inputs gets planned on a
+   * cluster (Min-min: k1 is its MCT). The engine then re-scores a Work only when it comes to the top
+   * (MctEngine.runLazily); k2 must be constant.
+   */
+  readonly keysOnlyGrow?: boolean;
   score(view: ClusterBests, out: TaskScore): void;
   /**
    * Randomized variants: the candidates are the Works whose k1 ≤ threshold(k1 of the best Work); one is
@@ -204,16 +211,24 @@ export class MctEngine {
   }
 
   run(): void {
-    const { chart, works, C, n } = this;
+    const { C, n } = this;
     for (let c = 0; c < C; c++) this.updateCells(c, -1, false);
-    let best = -1;
     for (let i = 0; i < n; i++) {
       this.active[i] = 1;
       this.rescore(i);
-      if (this.active[i] === 1) {
-        this.activeList[this.activeCount++] = i;
-        if (best < 0 || this.ranksBefore(i, best)) best = i;
-      }
+      if (this.active[i] === 1) this.activeList[this.activeCount++] = i;
+    }
+    if (this.rule.keysOnlyGrow === true && this.rule.threshold === undefined) this.runLazily();
+    else this.runEagerly();
+  }
+
+  /** Keeps every cell and score current after each assignment (updateCells), whatever the rule. */
+  private runEagerly(): void {
+    const { chart, works, n } = this;
+    let best = -1;
+    for (let p = 0; p < this.activeCount; p++) {
+      const i = this.activeList[p]!;
+      if (best < 0 || this.ranksBefore(i, best)) best = i;
     }
     while (best >= 0 && chart.hasRoom()) {
       const i = this.pick(best);
@@ -230,6 +245,87 @@ export class MctEngine {
       }
       best = this.updateCells(c, host, true);
     }
+  }
+
+  /**
+   * For rules whose keys only grow (keysOnlyGrow): a heap of Works by their last key, which stays a lower bound
+   * of the current one. The top Work is brought up to date (its cells of the clusters assigned to since, then
+   * its score) and put back, until the top one is current: no other can rank before it. The readers of a file
+   * newly planned on a cluster may get a lower key, so they are brought up to date at once.
+   */
+  private runLazily(): void {
+    const { chart, works, n, C, active } = this;
+    const heap = new IndexedHeap((a, b) => this.ranksBefore(a, b) || (!this.ranksBefore(b, a) && a < b), n);
+    for (let p = 0; p < this.activeCount; p++) heap.push(this.activeList[p]!);
+    // A cell is current when no assignment was made on its cluster since it was computed; a score, when no
+    // assignment was made at all.
+    const clusterVersion = new Int32Array(C);
+    const cellVersion = new Int32Array(n * C);
+    const scoreVersion = new Int32Array(n);
+    let version = 0;
+    const bringUpToDate = (j: number): void => {
+      for (let c = 0; c < C; c++) {
+        const cell = c * n + j;
+        if (cellVersion[cell] === clusterVersion[c]) continue;
+        this.computeBest(c, j);
+        cellVersion[cell] = clusterVersion[c]!;
+      }
+      this.rescore(j);
+      scoreVersion[j] = version;
+      if (active[j] === 1) heap.update(j);
+      else heap.remove(j);
+    };
+    while (heap.size > 0 && chart.hasRoom()) {
+      const i = heap.top();
+      if (scoreVersion[i] !== version) {
+        bringUpToDate(i);
+        continue;
+      }
+      const host = this.target[i]!;
+      const c = chart.hosts[host]!.cluster;
+      const row = chart.commit(works[i]!, host);
+      this.deactivate(i);
+      heap.remove(i);
+      this.fronts.hostChanged(host);
+      version++;
+      clusterVersion[c]++;
+      for (const fileId of row.sentFiles) {
+        for (const j of this.readers.get(fileId) ?? []) this.summaryStale[c * n + j] = 1;
+      }
+      for (const fileId of row.sentFiles) {
+        for (const j of this.readers.get(fileId) ?? []) if (active[j] === 1 && scoreVersion[j] !== version) bringUpToDate(j);
+      }
+    }
+  }
+
+  /** Work j's best host on cluster c, computed afresh: updateCells' cell computation, one cell at a time. */
+  private computeBest(c: number, j: number): void {
+    const { n, chart } = this;
+    const cell = c * n + j;
+    if (this.summaryStale[cell] === 1) {
+      const summary = chart.inputSummary(this.works[j]!, c, this.summary);
+      this.sendDur[cell] = summary.missingCount === 0 ? -Infinity : summary.sendDurS;
+      this.availReady[cell] = summary.availableReadyS;
+      this.summaryStale[cell] = 0;
+    }
+    const readyS = Math.max(this.availReady[cell]!, chart.linkFreeS(c) + this.sendDur[cell]!);
+    const { host: hosts, free: frees, cls: classes, len } = this.fronts.best[c]!;
+    const dur = this.fronts.durOf[c]!;
+    const durs = j * this.fronts.durStride[c]!;
+    let be = Infinity;
+    let bh = -1;
+    for (let k = 0; k < len; k++) {
+      const endS = Math.max(frees[k]!, readyS) + dur[durs + classes[k]!]!;
+      if (bh < 0 || endS < be) {
+        be = endS;
+        bh = hosts[k]!;
+      }
+    }
+    const complS = be + this.outDur[cell]!;
+    this.c1[cell] = complS;
+    this.c1ByWork[j * this.C + c] = complS;
+    this.e1[cell] = be;
+    this.h1[cell] = bh;
   }
 
   /**
