@@ -267,7 +267,8 @@ export class MctEngine {
       for (let c = 0; c < C; c++) {
         const cell = c * n + j;
         if (cellVersion[cell] === clusterVersion[c]) continue;
-        this.computeBest(c, j);
+        this.holdS[cell] = NaN;
+        this.updateCells(c, -1, false, j);
         cellVersion[cell] = clusterVersion[c]!;
       }
       this.rescore(j);
@@ -298,47 +299,17 @@ export class MctEngine {
     }
   }
 
-  /** Work j's best host on cluster c, computed afresh: updateCells' cell computation, one cell at a time. */
-  private computeBest(c: number, j: number): void {
-    const { n, chart } = this;
-    const cell = c * n + j;
-    if (this.summaryStale[cell] === 1) {
-      const summary = chart.inputSummary(this.works[j]!, c, this.summary);
-      this.sendDur[cell] = summary.missingCount === 0 ? -Infinity : summary.sendDurS;
-      this.availReady[cell] = summary.availableReadyS;
-      this.summaryStale[cell] = 0;
-    }
-    const readyS = Math.max(this.availReady[cell]!, chart.linkFreeS(c) + this.sendDur[cell]!);
-    const { host: hosts, free: frees, cls: classes, len } = this.fronts.best[c]!;
-    const dur = this.fronts.durOf[c]!;
-    const durs = j * this.fronts.durStride[c]!;
-    let be = Infinity;
-    let bh = -1;
-    for (let k = 0; k < len; k++) {
-      const endS = Math.max(frees[k]!, readyS) + dur[durs + classes[k]!]!;
-      if (bh < 0 || endS < be) {
-        be = endS;
-        bh = hosts[k]!;
-      }
-    }
-    const complS = be + this.outDur[cell]!;
-    this.c1[cell] = complS;
-    this.c1ByWork[j * this.C + c] = complS;
-    this.e1[cell] = be;
-    this.h1[cell] = bh;
-  }
-
   /**
    * Brings every unplaced Work's cell of cluster c up to date after an assignment on `placedHost` (-1: the
-   * first time, when no cell is computed yet). With `rescoring`, scores again the Works whose score may read
-   * a changed cell and returns the next best Work (-1: none). This is the engine's hot loop: it runs in Work
+   * first time, when no cell is computed yet), or only Work `only`'s. With `rescoring`, scores again the Works
+   * whose score may read a changed cell and returns the next best Work (-1: none). This is the engine's hot loop: it runs in Work
    * order, so that it reads the cluster's cells in memory order and meets equal keys by increasing index.
    *
    * A cell is kept as it is when its inputs summary is current, its best (and second) host is not the one
    * placed on, and its input-ready time, with the link now busier, is still within holdS: then that host
    * ends as before, and every other host of c can only end later than before, so it cannot overtake them.
    */
-  private updateCells(c: number, placedHost: number, rescoring: boolean): number {
+  private updateCells(c: number, placedHost: number, rescoring: boolean, only = -1): number {
     const { n, C, chart, active, summaryStale, availReady, sendDur, holdS, outDur, c1, c1ByWork, c2ByWork, e1, h1, c2, e2, h2, w1, w2, bound } = this;
     const dur = this.fronts.durOf[c]!;
     const durStride = this.fronts.durStride[c]!;
@@ -348,13 +319,13 @@ export class MctEngine {
     const { host: hosts, free: frees, cls: classes, len } = (second ? this.fronts.second : this.fronts.best)[c]!;
     const watchesAll = this.rule.watchesAll;
     const list = this.activeList;
-    const count = rescoring ? this.activeCount : n;
+    const count = only >= 0 ? 1 : rescoring ? this.activeCount : n;
     let stillActive = 0;
     let best = -1;
     let bestK1 = Infinity;
     let bestK2 = Infinity;
     for (let p = 0; p < count; p++) {
-      const j = rescoring ? list[p]! : p;
+      const j = only >= 0 ? only : rescoring ? list[p]! : p;
       if (rescoring && active[j] === 0) continue;
       const cell = base + j;
       const oldH1 = h1[cell]!;
