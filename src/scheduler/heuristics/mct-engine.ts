@@ -22,6 +22,10 @@
 //    cannot change the score).
 //  - The best Work is found during that same pass, in Work order: with most Works scored again after each
 //    assignment, this costs less than keeping a heap of Works in order.
+//  - Each Work's per-cluster MCTs are also kept side by side (c1ByWork), so scoring reads one place.
+//  - Min-min needs none of that: completion times only grow as the chart fills, so a Work's last MCT is a
+//    lower bound of its current one, and only the Work at the top of a heap by that bound is brought up to
+//    date, until the top one is current (runLazily).
 import type { WorkSpec } from '../../model/application.js';
 import type { GanttChart, InputSummary } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';
