@@ -19,6 +19,10 @@ import { simulate } from '../backends/sim/simulate.js';
 import { runSimulation, type SimScheduler, type SimSchedulerDeps } from '../backends/sim/run-simulation.js';
 import type { HostInfo } from '../src/interfaces/information.js';
 import type { Transfer } from '../src/interfaces/scheduler-events.js';
+import { enlargeYoungGeneration } from '../src/util/young-generation.js';
+
+// As the gridsweep command does.
+enlargeYoungGeneration();
 
 /** Hands each idle host the next Work; each link sends inputs and outputs in request order. O(1) per event. */
 class MinimalWorkQueue implements SimScheduler {

@@ -6,6 +6,7 @@ import { commandHelp, mainHelp } from './help.js';
 import { loadAllCommands, loadCommand } from './registry.js';
 import { InputError } from '../util/diagnostics.js';
 import { GRIDSWEEP_VERSION } from '../version.js';
+import { enlargeYoungGeneration } from '../util/young-generation.js';
 
 export async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -53,6 +54,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+enlargeYoungGeneration();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

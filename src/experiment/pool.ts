@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { executeJob, InputCache, type JobMessage, type JobResult, type RunOneFn } from './job.js';
 import { RecordBatcher } from './record-batcher.js';
+import { WORKER_YOUNG_GENERATION_MB } from '../util/young-generation.js';
 
 export interface JobObserver {
   /** The job went to a worker. */
@@ -94,7 +95,10 @@ export class WorkerPool implements Executor {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: new Worker(workerUrl(), { workerData: { runnerModule: this.runnerModule } }), ready: false };
+    const slot: Slot = { worker: new Worker(workerUrl(), {
+        workerData: { runnerModule: this.runnerModule },
+        resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+      }), ready: false };
     slot.worker.on('message', (m: WorkerReply) => {
       if ('ready' in m) {
         slot.ready = true;
