@@ -11,6 +11,7 @@ import { GRIDSWEEP_VERSION } from '../version.js';
 import { absolutize, hashApplication, hashGrid, inputKey, loadApplicationInput, loadGridInput, sha256Of, type InputKind } from './inputs.js';
 import type { JobMessage, RunOneFn } from './job.js';
 import { defaultWorkerCount, InlineExecutor, siblingModule, WorkerPool, type Executor, type JobObserver } from './pool.js';
+import { RESULTS_VERSION } from './results-version.js';
 import { ResultsWriter, SummaryTable, type ResultRow, type ResultsHeader } from './results.js';
 import { substituteVariables, type InputSpec, type LoadedExperimentSpec, type SweepValue } from './spec.js';
 import { ResultStore, runKey } from './store.js';
@@ -149,7 +150,7 @@ export async function runExperiment(l: LoadedExperimentSpec, opts: ExperimentRun
   const keyOf = (cell: Cell): { key: string; applicationSha256: string; gridSha256: string } => {
     const gridSha256 = inputs.hash('grid', cell.grid, cell);
     const applicationSha256 = inputs.hash('application', cell.application, cell);
-    const key = runKey({ gridsweepVersion: GRIDSWEEP_VERSION, applicationSha256, gridSha256, options: optionsOf(cell), seed: cell.seed, samplePeriodS });
+    const key = runKey({ resultsVersion: RESULTS_VERSION, applicationSha256, gridSha256, options: optionsOf(cell), seed: cell.seed, samplePeriodS });
     return { key, applicationSha256, gridSha256 };
   };
 
@@ -201,7 +202,7 @@ export async function runExperiment(l: LoadedExperimentSpec, opts: ExperimentRun
         grid: inputs.input('grid', cell.grid, cell),
         request: { options: optionsOf(cell), seed: cell.seed, ...(samplePeriodS === null ? {} : { samplePeriodS }) },
       };
-      const parts = { gridsweepVersion: GRIDSWEEP_VERSION, applicationSha256, gridSha256, options: job.request.options, seed: cell.seed, samplePeriodS };
+      const parts = { resultsVersion: RESULTS_VERSION, applicationSha256, gridSha256, options: job.request.options, seed: cell.seed, samplePeriodS };
       const run: WatchedRun = { id: nextRunId++, name: describe(cell) };
       const task = executorNow().run(job, observe(run)).then(
         (result) => {

@@ -1,5 +1,5 @@
 // The result cache: one JSON file per run, named by the SHA-256 of everything the run depends on (the
-// gridsweep version, the contents of its grid and application, every scheduler option, the seed and the
+// results version, the contents of its grid and application, every scheduler option, the seed and the
 // sample period). Each file is written atomically as its run finishes, so an interrupted experiment loses
 // at most the runs in flight and resumes where it stopped.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -10,7 +10,8 @@ import type { JobResult } from './job.js';
 import type { SchedulerOptions } from '../scheduler/options.js';
 
 export interface RunKeyParts {
-  readonly gridsweepVersion: string;
+  /** RESULTS_VERSION (results-version.ts), not the package version: a release that changes no result keeps the cache. */
+  readonly resultsVersion: number;
   readonly applicationSha256: string;
   readonly gridSha256: string;
   readonly options: SchedulerOptions;

@@ -1,0 +1,5 @@
+// The version of what a simulated run computes. Bump it when a change alters the results of a simulation
+// without adding an option (a heuristic's tie-break, the simulator's integration, a default): the
+// experiment cache's key holds it, so results computed before the change are not served after it.
+// test/experiment/results-fingerprint.test.ts fails when the results change and this number does not.
+export const RESULTS_VERSION = 1;
