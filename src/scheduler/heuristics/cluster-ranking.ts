@@ -4,10 +4,6 @@
 import { firstJump, type Jump } from './first-jump.js';
 import type { ClusterBests } from './mct-engine.js';
 
-function candidate(v: ClusterBests, c: number): boolean {
-  return v.host1(c) >= 0 && Number.isFinite(v.compl1(c));
-}
-
 /** Cluster a's best host ranks before cluster b's, their Compl being equal. */
 function tieBefore(v: ClusterBests, a: number, b: number): boolean {
   return v.less(v.compl1(a), v.end1(a), v.host1(a), v.compl1(b), v.end1(b), v.host1(b));
@@ -89,35 +85,48 @@ export function secondHost(v: ClusterBests, clusters: BestTwo, out: SecondHost):
   return out;
 }
 
-/** Candidate clusters ordered by their best host (cluster-level MCT, increasing). */
-export function rankedClusters(v: ClusterBests, out: number[]): number[] {
-  out.length = 0;
-  for (let c = 0; c < v.clusterCount; c++) {
-    if (!candidate(v, c)) continue;
-    let k = out.length;
-    out.push(c);
+/**
+ * Candidate clusters ordered by their best host (cluster-level MCT, increasing), into `out`; returns how many.
+ * Reads the Work's MCTs where they lie together; ends and hosts only to break a tie.
+ */
+export function rankedClusters(v: ClusterBests, out: Int32Array): number {
+  const { mctByWork, clusterCount } = v;
+  const from = v.work * clusterCount;
+  let count = 0;
+  for (let c = 0; c < clusterCount; c++) {
+    const mct = mctByWork[from + c]!;
+    if (!Number.isFinite(mct)) continue;
+    let k = count++;
     while (k > 0) {
       const prev = out[k - 1]!;
-      if (!v.less(v.compl1(c), v.end1(c), v.host1(c), v.compl1(prev), v.end1(prev), v.host1(prev))) break;
+      const prevMct = mctByWork[from + prev]!;
+      if (!(mct < prevMct || (mct === prevMct && tieBefore(v, c, prev)))) break;
       out[k] = prev;
       k--;
     }
     out[k] = c;
   }
-  return out;
+  return count;
 }
 
-const rankOrder: number[] = [];
-const rankedMcts: number[] = [];
+let rankOrder = new Int32Array(0);
+let rankedMcts = new Float64Array(0);
+const ranked = { jump: { clustersBefore: 0, heightS: 0 } as Jump, bestHost: -1 };
 
 /**
  * The first jump of the Work's ordered cluster-level MCTs (appendix C, Figs. 12–13) and the host achieving
- * its MCT, or undefined when no cluster is a candidate. Shared by Extended Sufferage and Sufferage II.
+ * its MCT, or undefined when no cluster is a candidate. Shared by Extended Sufferage and Sufferage II. The
+ * answer is overwritten by the next call.
  */
 export function clusterFirstJump(v: ClusterBests): { readonly jump: Jump; readonly bestHost: number } | undefined {
-  rankedClusters(v, rankOrder);
-  if (rankOrder.length === 0) return undefined;
-  rankedMcts.length = 0;
-  for (const c of rankOrder) rankedMcts.push(v.compl1(c));
-  return { jump: firstJump(rankedMcts), bestHost: v.host1(rankOrder[0]!) };
+  if (rankOrder.length < v.clusterCount) {
+    rankOrder = new Int32Array(v.clusterCount);
+    rankedMcts = new Float64Array(v.clusterCount);
+  }
+  const count = rankedClusters(v, rankOrder);
+  if (count === 0) return undefined;
+  for (let k = 0; k < count; k++) rankedMcts[k] = v.compl1(rankOrder[k]!);
+  ranked.jump = firstJump(rankedMcts, count);
+  ranked.bestHost = v.host1(rankOrder[0]!);
+  return ranked;
 }

@@ -21,8 +21,8 @@ export interface Jump {
   readonly heightS: number;
 }
 
-export function firstJump(sortedMctS: readonly number[]): Jump {
-  const k = sortedMctS.length;
+/** The first jump of the first k values of sortedMctS (all of them by default). */
+export function firstJump(sortedMctS: ArrayLike<number>, k = sortedMctS.length): Jump {
   if (k < 2) return { clustersBefore: k, heightS: 0 };
   let sum = 0;
   for (let i = 0; i + 1 < k; i++) sum += sortedMctS[i + 1]! - sortedMctS[i]!;
