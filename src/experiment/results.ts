@@ -54,6 +54,8 @@ export const RESULT_COLUMNS: readonly (keyof ResultRow)[] = [
 
 export interface ResultsHeader {
   readonly gridsweepVersion: string;
+  /** RESULTS_VERSION (results-version.ts): what the cached runs were computed with. */
+  readonly resultsVersion: number;
   readonly experiment: string;
   readonly spec: { readonly path: string; readonly sha256: string };
   readonly sweepVariable: string | null;
@@ -104,7 +106,7 @@ export class ResultsWriter {
   static async open(csvPath: string, jsonPath: string, header: ResultsHeader): Promise<ResultsWriter> {
     const w = new ResultsWriter(csvPath, jsonPath);
     const lines = [
-      `# gridsweep ${header.gridsweepVersion} experiment ${header.experiment}`,
+      `# gridsweep ${header.gridsweepVersion} (results version ${header.resultsVersion}) experiment ${header.experiment}`,
       `# spec ${header.spec.path} sha256=${header.spec.sha256}`,
       `# seeds ${header.seeds.join(' ')}`,
       ...header.inputs.map((i) => `# ${i.kind} ${i.name}${i.sweep === null ? '' : ` ${header.sweepVariable}=${i.sweep}`}${i.seed === null ? '' : ` seed=${i.seed}`} sha256=${i.sha256}`),

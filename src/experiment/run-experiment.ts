@@ -241,6 +241,7 @@ export async function runExperiment(l: LoadedExperimentSpec, opts: ExperimentRun
     ].join('');
   const header: ResultsHeader = {
     gridsweepVersion: GRIDSWEEP_VERSION,
+    resultsVersion: RESULTS_VERSION,
     experiment: l.spec.name ?? 'experiment',
     spec: { path: relative(opts.outDir, l.file) || l.file, sha256: sha256Of(JSON.stringify(l.spec)) },
     sweepVariable: l.spec.sweep?.variable ?? null,

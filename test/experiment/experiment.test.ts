@@ -131,7 +131,7 @@ describe('running an experiment', () => {
     expect(first.failures).toEqual([]);
 
     const csv = readFileSync(first.csvPath, 'utf8');
-    expect(csv).toMatch(/^# gridsweep \d+\.\d+\.\d+ experiment small/);
+    expect(csv).toMatch(/^# gridsweep \d+\.\d+\.\d+ \(results version \d+\) experiment small/);
     expect(csv).toMatch(/# seeds 1 2 3/);
     expect(csv).toMatch(/# application a size=1000 sha256=[0-9a-f]{64}/);
     expect(csv).toMatch(/# grid g sha256=[0-9a-f]{64}/);

@@ -121,7 +121,7 @@ function row(heuristic: string, sweep: number, seed: number, makespanS: number):
 
 describe('charts from experiment results', () => {
   const results: LoadedResults = {
-    header: { gridsweepVersion: '0', experiment: 'exp', spec: { path: 's', sha256: 'z' }, sweepVariable: 'sharedFileSizeKB', seeds: [1, 2, 3], heuristics: ['h1', 'h2'], strategies: {}, inputs: [] },
+    header: { gridsweepVersion: '0', resultsVersion: 1, experiment: 'exp', spec: { path: 's', sha256: 'z' }, sweepVariable: 'sharedFileSizeKB', seeds: [1, 2, 3], heuristics: ['h1', 'h2'], strategies: {}, inputs: [] },
     rows: [100, 200, 400].flatMap((kb) => ['h1', 'h2'].flatMap((h) => [1, 2, 3].map((seed) => row(h, kb, seed, kb * (h === 'h1' ? 2 : 3) + seed)))),
   };
 
