@@ -75,15 +75,15 @@ export class ClusterBests {
   work = 0;
   constructor(
     readonly clusterCount: number,
-    readonly stride: number,
+    private readonly stride: number,
     private readonly chart: GanttChart,
     /** The same values as c1, Work by Work (Work `work`'s at work * clusterCount + c): one scan reads one place. */
     readonly mctByWork: Float64Array,
     /** The same values as c2, laid out as mctByWork. */
     readonly mct2ByWork: Float64Array,
-    readonly c1: Float64Array,
-    readonly e1: Float64Array,
-    readonly h1: Int32Array,
+    private readonly c1: Float64Array,
+    private readonly e1: Float64Array,
+    private readonly h1: Int32Array,
     private readonly c2: Float64Array,
     private readonly e2: Float64Array,
     private readonly h2: Int32Array,
