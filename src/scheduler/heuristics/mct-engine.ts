@@ -8,7 +8,7 @@
 //  - Per Work and cluster (a "cell") we keep the best host's (Compl, endS, host), and the second-best's for
 //    rules that read it (plain Sufferage). Every cell is always up to date: an assignment on cluster c
 //    changes nothing in other clusters, so after it exactly the cells of c are brought up to date, for every
-//    unplaced Work, in one tight pass over flat arrays stored cluster by cluster (updateCells). A cell whose
+//    unplaced Work, in one tight pass over flat arrays mostly stored cluster by cluster (updateCells). A cell whose
 //    best host is not the one placed on and did not wait for the inputs keeps its values without a look at
 //    the hosts.
 //  - Only a few hosts per cluster can be any Work's best or second-best host (host-fronts.ts); they are
@@ -22,7 +22,7 @@
 //    cannot change the score).
 //  - The best Work is found during that same pass, in Work order: with most Works scored again after each
 //    assignment, this costs less than keeping a heap of Works in order.
-//  - Each Work's per-cluster MCTs are also kept side by side (c1ByWork), so scoring reads one place.
+//  - The Compls themselves are stored Work by Work (c1ByWork, c2ByWork), so scoring reads one place.
 //  - Min-min needs none of that: completion times only grow as the chart fills, so a Work's last MCT is a
 //    lower bound of its current one, and only the Work at the top of a heap by that bound is brought up to
 //    date, until the top one is current (runLazily).
@@ -77,19 +77,17 @@ export class ClusterBests {
     readonly clusterCount: number,
     private readonly stride: number,
     private readonly chart: GanttChart,
-    /** The same values as c1, Work by Work (Work `work`'s at work * clusterCount + c): one scan reads one place. */
+    /** The best hosts' Compls, Work by Work (Work `work`'s at work * clusterCount + c): one scan reads one place. */
     readonly mctByWork: Float64Array,
-    /** The same values as c2, laid out as mctByWork. */
+    /** The second-best hosts' Compls, laid out as mctByWork. */
     readonly mct2ByWork: Float64Array,
-    private readonly c1: Float64Array,
     private readonly e1: Float64Array,
     private readonly h1: Int32Array,
-    private readonly c2: Float64Array,
     private readonly e2: Float64Array,
     private readonly h2: Int32Array,
   ) {}
   compl1(c: number): number {
-    return this.c1[c * this.stride + this.work]!;
+    return this.mctByWork[this.work * this.clusterCount + c]!;
   }
   end1(c: number): number {
     return this.e1[c * this.stride + this.work]!;
@@ -98,7 +96,7 @@ export class ClusterBests {
     return this.h1[c * this.stride + this.work]!;
   }
   compl2(c: number): number {
-    return this.c2[c * this.stride + this.work]!;
+    return this.mct2ByWork[this.work * this.clusterCount + c]!;
   }
   end2(c: number): number {
     return this.e2[c * this.stride + this.work]!;
@@ -129,15 +127,14 @@ export class MctEngine {
   private readonly n: number;
   private readonly C: number;
   private readonly fronts: HostFronts;
-  // Per (work i, cluster c) at index c * n + i: a pass over one cluster's cells reads memory in order.
-  private readonly c1: Float64Array;
+  // Per (work i, cluster c) at index i * C + c (the Compls, read together when scoring) or c * n + i (the rest: a
+  // pass over one cluster's cells reads memory in order).
   private readonly c1ByWork: Float64Array;
   private readonly c2ByWork: Float64Array;
   private readonly e1: Float64Array;
   private readonly h1: Int32Array;
   /** Second-best values, for rules that read them (else empty). */
   private readonly withSecond: boolean;
-  private readonly c2: Float64Array;
   private readonly e2: Float64Array;
   private readonly h2: Int32Array;
   private readonly outDur: Float64Array;
@@ -180,11 +177,9 @@ export class MctEngine {
 
     const cells = n * C;
     const secondCells = withSecond ? cells : 0;
-    this.c1 = new Float64Array(cells);
     this.c1ByWork = new Float64Array(cells);
     this.e1 = new Float64Array(cells);
     this.h1 = new Int32Array(cells);
-    this.c2 = new Float64Array(secondCells);
     this.c2ByWork = new Float64Array(secondCells);
     this.e2 = new Float64Array(secondCells);
     this.h2 = new Int32Array(secondCells).fill(-1);
@@ -201,7 +196,7 @@ export class MctEngine {
     this.bound = new Float64Array(n);
     this.active = new Uint8Array(n);
     this.activeList = new Int32Array(n);
-    this.view = new ClusterBests(C, n, chart, this.c1ByWork, this.c2ByWork, this.c1, this.e1, this.h1, this.c2, this.e2, this.h2);
+    this.view = new ClusterBests(C, n, chart, this.c1ByWork, this.c2ByWork, this.e1, this.h1, this.e2, this.h2);
 
     for (let i = 0; i < n; i++) {
       const work = works[i]!;
@@ -314,7 +309,7 @@ export class MctEngine {
    * ends as before, and every other host of c can only end later than before, so it cannot overtake them.
    */
   private updateCells(c: number, placedHost: number, rescoring: boolean, only = -1): number {
-    const { n, C, chart, active, summaryStale, availReady, sendDur, holdS, outDur, c1, c1ByWork, c2ByWork, e1, h1, c2, e2, h2, w1, w2, bound } = this;
+    const { n, C, chart, active, summaryStale, availReady, sendDur, holdS, outDur, c1ByWork, c2ByWork, e1, h1, e2, h2, w1, w2, bound } = this;
     const dur = this.fronts.durOf[c]!;
     const durStride = this.fronts.durStride[c]!;
     const base = c * n;
@@ -370,16 +365,15 @@ export class MctEngine {
           }
         }
         const complS = be + outDur[cell]!;
-        changed = oldH1 !== bh || e1[cell] !== be || c1[cell] !== complS;
-        c1[cell] = complS;
-        c1ByWork[j * C + c] = complS;
+        const byWork = j * C + c;
+        changed = oldH1 !== bh || e1[cell] !== be || c1ByWork[byWork] !== complS;
+        c1ByWork[byWork] = complS;
         e1[cell] = be;
         h1[cell] = bh;
         if (second) {
           const compl2S = se + outDur[cell]!;
-          changed ||= oldH2 !== sh || e2[cell] !== se || c2[cell] !== compl2S;
-          c2[cell] = compl2S;
-          c2ByWork[j * C + c] = compl2S;
+          changed ||= oldH2 !== sh || e2[cell] !== se || c2ByWork[byWork] !== compl2S;
+          c2ByWork[byWork] = compl2S;
           e2[cell] = se;
           h2[cell] = sh;
         }
@@ -387,7 +381,7 @@ export class MctEngine {
         holdS[cell] = waitsForItself ? Math.min(chart.hostFreeS(bh), second && sh >= 0 ? chart.hostFreeS(sh) : Infinity) : readyS;
       }
       if (!rescoring) continue;
-      if ((changed || h1[cell] === placedHost || (second && h2[cell] === placedHost)) && (watchesAll || c === w1[j] || c === w2[j] || !(c1[cell]! > bound[j]!))) {
+      if ((changed || h1[cell] === placedHost || (second && h2[cell] === placedHost)) && (watchesAll || c === w1[j] || c === w2[j] || !(c1ByWork[j * C + c]! > bound[j]!))) {
         this.rescore(j);
         if (active[j] === 0) continue;
       }
