@@ -47,4 +47,10 @@ export interface InformationService {
    * queued on it back to the Works to do. Start nothing on it. Optional; absent means no host is leaving.
    */
   hostIsLeaving?(hostId: HostId): boolean;
+  /**
+   * True for a host that has left the run for good (real runs: a machine removed from the real grid file,
+   * once it has left), as opposed to one that failed and may come back. Optional; absent means every host
+   * that fails may come back.
+   */
+  hostRemoved?(hostId: HostId): boolean;
 }

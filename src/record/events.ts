@@ -83,7 +83,13 @@ export interface WorkDoneRecord {
   readonly host: HostId;
 }
 
-/** A Work failed on a host; it will be retried unless `final`. */
+/**
+ * A Work failed on a host; it will be retried unless `final`. The schedulers' reasons: `host-failed` (the
+ * host went away while computing it), `exit` (its program failed; real runs), `outputs-lost` (its outputs
+ * were lost with their cluster's storage) and `host-removed` (a replay only: the host the record gave it
+ * to was removed from the real grid file, and the record has no other place for it; always final, and the
+ * Work may never have been computed there).
+ */
 export interface WorkFailedRecord {
   readonly type: 'work-failed';
   readonly t: number;

@@ -9,7 +9,9 @@
 //    cluster is up (a removed cluster's files are unusable until it is added again);
 //  - a Work's outputs are sent only after its computation ended OK in that cluster;
 //  - a Work fails on a host only if its latest computation ran there and did not end OK (or, for
-//    'outputs-lost', ended OK there), and only once per computation;
+//    'outputs-lost', ended OK there), and only once per computation; 'host-removed' (a replay giving up
+//    the Works of a host removed for good) needs only that the host is down and the Work not computing;
+//  - a Work is given up (a final failure) at most once;
 //  - every Work completes (outputs at the origin, work-done) exactly once in a finished run, at most once
 //    otherwise; run-end's counts agree;
 //  - the makespan of a finished run is the arrival time of the last output at the origin.
@@ -35,6 +37,7 @@ export function checkRunRecord(events: readonly RunRecordEvent[], app: Applicati
   const busy = new Map<string, number>(); // resource key → open sub-task id
   const outputArrivals = new Map<number, number[]>();
   const workDone = new Map<number, number[]>();
+  const givenUp = new Set<number>();
   /** Each Work's latest computation: where, how it ended (undefined: still running), whether a failure named it. */
   const lastCompute = new Map<number, { id: number; host: string; ok?: boolean; failureReported: boolean }>();
   let lastOutputS = -Infinity;
@@ -134,6 +137,13 @@ export function checkRunRecord(events: readonly RunRecordEvent[], app: Applicati
       case 'work-failed': {
         const latest = lastCompute.get(e.work);
         const failure = `t=${e.t}: work ${e.work} fails on host '${e.host}' (${e.reason})`;
+        if (e.final && givenUp.has(e.work)) v.push(`${failure}, but it was given up before`);
+        if (e.final) givenUp.add(e.work);
+        if (e.reason === 'host-removed') {
+          if (hostUp.get(e.host)) v.push(`${failure}, but that host is up`);
+          if (latest !== undefined && open.has(latest.id)) v.push(`${failure}, but it is still computing on host '${latest.host}'`);
+          break;
+        }
         const outputsLost = e.reason === 'outputs-lost';
         if (latest?.host !== e.host || (latest.ok === true) !== outputsLost)
           v.push(outputsLost ? `${failure}, but its computation did not end OK there` : `${failure}, but it was not computing there`);
