@@ -108,7 +108,8 @@ export class RealGridOS implements GridOS, InformationService {
   private readonly attempts = new Map<WorkId, number>();
   private readonly computed = new Map<WorkId, ComputedWork>();
   private readonly finished = new Set<WorkId>();
-  private readonly failedForGood = new Set<WorkId>();
+  /** Works given up, each with why. */
+  private readonly failedForGood = new Map<WorkId, string>();
   private readonly remaining: Set<WorkId>;
   private readonly unusable = new Set<Endpoint>();
   private readonly reconnecting = new Set<Endpoint>();
@@ -206,7 +207,8 @@ export class RealGridOS implements GridOS, InformationService {
     await Promise.all(endpoints.map((e) => e.close().catch(() => undefined)));
   }
 
-  worksFailedForGood(): ReadonlySet<WorkId> {
+  /** The Works given up, each with why. */
+  worksFailedForGood(): ReadonlyMap<WorkId, string> {
     return this.failedForGood;
   }
 
@@ -222,6 +224,11 @@ export class RealGridOS implements GridOS, InformationService {
   /** Removed from the real grid file and still computing: the scheduler must start nothing more there. */
   hostIsLeaving(hostId: HostId): boolean {
     return this.hosts.get(hostId)?.leaving === true;
+  }
+
+  /** Removed from the real grid file and gone: unlike a host that failed, it will not come back. */
+  hostRemoved(hostId: HostId): boolean {
+    return this.hosts.get(hostId)?.left === true;
   }
 
   // ---- machines joining and leaving (edits of the real grid file) --------------------------------
@@ -579,13 +586,15 @@ export class RealGridOS implements GridOS, InformationService {
 
   /**
    * The scheduler gave a Work up (it recorded 'work-failed' with final: true, after repeated program
-   * failures): journal it, and stop waiting for it.
+   * failures, or, replaying, because its host was removed from the real grid file): journal it, and stop
+   * waiting for it. The journal's final failure does not stop `--resume` from running it again.
    */
-  workGivenUp(work: WorkId, host: HostId): void {
+  workGivenUp(work: WorkId, host: HostId, schedulerReason: string): void {
     if (this.failedForGood.has(work) || this.finished.has(work)) return;
-    this.failedForGood.add(work);
-    this.o.journal?.append({ type: 'failed', work, host, reason: 'given up after repeated failures', final: true });
-    this.o.log({ kind: 'failed', work, host, reason: 'given up after repeated failures', final: true });
+    const reason = schedulerReason === 'host-removed' ? `given up: host ${host} was removed from the real grid file` : 'given up after repeated failures';
+    this.failedForGood.set(work, reason);
+    this.o.journal?.append({ type: 'failed', work, host, reason, final: true });
+    this.o.log({ kind: 'failed', work, host, reason, final: true });
     this.markFinished(work);
   }
 

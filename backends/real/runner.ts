@@ -84,6 +84,8 @@ export interface RealRunResult {
   /** Skipped because a previous run's journal shows them verified. */
   readonly worksSkipped: number;
   readonly worksFailed: readonly WorkId[];
+  /** Why each of worksFailed was given up. */
+  readonly whyFailed: ReadonlyMap<WorkId, string>;
   /** `fileId@cluster` → number of times that input was sent to that cluster. */
   readonly inputSends: ReadonlyMap<string, number>;
   readonly expanded: ExpandedSweep;
@@ -190,7 +192,7 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
     // The scheduler decides when a Work is given up; the grid stops waiting for it then.
     const schedulerRecord: RecordSink = (e) => {
       input.record(e);
-      if (e.type === 'work-failed' && e.final) grid.workGivenUp(e.work, e.host);
+      if (e.type === 'work-failed' && e.final) grid.workGivenUp(e.work, e.host, e.reason);
     };
     const deps = { gridOS: grid, info: grid, forecaster: new LastValueForecaster(), clock, rng: new Rng(input.seed), record: schedulerRecord };
     const scheduler = input.prediction?.replay
@@ -231,7 +233,8 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
   }
   await watcher?.close();
   const makespanS = clock.nowS();
-  const failed = [...grid.worksFailedForGood()];
+  const whyFailed = new Map(grid.worksFailedForGood());
+  const failed = [...whyFailed.keys()];
   const done = grid.worksDone().size;
   const plan = input.prediction?.plan;
   const prediction = plan
@@ -242,5 +245,5 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
   await grid.stop(!input.keepStorage && failedToStart === undefined && failed.length === 0);
   journal?.close();
   if (failedToStart) throw failedToStart;
-  return { makespanS, worksTotal: app.works.length, worksDone: done, worksSkipped: skip.size, worksFailed: failed, inputSends: grid.inputSends, expanded, ...(prediction ? { prediction } : {}) };
+  return { makespanS, worksTotal: app.works.length, worksDone: done, worksSkipped: skip.size, worksFailed: failed, whyFailed, inputSends: grid.inputSends, expanded, ...(prediction ? { prediction } : {}) };
 }
