@@ -7,7 +7,9 @@
 // The record is followed, not re-planned: a host that fails gets its Work back at the head of its own list
 // when it returns; outputs lost with a cluster are computed again on the same host; a Work whose program
 // fails is retried on the same host (the recorded schedule has no other place for it) until it has failed
-// maxExitFailures times, then given up.
+// maxExitFailures times, then given up. A host removed for good (InformationService.hostRemoved: taken out
+// of the real grid file) will not return, so the Works the record still had for it are given up at once
+// (work-failed, reason 'host-removed', final), and the run can end; a later run can do them.
 import type { Clock } from '../../src/interfaces/clock.js';
 import type { GridOS } from '../../src/interfaces/grid-os.js';
 import type { HostInfo, InformationService } from '../../src/interfaces/information.js';
@@ -81,6 +83,10 @@ export class ReplayScheduler implements SchedulerEvents {
     this.recordCall('sched_host_failed', { hosts: [...hosts] });
     for (const h of hosts) {
       this.upHosts.delete(h);
+      if (this.deps.info.hostRemoved?.(h) === true) {
+        this.giveUpHost(h);
+        continue;
+      }
       const w = this.running.get(h);
       if (w === undefined) continue;
       this.running.delete(h);
@@ -100,10 +106,8 @@ export class ReplayScheduler implements SchedulerEvents {
       this.exitFailures.set(w, n);
       const final = n >= this.maxExitFailures;
       this.deps.record({ type: 'work-failed', t: this.deps.clock.nowS(), work: w, host: h, reason: failure.reason, final });
-      if (final) {
-        this.todo.delete(w);
-        for (const [cluster, list] of this.linkQueue) this.linkQueue.set(cluster, list.filter((i) => i.kind === 'input' || i.workId !== w));
-      } else this.hostQueue.get(h)!.unshift(w);
+      if (final) this.forget(w);
+      else this.hostQueue.get(h)!.unshift(w);
     }
     this.schedule();
   }
@@ -120,6 +124,11 @@ export class ReplayScheduler implements SchedulerEvents {
       for (const [w, h] of [...this.computed]) {
         if (this.hostCluster.get(h) !== c) continue;
         this.computed.delete(w);
+        if (this.deps.info.hostRemoved?.(h) === true) {
+          this.deps.record({ type: 'work-failed', t: this.deps.clock.nowS(), work: w, host: h, reason: 'host-removed', final: true });
+          this.forget(w);
+          continue;
+        }
         this.deps.record({ type: 'work-failed', t: this.deps.clock.nowS(), work: w, host: h, reason: 'outputs-lost', final: false });
         this.hostQueue.get(h)!.unshift(w);
       }
@@ -204,6 +213,29 @@ export class ReplayScheduler implements SchedulerEvents {
         break; // the recorded order: an output not computed yet holds the link
       }
     }
+  }
+
+  /**
+   * A host removed from the grid for good: the record has no other place for the Works it still had to
+   * compute (the one it was computing, if its machine went down while leaving, then its list), so each is
+   * given up once. Outputs it already computed stay in its cluster's storage and are still brought back.
+   */
+  private giveUpHost(h: HostId): void {
+    const running = this.running.get(h);
+    this.running.delete(h);
+    const works = [...(running !== undefined ? [running] : []), ...(this.hostQueue.get(h) ?? [])];
+    this.hostQueue.set(h, []);
+    for (const w of works) {
+      if (!this.todo.has(w) || this.computed.has(w)) continue;
+      this.deps.record({ type: 'work-failed', t: this.deps.clock.nowS(), work: w, host: h, reason: 'host-removed', final: true });
+      this.forget(w);
+    }
+  }
+
+  /** A Work given up: nothing more is done for it. */
+  private forget(w: WorkId): void {
+    this.todo.delete(w);
+    for (const [cluster, list] of this.linkQueue) this.linkQueue.set(cluster, list.filter((i) => i.kind === 'input' || i.workId !== w));
   }
 
   /** A Work at the head of a host list needs files that are no longer queued (lost with a failed cluster). */
