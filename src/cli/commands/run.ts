@@ -82,6 +82,13 @@ function recordFile(path: string): { sink: RecordSink; close: () => void } {
 }
 
 /** A real run re-plans every 60 s by default (a simulation: every 300 s, the paper's setting). */
+/** The tasks given up, grouped by why: `failed tasks (N, WHY): IDS`. */
+function failedTaskLines(whyFailed: ReadonlyMap<number, string>): string[] {
+  const byReason = new Map<string, number[]>();
+  for (const [work, why] of whyFailed) byReason.set(why, [...(byReason.get(why) ?? []), work]);
+  return [...byReason].map(([why, works]) => `failed tasks (${works.length}, ${why}): ${works.sort((a, b) => a - b).join(' ')}`);
+}
+
 const REAL_RUN_DEFAULTS: SchedulerOptions = { ...DEFAULT_SCHEDULER_OPTIONS, planIntervalS: 60 };
 
 const command: Command = {
@@ -106,6 +113,9 @@ const command: Command = {
     '--replay SIMRECORD runs exactly the schedule a simulation recorded (same host for each task, same',
     'order on each host and link); its host and cluster names must be those of the real grid file (simulate',
     'the output of `gridsweep describe` on a grid description with those names, e.g. from `gridsweep probe`).',
+    'A replayed host that fails is waited for; one removed from the real grid file leaves for good, and the',
+    'tasks the record still had for it are given up (the summary lists them; exit status 1): the journal lets',
+    '--resume without --replay run them.',
     'With --replay or --compare, the summary and the run record\'s run-end compare the predicted and the',
     'actual timeline: makespan, and the median and max deviation of each task\'s start.',
     '--dashboard serves the live dashboard of the run on 127.0.0.1 (the URL, with its token, is printed',
@@ -197,7 +207,7 @@ const command: Command = {
           `makespan: ${result.makespanS.toFixed(2)} s`,
           `tasks: ${result.worksDone} done and verified, ${result.worksSkipped} skipped (verified before), ${result.worksFailed.length} failed, of ${result.worksTotal}`,
           `inputs sent: ${sends.reduce((a, b) => a + b, 0)} transfer(s), at most ${Math.max(0, ...sends)} per file and cluster`,
-          ...(result.worksFailed.length > 0 ? [`failed tasks: ${result.worksFailed.join(' ')}`] : []),
+          ...failedTaskLines(result.whyFailed),
           ...(result.prediction ? [formatComparison(result.prediction)] : []),
         ].join('\n'),
       );
