@@ -6,6 +6,7 @@
 import type { WorkSpec } from '../../model/application.js';
 import type { ChartHost, GanttChart } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';
+import type { HostCandidates } from '../strategies/host-candidates.js';
 
 /** One cluster's candidate hosts as flat arrays in (free time, host order), with their class in the cluster. */
 export interface HostFront {
@@ -23,7 +24,7 @@ export class HostFronts {
    */
   readonly durOf: Float64Array[];
   readonly durStride: Int32Array;
-  /** Per cluster, the hosts that can be a Work's best host. */
+  /** Per cluster, the hosts that can be a Work's best host (kept current only without `withSecond`). */
   readonly best: HostFront[];
   /** Per cluster, the hosts that can be a Work's best or second-best host (empty without `withSecond`). */
   readonly second: HostFront[];
@@ -41,7 +42,7 @@ export class HostFronts {
   constructor(
     private readonly chart: GanttChart,
     works: readonly WorkSpec[],
-    hostCandidates: 'all' | 'with-room',
+    hostCandidates: HostCandidates,
     withSecond: boolean,
   ) {
     const n = works.length;
@@ -105,9 +106,10 @@ export class HostFronts {
     this.rebuild(c);
   }
 
+  /** Only the front the engine reads: the second one for rules reading second-best hosts. */
   private rebuild(c: number): void {
-    this.fill(c, this.best[c]!, 1);
     if (this.second.length > 0) this.fill(c, this.second[c]!, 2);
+    else this.fill(c, this.best[c]!, 1);
   }
 
   /**

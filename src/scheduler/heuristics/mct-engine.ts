@@ -68,8 +68,9 @@ export interface ScoreRule {
 }
 
 /**
- * One Work's two best (Compl, endS, host) per cluster, as rules read them. host -1: no candidate. The arrays
- * hold every Work's cells cluster by cluster: Work `work`'s cell of cluster c is at c * stride + work.
+ * One Work's two best (Compl, endS, host) per cluster, as rules read them. host -1: no candidate. The Compls
+ * lie Work by Work (hot scans read the rows directly); the ends and hosts cluster by cluster, Work `work`'s
+ * of cluster c at c * stride + work.
  */
 export class ClusterBests {
   work = 0;
@@ -77,7 +78,7 @@ export class ClusterBests {
     readonly clusterCount: number,
     private readonly stride: number,
     private readonly chart: GanttChart,
-    /** The best hosts' Compls, Work by Work (Work `work`'s at work * clusterCount + c): one scan reads one place. */
+    /** The best hosts' Compls, Work by Work (Work `work`'s at work * clusterCount + c): a scan reads one place. */
     readonly mctByWork: Float64Array,
     /** The second-best hosts' Compls, laid out as mctByWork. */
     readonly mct2ByWork: Float64Array,
@@ -223,7 +224,7 @@ export class MctEngine {
 
   /** Keeps every cell and score current after each assignment (updateCells), whatever the rule. */
   private runEagerly(): void {
-    const { chart, works, n } = this;
+    const { chart, works } = this;
     let best = -1;
     for (let p = 0; p < this.activeCount; p++) {
       const i = this.activeList[p]!;
@@ -236,12 +237,7 @@ export class MctEngine {
       const row = chart.commit(works[i]!, host);
       this.deactivate(i);
       this.fronts.hostChanged(host);
-      for (const fileId of row.sentFiles) {
-        for (const j of this.readers.get(fileId) ?? []) {
-          this.summaryStale[c * n + j] = 1;
-          this.holdS[c * n + j] = NaN;
-        }
-      }
+      this.inputsPlanned(c, row.sentFiles);
       best = this.updateCells(c, host, true);
     }
   }
@@ -266,7 +262,6 @@ export class MctEngine {
       for (let c = 0; c < C; c++) {
         const cell = c * n + j;
         if (cellVersion[cell] === clusterVersion[c]) continue;
-        this.holdS[cell] = NaN;
         this.updateCells(c, -1, false, j);
         cellVersion[cell] = clusterVersion[c]!;
       }
@@ -289,20 +284,29 @@ export class MctEngine {
       this.fronts.hostChanged(host);
       version++;
       clusterVersion[c]++;
-      for (const fileId of row.sentFiles) {
-        for (const j of this.readers.get(fileId) ?? []) this.summaryStale[c * n + j] = 1;
-      }
+      this.inputsPlanned(c, row.sentFiles);
       for (const fileId of row.sentFiles) {
         for (const j of this.readers.get(fileId) ?? []) if (active[j] === 1 && scoreVersion[j] !== version) bringUpToDate(j);
       }
     }
   }
 
+  /** Files newly planned on cluster c: their readers' inputs summaries there must be computed again. */
+  private inputsPlanned(c: number, files: readonly number[]): void {
+    for (const fileId of files) {
+      for (const j of this.readers.get(fileId) ?? []) {
+        this.summaryStale[c * this.n + j] = 1;
+        this.holdS[c * this.n + j] = NaN;
+      }
+    }
+  }
+
   /**
    * Brings every unplaced Work's cell of cluster c up to date after an assignment on `placedHost` (-1: the
-   * first time, when no cell is computed yet), or only Work `only`'s. With `rescoring`, scores again the Works
-   * whose score may read a changed cell and returns the next best Work (-1: none). This is the engine's hot loop: it runs in Work
-   * order, so that it reads the cluster's cells in memory order and meets equal keys by increasing index.
+   * first time, when no cell is computed yet), or computes only Work `only`'s afresh. With `rescoring`, scores
+   * again the Works whose score may read a changed cell and returns the next best Work (-1: none). This is the
+   * engine's hot loop: it runs in Work order, so that it reads the cluster's cells in memory order and meets
+   * equal keys by increasing index.
    *
    * A cell is kept as it is when its inputs summary is current, its best (and second) host is not the one
    * placed on, and its input-ready time, with the link now busier, is still within holdS: then that host
@@ -330,7 +334,7 @@ export class MctEngine {
       const oldH1 = h1[cell]!;
       const oldH2 = second ? h2[cell]! : -1;
       // The ready time only grows (the link gets busier), so the cell holds while it stays within holdS.
-      const kept = oldH1 !== placedHost && oldH2 !== placedHost && linkFreeS + sendDur[cell]! <= holdS[cell]!;
+      const kept = only < 0 && oldH1 !== placedHost && oldH2 !== placedHost && linkFreeS + sendDur[cell]! <= holdS[cell]!;
       let changed = false;
       if (!kept) {
         if (summaryStale[cell] === 1) {
