@@ -81,14 +81,18 @@ function recordFile(path: string): { sink: RecordSink; close: () => void } {
   return { sink: (e) => void writeSync(fd, `${JSON.stringify(e)}\n`), close: () => closeSync(fd) };
 }
 
-/** A real run re-plans every 60 s by default (a simulation: every 300 s, the paper's setting). */
 /** The tasks given up, grouped by why: `failed tasks (N, WHY): IDS`. */
 function failedTaskLines(whyFailed: ReadonlyMap<number, string>): string[] {
   const byReason = new Map<string, number[]>();
-  for (const [work, why] of whyFailed) byReason.set(why, [...(byReason.get(why) ?? []), work]);
+  for (const [work, why] of whyFailed) {
+    const works = byReason.get(why);
+    if (works === undefined) byReason.set(why, [work]);
+    else works.push(work);
+  }
   return [...byReason].map(([why, works]) => `failed tasks (${works.length}, ${why}): ${works.sort((a, b) => a - b).join(' ')}`);
 }
 
+/** A real run re-plans every 60 s by default (a simulation: every 300 s, the paper's setting). */
 const REAL_RUN_DEFAULTS: SchedulerOptions = { ...DEFAULT_SCHEDULER_OPTIONS, planIntervalS: 60 };
 
 const command: Command = {
