@@ -1,7 +1,8 @@
 // One SSH host: one persistent connection (node-ssh over ssh2) with keep-alives, host keys checked against
 // known_hosts, SFTP for files, and every remote command built from single-quoted arguments. Channels are
 // bounded with p-queue (sshd allows 10 sessions per connection): running tasks in one queue (one per slot),
-// short operations in another.
+// short operations in another. Every operation is abandoned with EndpointDownError the moment its connection
+// is lost: ssh2 leaves some calls (an SFTP download cut mid-way) pending forever otherwise.
 import { NodeSSH } from 'node-ssh';
 import PQueue from 'p-queue';
 import { performance } from 'node:perf_hooks';
@@ -31,6 +32,12 @@ interface Sftp {
   ext_openssh_rename(from: string, to: string, cb: (err: Error | null | undefined) => void): void;
   end(): void;
   on(event: 'close' | 'error', fn: () => void): void;
+}
+
+/** Errors that mean the connection itself is broken, even before ssh2 reports it closed. */
+function isTransportError(err: Error): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'EPIPE' || code === 'ECONNRESET' || /No response from server|Not connected/i.test(err.message);
 }
 
 interface ExecResult {
@@ -67,6 +74,9 @@ export class SshEndpoint implements Endpoint {
   private sftp: Promise<Sftp> | undefined;
   private up = false;
   private generation = 0;
+  /** Rejects with EndpointDownError when the current connection is lost or closed. */
+  private lost: Promise<never> = Promise.race([]);
+  private loseConnection: (reason: string) => void = () => undefined;
   private readonly downListeners: ((reason: string) => void)[] = [];
   private readonly tasks: PQueue;
   private readonly ops = new PQueue({ concurrency: SHORT_OPERATION_CHANNELS });
@@ -135,6 +145,10 @@ export class SshEndpoint implements Endpoint {
     }
     const connection = ssh.connection as unknown as NodeJS.EventEmitter;
     const generation = ++this.generation;
+    this.lost = new Promise<never>((_, reject) => {
+      this.loseConnection = (reason) => reject(new EndpointDownError(`${this.label} went down: ${reason}`));
+    });
+    this.lost.catch(() => undefined); // only operations in flight care
     let downReason = 'connection closed';
     connection.on('error', (err: Error) => {
       downReason = /keepalive/i.test(err.message) ? 'keep-alive timeout' : `connection error: ${err.message}`;
@@ -152,9 +166,12 @@ export class SshEndpoint implements Endpoint {
 
   private wentDown(generation: number, reason: string): void {
     if (generation !== this.generation || !this.up) return;
+    const ssh = this.ssh;
     this.up = false;
     this.ssh = undefined;
     this.sftp = undefined;
+    this.loseConnection(reason);
+    ssh?.dispose();
     for (const l of this.downListeners) l(reason);
   }
 
@@ -171,23 +188,33 @@ export class SshEndpoint implements Endpoint {
     return this.ssh;
   }
 
+  /**
+   * Runs `op` on the current connection. It rejects with EndpointDownError as soon as that connection is
+   * lost, whether or not `op` ever settles; a transport error from `op` counts as that loss.
+   */
+  private async onConnection<T>(what: string, op: (ssh: NodeSSH) => Promise<T>): Promise<T> {
+    const ssh = this.connection();
+    const generation = this.generation;
+    const lost = this.lost;
+    try {
+      return await Promise.race([op(ssh), lost]);
+    } catch (err) {
+      if (err instanceof EndpointDownError) throw err;
+      if (generation === this.generation && this.up && !isTransportError(err as Error)) throw err;
+      this.wentDown(generation, `${what}: ${(err as Error).message}`);
+      throw new EndpointDownError(`${this.label} went down during ${what}: ${(err as Error).message}`);
+    }
+  }
+
   /** Runs a shell command line; rejects with EndpointDownError when the connection is lost meanwhile. */
   private async execOn(queue: PQueue, command: string): Promise<ExecResult> {
-    return (await queue.add(async () => {
-      const ssh = this.connection();
-      const generation = this.generation;
-      let r: ExecResult;
-      try {
-        r = await ssh.execCommand(command, { noTrim: true });
-      } catch (err) {
-        if (generation !== this.generation || !this.up) throw new EndpointDownError(`${this.label} went down: ${(err as Error).message}`);
-        throw err;
-      }
-      if (r.code === null && r.signal === null && (generation !== this.generation || !this.up || !ssh.isConnected())) {
-        throw new EndpointDownError(`${this.label} went down during a command`);
-      }
-      return r;
-    }))!;
+    return (await queue.add(() =>
+      this.onConnection('a command', async (ssh) => {
+        const r = await ssh.execCommand(command, { noTrim: true });
+        if (r.code === null && r.signal === null && !ssh.isConnected()) throw new EndpointDownError(`${this.label} went down during a command`);
+        return r;
+      }),
+    ))!;
   }
 
   private exec(command: string): Promise<ExecResult> {
@@ -200,9 +227,8 @@ export class SshEndpoint implements Endpoint {
     return r.stdout;
   }
 
-  private session(): Promise<Sftp> {
+  private session(ssh: NodeSSH): Promise<Sftp> {
     if (!this.sftp) {
-      const ssh = this.connection();
       const p = ssh.requestSFTP().then((s) => s as unknown as Sftp);
       this.sftp = p;
       p.then(
@@ -222,17 +248,17 @@ export class SshEndpoint implements Endpoint {
   }
 
   private async sftpCall(what: string, call: (s: Sftp, cb: (err: Error | null | undefined) => void) => void): Promise<void> {
-    await this.ops.add(async () => {
-      const generation = this.generation;
-      const s = await this.session();
-      await new Promise<void>((resolve, reject) =>
-        call(s, (err) => {
-          if (!err) resolve();
-          else if (generation !== this.generation || !this.up) reject(new EndpointDownError(`${this.label} went down during ${what}`));
-          else reject(new Error(`${this.label}: ${what}: ${err.message}`));
+    try {
+      await this.ops.add(() =>
+        this.onConnection(what, async (ssh) => {
+          const s = await this.session(ssh);
+          await new Promise<void>((resolve, reject) => call(s, (err) => (err ? reject(err) : resolve())));
         }),
       );
-    });
+    } catch (err) {
+      if (err instanceof EndpointDownError) throw err;
+      throw new Error(`${this.label}: ${what}: ${(err as Error).message}`);
+    }
   }
 
   async putFile(localPath: string, storageName: string): Promise<void> {
@@ -318,6 +344,7 @@ export class SshEndpoint implements Endpoint {
     this.up = false;
     this.ssh = undefined;
     this.sftp = undefined;
+    this.loseConnection('closed');
     ssh?.dispose();
   }
 

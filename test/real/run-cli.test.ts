@@ -18,15 +18,27 @@ interface CliRun {
   readonly exited: Promise<{ code: number | null; signal: string | null; stderr: string }>;
 }
 
+// A hung run must fail with what it printed, not with a bare test timeout.
+const RUN_DEADLINE_MS = 50_000;
+
 function startCli(args: readonly string[], onLine: (line: string, run: CliRun) => void = () => undefined): CliRun {
   const child = spawnGridsweep(args);
   const lines: string[] = [];
   let stderr = '';
   let partial = '';
+  const deadline = setTimeout(() => {
+    child.kill('SIGKILL');
+    console.error(`gridsweep ${args.join(' ')} did not end within ${RUN_DEADLINE_MS} ms; it printed:\n${[...lines, partial].join('\n')}\n--- stderr ---\n${stderr}`);
+  }, RUN_DEADLINE_MS);
   const run: CliRun = {
     child,
     lines,
-    exited: new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stderr }))),
+    exited: new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        clearTimeout(deadline);
+        resolve({ code, signal, stderr });
+      }),
+    ),
   };
   child.stdout!.on('data', (d: Buffer) => {
     partial += d.toString();
