@@ -7,6 +7,7 @@ import type { WorkSpec } from '../../model/application.js';
 import type { ChartHost, GanttChart } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';
 import type { HostCandidates } from '../strategies/host-candidates.js';
+import type { RunTimeProfiles } from './run-time-profiles.js';
 
 /** One cluster's candidate hosts as flat arrays in (free time, host order), with their class in the cluster. */
 export interface HostFront {
@@ -18,9 +19,8 @@ export interface HostFront {
 
 export class HostFronts {
   /**
-   * Per cluster c, the estimated compute duration of Work i (index in the plan's Works) on its class k, at
-   * i * durStride[c] + k, followed by the shortest of them at i * durStride[c] + classCount: a pass over the
-   * Works in order reads it in order.
+   * Per cluster c, the estimated compute duration of a Work of run-time profile p on its class k, at
+   * p * durStride[c] + k, followed by the shortest of them at p * durStride[c] + classCount.
    */
   readonly durOf: Float64Array[];
   readonly durStride: Int32Array;
@@ -42,10 +42,11 @@ export class HostFronts {
   constructor(
     private readonly chart: GanttChart,
     works: readonly WorkSpec[],
+    profiles: RunTimeProfiles,
     hostCandidates: HostCandidates,
     withSecond: boolean,
   ) {
-    const n = works.length;
+    const n = profiles.firstWork.length;
     this.fullHostsStay = hostCandidates === 'all';
     const hostPositions = new Int32Array(chart.hosts.length).fill(-1);
     const lessHost = (a: number, b: number): boolean => {
@@ -74,10 +75,11 @@ export class HostFronts {
       const K = hosts.length;
       const dur = new Float64Array(n * (K + 1));
       for (let i = 0; i < n; i++) {
+        const work = works[profiles.firstWork[i]!]!;
         let shortest = Infinity;
         for (let k = 0; k < K; k++) {
           // Exactly GanttChart.computeEndS's duration term.
-          const d = (works[i]!.estRunTimeS[hosts[k]!.arch] ?? Infinity) / hosts[k]!.availability;
+          const d = (work.estRunTimeS[hosts[k]!.arch] ?? Infinity) / hosts[k]!.availability;
           dur[i * (K + 1) + k] = d;
           shortest = Math.min(shortest, d);
         }

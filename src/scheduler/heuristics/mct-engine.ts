@@ -14,9 +14,9 @@
 //  - Only a few hosts per cluster can be any Work's best or second-best host (host-fronts.ts); they are
 //    copied into flat arrays once per assignment there.
 //  - A Work's missing-input cost on a cluster (InputSummary) changes only when one of its files is newly
-//    planned there, so it is cached and a cell costs a few operations per candidate host. Each Work's
-//    compute duration per class is computed once. Same arithmetic as GanttChart.computeEndS and
-//    GanttChart.compl, so the same floating-point values.
+//    planned there, so it is cached and a cell costs a few operations per candidate host. The compute
+//    durations per class are computed once per run-time profile (run-time-profiles.ts). Same arithmetic
+//    as GanttChart.computeEndS and GanttChart.compl, so the same floating-point values.
 //  - A Work is scored again only when its cell of c changed and the rule may read it: the rule says which
 //    clusters its score watches and the largest Compl it relies on (a cluster whose best Compl is above it
 //    cannot change the score).
@@ -30,6 +30,7 @@ import type { WorkSpec } from '../../model/application.js';
 import type { GanttChart, InputSummary } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';
 import { HostFronts } from './host-fronts.js';
+import { runTimeProfiles } from './run-time-profiles.js';
 import type { PlanContext } from './heuristic.js';
 
 /** A Work's rank (lower first: k1, then k2, then Work id) and where it would go. */
@@ -128,6 +129,8 @@ export class MctEngine {
   private readonly n: number;
   private readonly C: number;
   private readonly fronts: HostFronts;
+  /** Per Work, its run-time profile: the row of its durations in fronts.durOf. */
+  private readonly profileOf: Int32Array;
   // Per (work i, cluster c) at index i * C + c (the Compls, read together when scoring) or c * n + i (the rest: a
   // pass over one cluster's cells reads memory in order).
   private readonly c1ByWork: Float64Array;
@@ -174,7 +177,9 @@ export class MctEngine {
     const n = (this.n = works.length);
     const C = (this.C = chart.clusters.length);
     const withSecond = (this.withSecond = rule.readsSecondHost === true);
-    this.fronts = new HostFronts(chart, works, ctx.hostCandidates ?? 'all', withSecond);
+    const profiles = runTimeProfiles(works);
+    this.profileOf = profiles.profileOf;
+    this.fronts = new HostFronts(chart, works, profiles, ctx.hostCandidates ?? 'all', withSecond);
 
     const cells = n * C;
     const secondCells = withSecond ? cells : 0;
@@ -313,7 +318,7 @@ export class MctEngine {
    * ends as before, and every other host of c can only end later than before, so it cannot overtake them.
    */
   private updateCells(c: number, placedHost: number, rescoring: boolean, only = -1): number {
-    const { n, C, chart, active, summaryStale, availReady, sendDur, holdS, outDur, c1ByWork, c2ByWork, e1, h1, e2, h2, w1, w2, bound } = this;
+    const { n, C, chart, active, profileOf, summaryStale, availReady, sendDur, holdS, outDur, c1ByWork, c2ByWork, e1, h1, e2, h2, w1, w2, bound } = this;
     const dur = this.fronts.durOf[c]!;
     const durStride = this.fronts.durStride[c]!;
     const base = c * n;
@@ -349,7 +354,7 @@ export class MctEngine {
         // exactly as hostRankLess's (Compl, endS, free time, host); no host (-1) ranks last. The front is
         // in (free, host) order, so on equal endS the host met first wins, and once a host's free time plus
         // the Work's shortest duration reaches the endS to beat, no later host can beat it.
-        const durs = j * durStride;
+        const durs = profileOf[j]! * durStride;
         const shortest = dur[durs + durStride - 1]!;
         let be = Infinity;
         let bh = -1;
