@@ -287,7 +287,12 @@ export class RealGridOS implements GridOS, InformationService {
     this.settleRetirements(c);
   }
 
-  /** A leaving host is idle: the scheduler learns it is gone, and gives the Works queued on it back to the Works to do. */
+  /**
+   * A leaving host is idle: the scheduler learns it is gone for good (hostRemoved is now true), and gives
+   * the Works queued on it back to the Works to do. A host it already counts as failed (down, reconnecting,
+   * set aside, never reached) is reported again: the replay, which waits for a failed host to come back,
+   * stops waiting for this one.
+   */
   private hostLeaves(h: HostState): void {
     if (h.left) return;
     h.left = true;
@@ -295,8 +300,8 @@ export class RealGridOS implements GridOS, InformationService {
     if (h.announced) {
       h.announced = false;
       this.gridEvent({ kind: 'REMOVE_HOST', host: h.info.id, timeS: this.o.clock.nowS() });
-      this.scheduler().sched_host_failed([h.info.id]);
     }
+    this.scheduler().sched_host_failed([h.info.id]);
   }
 
   /** After a task of `h` ended (done or failed): a leaving host leaves now. */

@@ -9,7 +9,8 @@
 // fails is retried on the same host (the recorded schedule has no other place for it) until it has failed
 // maxExitFailures times, then given up. A host removed for good (InformationService.hostRemoved: taken out
 // of the real grid file) will not return, so the Works the record still had for it are given up at once
-// (work-failed, reason 'host-removed', final), and the run can end; a later run can do them.
+// (work-failed, reason 'host-removed', final), and the run can end; a later run can do them. A host already
+// down when removed is reported failed again then (sched_host_failed), now with hostRemoved true.
 import type { Clock } from '../../src/interfaces/clock.js';
 import type { GridOS } from '../../src/interfaces/grid-os.js';
 import type { HostInfo, InformationService } from '../../src/interfaces/information.js';

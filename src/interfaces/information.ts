@@ -49,8 +49,9 @@ export interface InformationService {
   hostIsLeaving?(hostId: HostId): boolean;
   /**
    * True for a host that has left the run for good (real runs: a machine removed from the real grid file,
-   * once it has left), as opposed to one that failed and may come back. Optional; absent means every host
-   * that fails may come back.
+   * once it has left), as opposed to one that failed and may come back. A sched_host_failed naming the host
+   * says when it turns true, even if the host had already failed. Optional; absent means every host that
+   * fails may come back.
    */
   hostRemoved?(hostId: HostId): boolean;
 }

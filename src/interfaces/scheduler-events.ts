@@ -27,7 +27,11 @@ export interface SchedulerEvents {
   sched_new_work(works: readonly WorkSpec[]): void;
   /** Computations finished on `hostId`; their outputs are in the cluster's storage. Calls do_schedule. */
   sched_work_done(works: readonly WorkId[], hostId: HostId): void;
-  /** Hosts went away; their FIFOs are emptied and a running Work fails (sched_work_failed). */
+  /**
+   * Hosts went away; their FIFOs are emptied and a running Work fails (sched_work_failed). A host already
+   * reported failed is reported again when it is removed for good (InformationService.hostRemoved is then
+   * true): nothing more is lost, but a scheduler waiting for it to come back must stop waiting.
+   */
   sched_host_failed(hosts: readonly HostId[]): void;
   /** Works failed; they go back to the Works to do until the next do_plan. */
   sched_work_failed(works: readonly WorkId[], failure: WorkFailure): void;
