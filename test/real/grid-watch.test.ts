@@ -1,7 +1,8 @@
 // Editing the real grid file while a run goes on, against real sshd servers and the real Scheduler: a host
 // of a new cluster added to the file (saved by rename, as many editors do) joins and computes; an invalid
 // edit is reported with file:line:column and ignored; a host removed from the file finishes its task and
-// gets no more work, and the Works only queued on it are planned again without being reported as failed.
+// gets no more work, and the Works only queued on it are planned again without being reported as failed;
+// a host removed while already down is reported failed again, which changes nothing for this scheduler.
 import { readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { runReal, type RunLogEvent } from '../../backends/real/runner.js';
 import type { RunRecordEvent } from '../../src/record/events.js';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../../src/scheduler/options.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
+import { checkRunRecord } from '../support/invariants.js';
 import type { SshdFarm } from '../support/sshd.js';
 import { sweepOf } from './support/origin.js';
 import { freshRunInput } from './support/run-input.js';
@@ -182,5 +184,61 @@ describe('the real grid file is watched during a run', () => {
     const last = computes(leaving!.running[0]!);
     expect(last.map((e) => (e.type === 'start' && e.resource.type === 'host' ? e.resource.host : ''))).toEqual(['h12']);
     expect(record.find((e) => e.type === 'end' && last[0]?.type === 'start' && e.id === last[0].id)).toMatchObject({ ok: true });
+  });
+
+  it('a host removed while already down (its sshd killed): its Works are done elsewhere, none given up, and the run ends', async () => {
+    const farm = sshd.farm;
+    const origin = sshd.makeOrigin(sweepOf(4, '1'));
+    const gridPath = join(origin.dir, 'grid.json');
+    writeFileSync(gridPath, gridWith(farm, origin.dir, ['h11', 'h12']));
+    const record: RunRecordEvent[] = [];
+    let killed = false;
+    let removalWritten = false;
+
+    const onLog = (e: RunLogEvent): void => {
+      if (e.kind === 'done' && e.host === 'h12' && !killed) {
+        killed = true;
+        farm.kill('h12');
+      }
+      if (e.kind === 'down' && e.machine === 'h12' && !removalWritten) {
+        removalWritten = true;
+        writeFileSync(gridPath, gridWith(farm, origin.dir, ['h11']));
+      }
+    };
+
+    const options = { ...DEFAULT_SCHEDULER_OPTIONS, planIntervalS: 60 };
+    let result: Awaited<ReturnType<typeof runReal>>;
+    try {
+      result = await runReal(
+        {
+          ...freshRunInput(origin, gridPath, join(origin.dir, 'journal.jsonl')),
+          scheduler: options,
+          record: (e) => record.push(e),
+          log: onLog,
+          samplePeriodS: 5,
+          reconnectBaseS: 0.5,
+          reconnectMaxS: 2,
+          watchDebounceMs: 150,
+        },
+        (app, deps) => new Scheduler(app, options, deps),
+      );
+    } finally {
+      // the farm serves the whole block: h12 comes back for whatever runs after
+      if (killed) await farm.restart('h12');
+    }
+
+    // What the test is about: h12 was reported failed when it went down, then again when it was removed.
+    expect(removalWritten).toBe(true);
+    const failedReports = record.filter((e) => e.type === 'sched' && e.call === 'sched_host_failed' && e.hosts?.includes('h12'));
+    expect(failedReports).toHaveLength(2);
+
+    expect(result.worksDone).toBe(8);
+    expect(result.worksFailed).toEqual([]);
+    expect(checkRunRecord(record, result.expanded.application).filter((v) => / fails on host /.test(v))).toEqual([]);
+    // Only the Work h12 was computing when its sshd died failed, not for good, and was done again elsewhere.
+    const failures = record.filter((e) => e.type === 'work-failed');
+    expect(failures.every((e) => e.type === 'work-failed' && e.reason === 'host-failed' && e.host === 'h12' && !e.final)).toBe(true);
+    const firstReport = record.indexOf(failedReports[0]!);
+    expect(record.slice(firstReport).some((e) => e.type === 'start' && e.resource.type === 'host' && e.resource.host === 'h12')).toBe(false);
   });
 });
