@@ -701,18 +701,18 @@ export class RealGridOS implements GridOS, InformationService {
   private failCluster(c: ClusterState, reason: string): void {
     this.o.log({ kind: 'down', machine: c.id, reason });
     const t = this.o.clock.nowS();
-    for (const e of c.endpoints) {
-      for (const id of e.spec.hostIds) {
-        const h = this.host(id);
-        const lostWork = this.loseRunningWork(h, `cluster failed: ${reason}`);
-        if (lostWork) void e.kill(lostWork.workKey).catch(() => undefined);
-        if (h.announced) {
-          h.announced = false;
-          this.gridEvent({ kind: 'REMOVE_HOST', host: id, timeS: t });
-        }
+    const clusterHosts = c.endpoints.flatMap((e) => e.spec.hostIds.map((id) => this.host(id)));
+    for (const h of clusterHosts) {
+      const lostWork = this.loseRunningWork(h, `cluster failed: ${reason}`);
+      if (lostWork) void h.endpoint.kill(lostWork.workKey).catch(() => undefined);
+      if (h.announced) {
+        h.announced = false;
+        this.gridEvent({ kind: 'REMOVE_HOST', host: h.info.id, timeS: t });
       }
     }
     this.clusterDown(c);
+    // Their tasks are gone: a leaving host has nothing left to finish, so it leaves now.
+    for (const h of clusterHosts) this.afterTask(h);
     this.later(this.o.reconnectBaseS, () => {
       const hosts = c.endpoints.filter((e) => e.isUp()).flatMap((e) => this.bringUp(e));
       if (hosts.length > 0) this.scheduler().sched_new_host(hosts);
