@@ -12,23 +12,13 @@ import type { RunRecordEvent } from '../../src/record/events.js';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../../src/scheduler/options.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { checkRunRecord } from '../support/invariants.js';
-import type { SshdFarm } from '../support/sshd.js';
 import { sweepOf } from './support/origin.js';
 import { freshRunInput } from './support/run-input.js';
+import { gridWith } from './support/grid-file.js';
 import { useSshdFarm } from './support/sshd-suite.js';
 
 type Entry = { readonly from: 'record'; readonly e: RunRecordEvent } | { readonly from: 'log'; readonly e: RunLogEvent };
 
-interface GridJson {
-  clusters: { name: string; hosts: { name: string }[] }[];
-}
-
-/** The farm's real grid file keeping only the named hosts (and the clusters that still have one). */
-function gridWith(farm: SshdFarm, originDir: string, hosts: readonly string[]): string {
-  const g = JSON.parse(farm.realGridJson(originDir)) as GridJson;
-  g.clusters = g.clusters.map((c) => ({ ...c, hosts: c.hosts.filter((h) => hosts.includes(h.name)) })).filter((c) => c.hosts.length > 0);
-  return JSON.stringify(g, null, 2);
-}
 
 describe('the real grid file is watched during a run', () => {
   const sshd = useSshdFarm({ c1: ['h11', 'h12'], c2: ['h21'] });

@@ -13,8 +13,8 @@ import type { RunRecordEvent } from '../../src/record/events.js';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../../src/scheduler/options.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { checkRunRecord } from '../support/invariants.js';
-import type { SshdFarm } from '../support/sshd.js';
 import { freshRunInput, type FreshRunInput } from './support/run-input.js';
+import { gridWith } from './support/grid-file.js';
 import { useSshdFarm } from './support/sshd-suite.js';
 
 /** Works 0, 1, 2 run 2 s, 10 s and 0.3 s. */
@@ -28,12 +28,6 @@ const SWEEP = {
   estimates: { runTimeS: 1, outputSizeBytes: 120 },
 };
 
-/** The farm's real grid file keeping only the named hosts. */
-function gridWith(farm: SshdFarm, originDir: string, hosts: readonly string[]): string {
-  const g = JSON.parse(farm.realGridJson(originDir)) as { clusters: { hosts: { name: string }[] }[] };
-  for (const c of g.clusters) c.hosts = c.hosts.filter((h) => hosts.includes(h.name));
-  return JSON.stringify(g, null, 2);
-}
 
 /**
  * A simulation record (what `gridsweep simulate --record` writes) in which h11 computed Work 0 and h12
