@@ -30,7 +30,9 @@ async function open(url: string): Promise<TestClient> {
 
 function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers }, (res) => {
+    // agent: false, not the global keep-alive agent: a later test's dashboard may get the same port, and a
+    // socket kept from an earlier one would then fail with 'socket hang up'.
+    const req = request(url, { headers, agent: false }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (body += d));
