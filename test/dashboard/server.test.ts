@@ -112,13 +112,17 @@ describe('dashboard server: stream', () => {
   });
 
   it('gives a late joiner a snapshot of the state so far, then the stream', async () => {
-    const d = await start({ speed: 1e9 });
+    // Paused until the first page resumes, so that the run ends while that page watches: a run that ended
+    // before it joined would send it no batch at all.
+    const d = await start({ speed: 1e9, paused: true });
     const first = await open(d.url);
+    first.ws.send(JSON.stringify({ cmd: 'resume' }));
     await first.until((ms) => ms.some((m) => m.type === 'batch' && m.clock.finished));
     const late = await open(d.url);
     await late.until((ms) => ms.some((m) => m.type === 'snapshot'));
+    const hello = late.messages[0]!;
     const snap = late.messages.find((m) => m.type === 'snapshot')!;
-    expect(late.messages[0]!.type).toBe('hello');
+    expect(hello.type === 'hello' && hello.clock.finished).toBe(true);
     expect(snap.type === 'snapshot' && snap.starts.length).toBe(counts.all);
     expect(snap.type === 'snapshot' && snap.resources.length).toBe(15);
     expect(snap.type === 'snapshot' && snap.summary.done).toBe(199);
