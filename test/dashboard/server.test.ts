@@ -132,20 +132,24 @@ describe('dashboard server: stream', () => {
     const d = await start({ speed: 10, paused: true });
     const a = await open(d.url);
     const b = await open(d.url);
-    await b.until((ms) => ms.some((m) => m.type === 'snapshot'));
-    // Step 1 shows the events at the first event time (0), step 2 moves to the next event time.
-    const firstTimes = [...new Set(events.map((e) => e.t))].slice(0, 2);
+    // Paused at 0, the first tick shows the events at time 0 (in b's snapshot or in a batch); wait for it, or
+    // a step sent before it would show them instead of moving the clock.
+    await b.until((ms) => totals(ms).starts > 0);
+    const [, t1, t2] = [...new Set(events.map((e) => e.t))];
     a.ws.send(JSON.stringify({ cmd: 'step' }));
     a.ws.send(JSON.stringify({ cmd: 'step' }));
-    await b.until((ms) => ms.some((m) => m.type === 'batch' && m.clock.timeS === firstTimes[1]));
-    const stepped = b.messages.filter((m) => m.type === 'batch' && m.clock.timeS === firstTimes[1]);
+    await b.until((ms) => ms.some((m) => m.type === 'batch' && m.clock.timeS === t2));
+    const stepped = b.messages.filter((m) => m.type === 'batch' && m.clock.timeS > 0);
+    expect(stepped.map((m) => m.type === 'batch' && m.clock.timeS)).toEqual([t1, t2]);
     expect(stepped.every((m) => m.type === 'batch' && m.clock.paused)).toBe(true);
     a.ws.send(JSON.stringify({ cmd: 'speed', value: 250 }));
     await b.until((ms) => ms.some((m) => m.type === 'batch' && m.clock.speed === 250));
     a.ws.send(JSON.stringify({ cmd: 'resume' }));
-    await b.until((ms) => ms.some((m) => m.type === 'batch' && !m.clock.paused && m.clock.timeS > firstTimes[1]!));
+    await b.until((ms) => ms.some((m) => m.type === 'batch' && !m.clock.paused && m.clock.timeS > t2!));
+    // The step batches were paused and later than t1 too: only a paused batch after the resume answers the pause.
+    const resumedAt = b.messages.findIndex((m) => m.type === 'batch' && !m.clock.paused);
     a.ws.send(JSON.stringify({ cmd: 'pause' }));
-    await b.until((ms) => ms.some((m) => m.type === 'batch' && m.clock.paused && m.clock.timeS > firstTimes[1]!));
+    await b.until((ms) => ms.slice(resumedAt + 1).some((m) => m.type === 'batch' && m.clock.paused));
     expect(d.playback.paused).toBe(true);
   });
 
