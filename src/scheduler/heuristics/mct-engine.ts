@@ -13,8 +13,6 @@
 //    the hosts.
 //  - Only a few hosts per cluster can be any Work's best or second-best host (host-fronts.ts); they are
 //    copied into flat arrays once per assignment there.
-//  - Works of one run-time profile rank the hosts free after their inputs are ready in the same order, so
-//    that part of the scan is done once per pass for all of them (late-hosts-memo.ts).
 //  - A Work's missing-input cost on a cluster (InputSummary) changes only when one of its files is newly
 //    planned there, so it is cached and a cell costs a few operations per candidate host. The compute
 //    durations per class are computed once per run-time profile (run-time-profiles.ts). Same arithmetic
@@ -32,7 +30,6 @@ import type { WorkSpec } from '../../model/application.js';
 import type { GanttChart, InputSummary } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';
 import { HostFronts } from './host-fronts.js';
-import { LateHostsMemo } from './late-hosts-memo.js';
 import { runTimeProfiles } from './run-time-profiles.js';
 import type { PlanContext } from './heuristic.js';
 
@@ -134,7 +131,6 @@ export class MctEngine {
   private readonly fronts: HostFronts;
   /** Per Work, its run-time profile: the row of its durations in fronts.durOf. */
   private readonly profileOf: Int32Array;
-  private readonly late: LateHostsMemo;
   // Per (work i, cluster c) at index i * C + c (the Compls, read together when scoring) or c * n + i (the rest: a
   // pass over one cluster's cells reads memory in order).
   private readonly c1ByWork: Float64Array;
@@ -184,8 +180,6 @@ export class MctEngine {
     const profiles = runTimeProfiles(works);
     this.profileOf = profiles.profileOf;
     this.fronts = new HostFronts(chart, works, profiles, ctx.hostCandidates ?? 'all', withSecond);
-    const fronts = withSecond ? this.fronts.second : this.fronts.best;
-    this.late = new LateHostsMemo(profiles.firstWork.length, Math.max(0, ...fronts.map((f) => f.host.length)));
 
     const cells = n * C;
     const secondCells = withSecond ? cells : 0;
@@ -332,9 +326,6 @@ export class MctEngine {
     const second = this.withSecond;
     const { host: hosts, free: frees, cls: classes, len } = (second ? this.fronts.second : this.fronts.best)[c]!;
     const watchesAll = this.rule.watchesAll;
-    const late = this.late;
-    const { stride: lateStride, pass: latePass, bestEndS: lateBe, bestHost: lateBh, secondEndS: lateSe, secondHost: lateSh } = late;
-    const pass = only < 0 ? late.nextPass() : 0;
     const list = this.activeList;
     const count = only >= 0 ? 1 : rescoring ? this.activeCount : n;
     let stillActive = 0;
@@ -369,15 +360,9 @@ export class MctEngine {
         let bh = -1;
         let se = Infinity;
         let sh = -1;
-        // The hosts free by readyS start the Work at readyS (Math.max(free, readyS) is readyS).
-        let k = 0;
-        let cut = false;
-        for (; k < len && frees[k]! <= readyS; k++) {
-          if (frees[k]! + shortest >= (second ? se : be)) {
-            cut = true;
-            break;
-          }
-          const endS = readyS + dur[durs + classes[k]!]!;
+        for (let k = 0; k < len; k++) {
+          if (frees[k]! + shortest >= (second ? se : be)) break;
+          const endS = Math.max(frees[k]!, readyS) + dur[durs + classes[k]!]!;
           if (bh < 0 || endS < be) {
             se = be;
             sh = bh;
@@ -386,59 +371,6 @@ export class MctEngine {
           } else if (sh < 0 || endS < se) {
             se = endS;
             sh = hosts[k]!;
-          }
-        }
-        // The later ones start it at their free time: their best two are the profile's, the same scan once
-        // per pass (not worth keeping for a single Work). Merged after the earlier hosts, which win ties.
-        if (!cut && k < len && frees[k]! + shortest < (second ? se : be)) {
-          const entry = only < 0 ? profileOf[j]! * lateStride + k : -1;
-          let xbe = Infinity;
-          let xbh = -1;
-          let xse = Infinity;
-          let xsh = -1;
-          if (entry >= 0 && latePass[entry] === pass) {
-            xbe = lateBe[entry]!;
-            xbh = lateBh[entry]!;
-            xse = lateSe[entry]!;
-            xsh = lateSh[entry]!;
-          } else {
-            // A kept entry must hold for every Work of the profile; a single Work's scan can stop at its own bound.
-            const outer = entry >= 0 ? Infinity : second ? se : be;
-            for (let q = k; q < len; q++) {
-              if (frees[q]! + shortest >= Math.min(outer, second ? xse : xbe)) break;
-              const endS = frees[q]! + dur[durs + classes[q]!]!;
-              if (xbh < 0 || endS < xbe) {
-                xse = xbe;
-                xsh = xbh;
-                xbe = endS;
-                xbh = hosts[q]!;
-              } else if (xsh < 0 || endS < xse) {
-                xse = endS;
-                xsh = hosts[q]!;
-              }
-            }
-            if (entry >= 0) {
-              latePass[entry] = pass;
-              lateBe[entry] = xbe;
-              lateBh[entry] = xbh;
-              lateSe[entry] = xse;
-              lateSh[entry] = xsh;
-            }
-          }
-          if (xbh >= 0 && (bh < 0 || xbe < be)) {
-            // The late best goes first, then the earlier of the early best and the late second.
-            if (bh >= 0 && !(xsh >= 0 && xse < be)) {
-              se = be;
-              sh = bh;
-            } else {
-              se = xse;
-              sh = xsh;
-            }
-            be = xbe;
-            bh = xbh;
-          } else if (xbh >= 0 && (sh < 0 || xbe < se)) {
-            se = xbe;
-            sh = xbh;
           }
         }
         const complS = be + outDur[cell]!;
