@@ -32,6 +32,7 @@
 // ────────────────────────────────────────────────────────────────────────────────────────────────────────────
 import type { FileId, FileSpec, WorkId, WorkSpec } from '../model/application.js';
 import type { ClusterId, HostId } from '../model/grid.js';
+import type { HostCandidates } from './strategies/host-candidates.js';
 
 export interface ChartCluster {
   readonly id: ClusterId;
@@ -98,6 +99,7 @@ export class GanttChart {
   private readonly hostFree: Float64Array;
   private readonly hostLastStart: Float64Array;
   private readonly hostHasWork: Uint8Array;
+  private readonly hostClosed: Uint8Array;
   private readonly fileArrival: Map<FileId, number>[];
   private readonly sortedInputsCache = new Map<WorkId, readonly FileId[]>();
   private fullCount = 0;
@@ -117,6 +119,7 @@ export class GanttChart {
     this.hostFree = new Float64Array(setup.hosts.length).fill(setup.nowS);
     this.hostLastStart = new Float64Array(setup.hosts.length).fill(-Infinity);
     this.hostHasWork = new Uint8Array(setup.hosts.length);
+    this.hostClosed = new Uint8Array(setup.hosts.length);
     this.fileArrival = setup.clusters.map(() => new Map<FileId, number>());
     this.linkEntries = setup.clusters.map(() => []);
   }
@@ -140,6 +143,12 @@ export class GanttChart {
     this.hostFree[host] = Math.max(this.hostFree[host]!, untilS);
     this.hostHasWork[host] = 1;
     this.setLastStart(host, startedS);
+  }
+
+  /** The host takes nothing new this plan (it is leaving the run): it counts as full and is no heuristic's candidate. */
+  closeHost(host: number): void {
+    this.hostClosed[host] = 1;
+    this.setLastStart(host, Infinity);
   }
 
   /** The outputs of a started Work still have to come back over the link once ready (at `readyS`). */
@@ -266,7 +275,7 @@ export class GanttChart {
     return this.fileArrival[cluster]!.get(fileId);
   }
 
-  /** The host has a compute planned to start after the horizon: it needs nothing more this plan (step 6). */
+  /** The host has a compute planned to start after the horizon, or is closed: it needs nothing more this plan (step 6). */
   isFull(host: number): boolean {
     return this.hostLastStart[host]! > this.horizonS;
   }
@@ -274,6 +283,11 @@ export class GanttChart {
   /** Some host still wants work. */
   hasRoom(): boolean {
     return this.fullCount < this.hosts.length;
+  }
+
+  /** A heuristic may place a Work on the host: it is not closed and, under 'with-room', not full. */
+  takesWork(host: number, candidates: HostCandidates = 'all'): boolean {
+    return this.hostClosed[host] === 0 && (candidates === 'all' || !this.isFull(host));
   }
 
   /** Nothing is running or planned on the host. */

@@ -28,9 +28,8 @@ export class HostFronts {
   readonly best: HostFront[];
   /** Per cluster, the hosts that can be a Work's best or second-best host (empty without `withSecond`). */
   readonly second: HostFront[];
-  /** 'all' host candidates: a host that becomes full stays in its class and can still be chosen. */
-  private readonly fullHostsStay: boolean;
-  // Per cluster, heaps of the candidate hosts (all, or the non-full ones under 'with-room'), one per class.
+  // Per cluster, heaps of the candidate hosts (chart.takesWork: under 'all', a host that becomes full stays in
+  // its class and can still be chosen), one per class.
   private readonly classesOf: IndexedHeap[][];
   private readonly classOfHost: IndexedHeap[];
   /**
@@ -43,11 +42,10 @@ export class HostFronts {
     private readonly chart: GanttChart,
     works: readonly WorkSpec[],
     profiles: RunTimeProfiles,
-    hostCandidates: HostCandidates,
+    private readonly hostCandidates: HostCandidates,
     withSecond: boolean,
   ) {
     const n = profiles.firstWork.length;
-    this.fullHostsStay = hostCandidates === 'all';
     const hostPositions = new Int32Array(chart.hosts.length).fill(-1);
     const lessHost = (a: number, b: number): boolean => {
       const fa = chart.hostFreeS(a);
@@ -68,7 +66,7 @@ export class HostFronts {
         this.classesOf[host.cluster]!.push(heap);
       }
       this.classOfHost[index] = heap;
-      if (this.fullHostsStay || !chart.isFull(index)) heap.push(index);
+      if (chart.takesWork(index, hostCandidates)) heap.push(index);
     });
     this.durStride = Int32Array.from(classHosts, (hosts) => hosts.length + 1);
     this.durOf = classHosts.map((hosts) => {
@@ -102,7 +100,7 @@ export class HostFronts {
   /** After a Work was committed on `host`: its free time moved (or, under 'with-room', it may be full). */
   hostChanged(host: number): void {
     const heap = this.classOfHost[host]!;
-    if (!this.fullHostsStay && this.chart.isFull(host)) heap.remove(host);
+    if (!this.chart.takesWork(host, this.hostCandidates)) heap.remove(host);
     else heap.update(host);
     const c = this.chart.hosts[host]!.cluster;
     this.rebuild(c);

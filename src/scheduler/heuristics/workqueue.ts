@@ -1,6 +1,7 @@
 // H0 Workqueue (self-scheduling, seed 001 §5.2.1): no estimates. Each host with nothing running or queued
-// gets the next unplaced Work, by increasing Work id, in host order. A host that finishes empties its FIFO,
-// which makes do_schedule() call do_plan() again, so Works go out one at a time as hosts free up.
+// (and not closed) gets the next unplaced Work, by increasing Work id, in host order. A host that finishes
+// empties its FIFO, which makes do_schedule() call do_plan() again, so Works go out one at a time as hosts
+// free up.
 import type { Heuristic, PlanContext } from './heuristic.js';
 
 export const workqueue: Heuristic = {
@@ -11,7 +12,7 @@ export const workqueue: Heuristic = {
     const { chart, works } = ctx;
     let next = 0;
     for (let host = 0; host < chart.hosts.length && next < works.length; host++) {
-      if (chart.isIdle(host)) chart.commit(works[next++]!, host);
+      if (chart.isIdle(host) && chart.takesWork(host)) chart.commit(works[next++]!, host);
     }
   },
 };

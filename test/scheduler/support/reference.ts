@@ -1,5 +1,6 @@
 // The obviously-correct reference for every heuristic: after each assignment, recompute Compl for every
-// remaining Work on every candidate host (every host, or under 'with-room' every host that still wants work)
+// remaining Work on every candidate host (chart.takesWork: every host not closed, or under 'with-room' every
+// host that still wants work)
 // with chart.compl, score, take the best. Slow, simple,
 // and written independently of src/scheduler/heuristics/mct-engine.ts.
 import type { WorkSpec } from '../../../src/model/application.js';
@@ -59,7 +60,7 @@ export function referencePlan(
     for (const work of remaining) {
       const rows: Row[] = [];
       chart.hosts.forEach((_, host) => {
-        if (candidates === 'with-room' && chart.isFull(host)) return;
+        if (!chart.takesWork(host, candidates)) return;
         const { complS, endS } = chart.compl(work, host);
         if (Number.isFinite(complS)) rows.push({ host, complS, endS });
       });
