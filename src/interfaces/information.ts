@@ -44,7 +44,8 @@ export interface InformationService {
   /**
    * True for an up host that takes no new Work (real runs: a machine removed from the real grid file): it
    * finishes the Work it is computing, then goes away through sched_host_failed, which gives the Works
-   * queued on it back to the Works to do. Start nothing on it. Optional; absent means no host is leaving.
+   * queued on it back to the Works to do. Start nothing on it, and plan nothing new on it. Optional; absent
+   * means no host is leaving.
    */
   hostIsLeaving?(hostId: HostId): boolean;
   /**

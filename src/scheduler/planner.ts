@@ -59,6 +59,11 @@ export interface PlanInput {
   readonly runningEndS?: (running: RunningSubtask, on: RunningOn) => number;
   /** Step (4); default: every not-started Work. */
   readonly taskSpace?: { readonly mode: TaskSpace; readonly size: number };
+  /**
+   * Up hosts that take no new Work (InformationService.hostIsLeaving): closed in the chart, their running
+   * Work still drawn. Their FIFOs should be empty (the scheduler keeps none of their Works).
+   */
+  readonly hostIsLeaving?: (hostId: HostId) => boolean;
   /** Hosts a Work must never be placed on (InformationService.hostsToAvoid). */
   readonly hostsToAvoid?: (workId: WorkId) => ReadonlySet<HostId>;
   /** Usage, todo and computed Works, kept up to date by the caller; default: gathered from `works`. */
@@ -101,7 +106,7 @@ export interface PlanOutput {
 export const PLACEMENT_BOUNDS: Readonly<Record<string, (chart: GanttChart) => number>> = {
   workqueue: (chart) => {
     let idle = 0;
-    for (let h = 0; h < chart.hosts.length; h++) if (chart.isIdle(h)) idle++;
+    for (let h = 0; h < chart.hosts.length; h++) if (chart.isIdle(h) && chart.takesWork(h)) idle++;
     return idle;
   },
 };
@@ -188,6 +193,9 @@ export function makePlan(input: PlanInput): PlanOutput {
       if (host.running === null || endS === null || endS === undefined) return;
       chart.holdHost(h, endS, host.running.startS);
       chart.reserveOutput(works.get(host.running.workId)!.spec, chartHosts[h]!.cluster, endS);
+    });
+    hosts.forEach((host, h) => {
+      if (input.hostIsLeaving?.(host.info.id) === true) chart.closeHost(h);
     });
     for (const ws of pending.computed()) {
       if (ws.host === null) continue;

@@ -294,7 +294,7 @@ export class Scheduler implements SchedulerEvents {
     // A copy: starting a computation takes the host out of the list (a host freed meanwhile by a synchronous
     // callback is seen in the next pass, which that callback asks for).
     for (const host of [...this.idleHosts]) {
-      if (!host.up || host.running !== null || this.deps.info.hostIsLeaving?.(host.info.id) === true) continue;
+      if (!host.up || host.running !== null || this.isLeaving(host)) continue;
       const cluster = this.clusters.get(host.info.clusterId)!;
       if (host.fifo.length > 0) {
         const head = host.fifo[0]!;
@@ -559,6 +559,7 @@ export class Scheduler implements SchedulerEvents {
       pending: this.pending,
       storedFiles: (clusterId) => info.storedFiles(clusterId),
       ...(info.hostsToAvoid === undefined ? {} : { hostsToAvoid: (workId: WorkId) => info.hostsToAvoid!(workId) }),
+      ...(info.hostIsLeaving === undefined ? {} : { hostIsLeaving: (hostId: HostId) => info.hostIsLeaving!(hostId) }),
     });
     for (const [clusterId, fileIds] of plan.foundStored) {
       const stored = this.clusters.get(clusterId)!.stored;
@@ -600,12 +601,15 @@ export class Scheduler implements SchedulerEvents {
     this.doSchedule();
   }
 
-  /** §7.4: keep options.keepWorksPerHost Works at the head of each host FIFO; the rest is planned again. */
+  /**
+   * §7.4: keep options.keepWorksPerHost Works at the head of each host FIFO; the rest is planned again. A
+   * leaving host keeps none: it will start nothing more.
+   */
   private truncateFifos(upHosts: readonly HostState[]): void {
     const keep = Math.max(0, Math.floor(this.options.keepWorksPerHost));
     let moved = false;
     for (const host of upHosts) {
-      for (const workId of host.fifo.splice(keep)) {
+      for (const workId of host.fifo.splice(this.isLeaving(host) ? 0 : keep)) {
         this.toTodo(this.works.get(workId)!, false);
         moved = true;
       }
@@ -692,6 +696,10 @@ export class Scheduler implements SchedulerEvents {
     } else {
       this.toTodo(ws);
     }
+  }
+
+  private isLeaving(host: HostState): boolean {
+    return this.deps.info.hostIsLeaving?.(host.info.id) === true;
   }
 
   private recordFailure(ws: WorkState, hostId: HostId, reason: string, final: boolean): void {
