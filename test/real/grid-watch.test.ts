@@ -7,15 +7,33 @@ import { readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readJournal } from '../../backends/real/journal.js';
-import { runReal, type RunLogEvent } from '../../backends/real/runner.js';
+import { runReal, type MakeRealScheduler, type RunLogEvent } from '../../backends/real/runner.js';
 import type { RunRecordEvent } from '../../src/record/events.js';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../../src/scheduler/options.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { checkRunRecord } from '../support/invariants.js';
-import { sweepOf } from './support/origin.js';
+import { sweepOf, type Origin } from './support/origin.js';
 import { freshRunInput } from './support/run-input.js';
 import { gridWith } from './support/grid-file.js';
 import { useSshdFarm } from './support/sshd-suite.js';
+
+/** The Scheduler's options in these runs: a plan a minute, so that plans come from the edits, not the timer. */
+const OPTIONS = { ...DEFAULT_SCHEDULER_OPTIONS, planIntervalS: 60 };
+
+/** Runs the origin's sweep on the watched grid file with quick reconnects and a short debounce. */
+function runWatched(
+  origin: Origin,
+  gridPath: string,
+  journalPath: string,
+  record: (e: RunRecordEvent) => void,
+  log: (e: RunLogEvent) => void,
+  makeScheduler: MakeRealScheduler = (app, deps) => new Scheduler(app, OPTIONS, deps),
+): ReturnType<typeof runReal> {
+  return runReal(
+    { ...freshRunInput(origin, gridPath, journalPath), scheduler: OPTIONS, record, log, samplePeriodS: 5, reconnectBaseS: 0.5, reconnectMaxS: 2, watchDebounceMs: 150 },
+    makeScheduler,
+  );
+}
 
 type Entry = { readonly from: 'record'; readonly e: RunRecordEvent } | { readonly from: 'log'; readonly e: RunLogEvent };
 
@@ -57,19 +75,7 @@ describe('the real grid file is watched during a run', () => {
     };
 
     const journalPath = join(origin.dir, 'journal.jsonl');
-    const result = await runReal(
-      {
-        ...freshRunInput(origin, gridPath, journalPath),
-        scheduler: { ...DEFAULT_SCHEDULER_OPTIONS, planIntervalS: 60 },
-        record: (e) => timeline.push({ from: 'record', e }),
-        log: onLog,
-        samplePeriodS: 5,
-        reconnectBaseS: 0.5,
-        reconnectMaxS: 2,
-        watchDebounceMs: 150,
-      },
-      (app, deps) => new Scheduler(app, { ...DEFAULT_SCHEDULER_OPTIONS, planIntervalS: 60 }, deps),
-    );
+    const result = await runWatched(origin, gridPath, journalPath, (e) => timeline.push({ from: 'record', e }), onLog);
 
     expect(addWritten && invalidWritten && removalWritten && clusterRemovalWritten).toBe(true);
     expect(result.worksDone).toBe(24);
@@ -146,19 +152,13 @@ describe('the real grid file is watched during a run', () => {
       }
     };
 
-    const options = { ...DEFAULT_SCHEDULER_OPTIONS, planIntervalS: 60 };
-    const result = await runReal(
-      {
-        ...freshRunInput(origin, gridPath, join(origin.dir, 'journal.jsonl')),
-        scheduler: options,
-        record: (e) => record.push(e),
-        log: onLog,
-        samplePeriodS: 5,
-        reconnectBaseS: 0.5,
-        reconnectMaxS: 2,
-        watchDebounceMs: 150,
-      },
-      (app, deps) => (scheduler = new Scheduler(app, options, deps)),
+    const result = await runWatched(
+      origin,
+      gridPath,
+      join(origin.dir, 'journal.jsonl'),
+      (e) => record.push(e),
+      onLog,
+      (app, deps) => (scheduler = new Scheduler(app, OPTIONS, deps)),
     );
 
     // What the test is about: h12 was computing when it was removed, with Works queued behind it.
@@ -196,22 +196,9 @@ describe('the real grid file is watched during a run', () => {
       }
     };
 
-    const options = { ...DEFAULT_SCHEDULER_OPTIONS, planIntervalS: 60 };
     let result: Awaited<ReturnType<typeof runReal>>;
     try {
-      result = await runReal(
-        {
-          ...freshRunInput(origin, gridPath, join(origin.dir, 'journal.jsonl')),
-          scheduler: options,
-          record: (e) => record.push(e),
-          log: onLog,
-          samplePeriodS: 5,
-          reconnectBaseS: 0.5,
-          reconnectMaxS: 2,
-          watchDebounceMs: 150,
-        },
-        (app, deps) => new Scheduler(app, options, deps),
-      );
+      result = await runWatched(origin, gridPath, join(origin.dir, 'journal.jsonl'), (e) => record.push(e), onLog);
     } finally {
       // the farm serves the whole block: h12 comes back for whatever runs after
       if (killed) await farm.restart('h12');
