@@ -166,13 +166,18 @@ export class SshEndpoint implements Endpoint {
 
   private wentDown(generation: number, reason: string): void {
     if (generation !== this.generation || !this.up) return;
+    this.dropConnection(reason);
+    for (const l of this.downListeners) l(reason);
+  }
+
+  /** Forgets the connection: the operations in flight on it fail (lost), and it is closed. */
+  private dropConnection(reason: string): void {
     const ssh = this.ssh;
     this.up = false;
     this.ssh = undefined;
     this.sftp = undefined;
     this.loseConnection(reason);
     ssh?.dispose();
-    for (const l of this.downListeners) l(reason);
   }
 
   isUp(): boolean {
@@ -339,13 +344,8 @@ export class SshEndpoint implements Endpoint {
   }
 
   async close(): Promise<void> {
-    const ssh = this.ssh;
     this.generation++;
-    this.up = false;
-    this.ssh = undefined;
-    this.sftp = undefined;
-    this.loseConnection('closed');
-    ssh?.dispose();
+    this.dropConnection('closed');
   }
 
   /** Runs an argv on the host through the same quoting as tasks (used by tests and `probe`). */
