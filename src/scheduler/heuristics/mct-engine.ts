@@ -346,6 +346,12 @@ export class MctEngine {
     let best = -1;
     let bestK1 = Infinity;
     let bestK2 = Infinity;
+    const frees0 = len > 0 ? frees[0]! : Infinity;
+    let boundProfile = -1;
+    let boundBe = Infinity;
+    let boundBh = -1;
+    let boundSe = Infinity;
+    let boundSh = -1;
     for (let p = 0; p < count; p++) {
       const j = only >= 0 ? only : rescoring ? list[p]! : p;
       if (rescoring && active[j] === 0) continue;
@@ -368,23 +374,42 @@ export class MctEngine {
         // exactly as hostRankLess's (Compl, endS, free time, host); no host (-1) ranks last. The front is
         // in (free, host) order, so on equal endS the host met first wins, and once a host's free time plus
         // the Work's shortest duration reaches the endS to beat, no later host can beat it.
-        const durs = profileOf[j]! * durStride;
+        const profile = profileOf[j]!;
+        const durs = profile * durStride;
         const shortest = dur[durs + durStride - 1]!;
         let be = Infinity;
         let bh = -1;
         let se = Infinity;
         let sh = -1;
-        for (let k = 0; k < len; k++) {
-          if (frees[k]! + shortest >= (second ? se : be)) break;
-          const endS = Math.max(frees[k]!, readyS) + dur[durs + classes[k]!]!;
-          if (bh < 0 || endS < be) {
-            se = be;
-            sh = bh;
-            be = endS;
-            bh = hosts[k]!;
-          } else if (sh < 0 || endS < se) {
-            se = endS;
-            sh = hosts[k]!;
+        // A Work whose inputs are ready by the front's first free time starts on every host at its free time:
+        // its result is its profile's, the last one scanned when the previous Work was of the same profile
+        // (they come grouped by profile).
+        const hostBound = readyS <= frees0;
+        if (hostBound && profile === boundProfile) {
+          be = boundBe;
+          bh = boundBh;
+          se = boundSe;
+          sh = boundSh;
+        } else {
+          for (let k = 0; k < len; k++) {
+            if (frees[k]! + shortest >= (second ? se : be)) break;
+            const endS = Math.max(frees[k]!, readyS) + dur[durs + classes[k]!]!;
+            if (bh < 0 || endS < be) {
+              se = be;
+              sh = bh;
+              be = endS;
+              bh = hosts[k]!;
+            } else if (sh < 0 || endS < se) {
+              se = endS;
+              sh = hosts[k]!;
+            }
+          }
+          if (hostBound) {
+            boundProfile = profile;
+            boundBe = be;
+            boundBh = bh;
+            boundSe = se;
+            boundSh = sh;
           }
         }
         const complS = be + outDur[cell]!;
