@@ -349,9 +349,9 @@ export class MctEngine {
     const frees0 = len > 0 ? frees[0]! : Infinity;
     let boundProfile = -1;
     let boundBe = Infinity;
-    let boundBh = -1;
+    let boundBk = -1;
     let boundSe = Infinity;
-    let boundSh = -1;
+    let boundSk = -1;
     for (let p = 0; p < count; p++) {
       const j = only >= 0 ? only : rescoring ? list[p]! : p;
       if (rescoring && active[j] === 0) continue;
@@ -377,41 +377,44 @@ export class MctEngine {
         const profile = profileOf[j]!;
         const durs = profile * durStride;
         const shortest = dur[durs + durStride - 1]!;
+        // The best two hosts' Compl-less ends and positions in the front (-1: none).
         let be = Infinity;
-        let bh = -1;
+        let bk = -1;
         let se = Infinity;
-        let sh = -1;
+        let sk = -1;
         // A Work whose inputs are ready by the front's first free time starts on every host at its free time:
         // its result is its profile's, the last one scanned when the previous Work was of the same profile
         // (they come grouped by profile).
         const hostBound = readyS <= frees0;
         if (hostBound && profile === boundProfile) {
           be = boundBe;
-          bh = boundBh;
+          bk = boundBk;
           se = boundSe;
-          sh = boundSh;
+          sk = boundSk;
         } else {
           for (let k = 0; k < len; k++) {
             if (frees[k]! + shortest >= (second ? se : be)) break;
             const endS = Math.max(frees[k]!, readyS) + dur[durs + classes[k]!]!;
-            if (bh < 0 || endS < be) {
+            if (bk < 0 || endS < be) {
               se = be;
-              sh = bh;
+              sk = bk;
               be = endS;
-              bh = hosts[k]!;
-            } else if (sh < 0 || endS < se) {
+              bk = k;
+            } else if (sk < 0 || endS < se) {
               se = endS;
-              sh = hosts[k]!;
+              sk = k;
             }
           }
           if (hostBound) {
             boundProfile = profile;
             boundBe = be;
-            boundBh = bh;
+            boundBk = bk;
             boundSe = se;
-            boundSh = sh;
+            boundSk = sk;
           }
         }
+        const bh = bk < 0 ? -1 : hosts[bk]!;
+        const sh = sk < 0 ? -1 : hosts[sk]!;
         const complS = be + outDur[cell]!;
         const byWork = j * C + c;
         changed = oldH1 !== bh || e1[cell] !== be || c1ByWork[byWork] !== complS;
@@ -425,8 +428,9 @@ export class MctEngine {
           e2[cell] = se;
           h2[cell] = sh;
         }
-        const waitsForItself = bh >= 0 && readyS <= chart.hostFreeS(bh) && (!second || sh < 0 || readyS <= chart.hostFreeS(sh));
-        holdS[cell] = waitsForItself ? Math.min(chart.hostFreeS(bh), second && sh >= 0 ? chart.hostFreeS(sh) : Infinity) : readyS;
+        // The front holds the chart's free times (HostFronts rebuilds it after every commit on the cluster).
+        const waitsForItself = bk >= 0 && readyS <= frees[bk]! && (!second || sk < 0 || readyS <= frees[sk]!);
+        holdS[cell] = waitsForItself ? Math.min(frees[bk]!, second && sk >= 0 ? frees[sk]! : Infinity) : readyS;
       }
       if (!rescoring) continue;
       if ((changed || h1[cell] === placedHost || (second && h2[cell] === placedHost)) && (watchesAll || c === w1[j] || c === w2[j] || !(c1ByWork[j * C + c]! > bound[j]!))) {
