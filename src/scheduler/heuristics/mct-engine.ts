@@ -20,6 +20,8 @@
 //  - The engine numbers the Works grouped by profile: a pass then reads one profile's durations for many
 //    Works in a row, from cache (bench/plan.bench: Sufferage about 12 % faster than in the given order).
 //    Ties between Works still go to the lower index in the plan's Works (idOf).
+//  - A Work whose inputs are ready by the front's first free time starts on every front host at its free
+//    time: its best two hosts are its profile's, so such Works of one profile share one scan per pass.
 //  - A Work is scored again only when its cell of c changed and the rule may read it: the rule says which
 //    clusters its score watches and the largest Compl it relies on (a cluster whose best Compl is above it
 //    cannot change the score).
