@@ -180,8 +180,6 @@ export class MctEngine {
     private readonly rule: ScoreRule,
   ) {
     const chart = (this.chart = ctx.chart);
-    // Internally the Works are grouped by run-time profile (profileOrder); ties between Works are still
-    // broken by their given order (idOf).
     const given = runTimeProfiles(ctx.works);
     const order = (this.idOf = profileOrder(given));
     const works = (this.works = Array.from(order, (i) => ctx.works[i]!));
@@ -349,11 +347,11 @@ export class MctEngine {
     let bestK1 = Infinity;
     let bestK2 = Infinity;
     const frees0 = len > 0 ? frees[0]! : Infinity;
-    let boundProfile = -1;
-    let boundBe = Infinity;
-    let boundBk = -1;
-    let boundSe = Infinity;
-    let boundSk = -1;
+    let reusedProfile = -1;
+    let reusedBe = Infinity;
+    let reusedBk = -1;
+    let reusedSe = Infinity;
+    let reusedSk = -1;
     for (let p = 0; p < count; p++) {
       const j = only >= 0 ? only : rescoring ? list[p]! : p;
       if (rescoring && active[j] === 0) continue;
@@ -388,11 +386,11 @@ export class MctEngine {
         // its result is its profile's, the last one scanned when the previous Work was of the same profile
         // (they come grouped by profile).
         const hostBound = readyS <= frees0;
-        if (hostBound && profile === boundProfile) {
-          be = boundBe;
-          bk = boundBk;
-          se = boundSe;
-          sk = boundSk;
+        if (hostBound && profile === reusedProfile) {
+          be = reusedBe;
+          bk = reusedBk;
+          se = reusedSe;
+          sk = reusedSk;
         } else {
           for (let k = 0; k < len; k++) {
             if (frees[k]! + shortest >= (second ? se : be)) break;
@@ -408,11 +406,11 @@ export class MctEngine {
             }
           }
           if (hostBound) {
-            boundProfile = profile;
-            boundBe = be;
-            boundBk = bk;
-            boundSe = se;
-            boundSk = sk;
+            reusedProfile = profile;
+            reusedBe = be;
+            reusedBk = bk;
+            reusedSe = se;
+            reusedSk = sk;
           }
         }
         const bh = bk < 0 ? -1 : hosts[bk]!;
