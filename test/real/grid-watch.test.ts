@@ -40,12 +40,17 @@ type Entry = { readonly from: 'record'; readonly e: RunRecordEvent } | { readonl
 
 describe('the real grid file is watched during a run', () => {
   const sshd = useSshdFarm({ c1: ['h11', 'h12'], c2: ['h21'] });
-
-  it('a host added joins and computes; an invalid edit is ignored; a host removed finishes its task and leaves', async () => {
+  /** A fresh origin with a sweep of `tasks` Works of `runTimeS` each, and its grid file listing h11 and h12. */
+  const startOn11And12 = (tasks: number, runTimeS: string) => {
     const farm = sshd.farm;
-    const origin = sshd.makeOrigin(sweepOf(12, '0.4'));
+    const origin = sshd.makeOrigin(sweepOf(tasks, runTimeS));
     const gridPath = join(origin.dir, 'grid.json');
     writeFileSync(gridPath, gridWith(farm, origin.dir, ['h11', 'h12']));
+    return { farm, origin, gridPath };
+  };
+
+  it('a host added joins and computes; an invalid edit is ignored; a host removed finishes its task and leaves', async () => {
+    const { farm, origin, gridPath } = startOn11And12(12, '0.4');
     const timeline: Entry[] = [];
     let invalidWritten = false;
     let removalWritten = false;
@@ -130,10 +135,7 @@ describe('the real grid file is watched during a run', () => {
   });
 
   it('a removed host computing a Work with more queued behind it: the queued ones are planned again, not failed', async () => {
-    const farm = sshd.farm;
-    const origin = sshd.makeOrigin(sweepOf(4, '1'));
-    const gridPath = join(origin.dir, 'grid.json');
-    writeFileSync(gridPath, gridWith(farm, origin.dir, ['h11', 'h12']));
+    const { farm, origin, gridPath } = startOn11And12(4, '1');
     const record: RunRecordEvent[] = [];
     let scheduler: Scheduler | undefined;
     let removalWritten = false;
@@ -177,10 +179,7 @@ describe('the real grid file is watched during a run', () => {
   });
 
   it('a host removed while already down (its sshd killed): its Works are done elsewhere, none given up, and the run ends', async () => {
-    const farm = sshd.farm;
-    const origin = sshd.makeOrigin(sweepOf(4, '1'));
-    const gridPath = join(origin.dir, 'grid.json');
-    writeFileSync(gridPath, gridWith(farm, origin.dir, ['h11', 'h12']));
+    const { farm, origin, gridPath } = startOn11And12(4, '1');
     const record: RunRecordEvent[] = [];
     let killed = false;
     let removalWritten = false;
