@@ -1,7 +1,7 @@
 // Streams an SWF file: reads it in chunks and parses one job line at a time straight from the bytes, so a
 // trace of millions of jobs is never in memory. Malformed lines throw InputError at file:line:column,
 // naming the field.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { InputError } from '../../util/diagnostics.js';
 import { F, SWF_FIELD_COUNT, SWF_FIELDS, type SwfHeader } from './fields.js';
 
@@ -31,7 +31,7 @@ export class SwfReader {
   line = 0;
 
   private readonly fd: number;
-  private buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  private buffer: Buffer;
   private start = 0;
   private end = 0;
   private eof = false;
@@ -44,6 +44,7 @@ export class SwfReader {
     } catch (err) {
       throw new InputError([{ severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read the workload: ${(err as Error).message}` }]);
     }
+    this.buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(4096, fstatSync(this.fd).size + 1)));
   }
 
   /** Reads comment lines up to the first job, so `header` is complete; the job stays for next(). */
@@ -173,8 +174,10 @@ export class SwfReader {
 
   private fail(lineStart: number, at: number, message: string, expected: string, hint: string, foundEnd?: number): never {
     const found = foundEnd === undefined ? undefined : printable(this.buffer.subarray(at, Math.min(foundEnd, at + 24)));
+    // Columns count characters, not bytes (a line may hold UTF-8 garbage).
+    const column = this.buffer.toString('utf8', lineStart, at).length + 1;
     this.close();
-    throw new InputError([{ severity: 'error', pos: { file: this.path, line: this.line, column: at - lineStart + 1 }, message, expected, hint, ...(found === undefined ? {} : { found }) }]);
+    throw new InputError([{ severity: 'error', pos: { file: this.path, line: this.line, column }, message, expected, hint, ...(found === undefined ? {} : { found }) }]);
   }
 }
 
