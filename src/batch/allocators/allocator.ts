@@ -13,11 +13,11 @@ export interface Allocator {
 }
 
 /** Takes the cores from the nodes in `order`, as many from each as it has, and returns sorted pairs. */
-export function takeInOrder(freeByNode: Int32Array, cores: number, order: Iterable<number>): number[] {
+export function takeInOrder(freeByNode: Int32Array, cores: number, order: ArrayLike<number>): number[] {
   const pairs: number[] = [];
   let left = cores;
-  for (const node of order) {
-    if (left === 0) break;
+  for (let i = 0; left > 0 && i < order.length; i++) {
+    const node = order[i]!;
     const take = Math.min(left, freeByNode[node]!);
     if (take === 0) continue;
     freeByNode[node] = freeByNode[node]! - take;
@@ -28,9 +28,15 @@ export function takeInOrder(freeByNode: Int32Array, cores: number, order: Iterab
   return sortPairs(pairs);
 }
 
+/** The pairs by node number (most allocations are already in order). */
 function sortPairs(pairs: number[]): number[] {
+  let sorted = true;
+  for (let i = 2; i < pairs.length && sorted; i += 2) sorted = pairs[i - 2]! < pairs[i]!;
+  if (sorted) return pairs;
   const nodes: Array<[number, number]> = [];
   for (let i = 0; i < pairs.length; i += 2) nodes.push([pairs[i]!, pairs[i + 1]!]);
   nodes.sort((a, b) => a[0] - b[0]);
-  return nodes.flat();
+  const out: number[] = [];
+  for (const [node, cores] of nodes) out.push(node, cores);
+  return out;
 }
