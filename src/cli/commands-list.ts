@@ -7,6 +7,7 @@ export const COMMAND_LOADERS: Readonly<Record<string, Loader>> = {
   validate: () => import('./commands/validate.js'),
   simulate: () => import('./commands/simulate.js'),
   experiment: () => import('./commands/experiment.js'),
+  trace: () => import('./commands/trace.js'),
   plot: () => import('./commands/plot.js'),
   demo: () => import('./commands/demo.js'),
   generate: () => import('./commands/generate.js'),

@@ -1,4 +1,6 @@
-// The README sections generated from code (CLI reference, heuristics table), between marker comments.
+// The README sections generated from code (CLI reference, heuristics table, batch policies), between marker comments.
+import { listAllocators } from '../batch/allocators/registry.js';
+import { listBatchPolicies } from '../batch/policies/registry.js';
 import { listHeuristics } from '../scheduler/heuristics/registry.js';
 import { markdownReference } from './help.js';
 import { loadAllCommands } from './registry.js';
@@ -13,10 +15,18 @@ export function heuristicsTable(): string {
   return ['| code | name | what it does |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
+/** The batch policies, then the node allocators, from their registries. */
+export function batchTable(): string {
+  const policies = listBatchPolicies().map((p) => `| policy | \`${p.name}\` | ${p.help} |`);
+  const allocators = listAllocators().map((a) => `| allocator | \`${a.name}\` | ${a.help} |`);
+  return ['| kind | name | what it does |', '| --- | --- | --- |', ...policies, ...allocators].join('\n');
+}
+
 export async function generatedSections(): Promise<GeneratedSection[]> {
   return [
     { marker: 'cli-reference', body: markdownReference(await loadAllCommands()) },
     { marker: 'heuristics', body: heuristicsTable() },
+    { marker: 'batch', body: batchTable() },
   ];
 }
 

@@ -71,7 +71,7 @@ export function sample(d: Distribution, rng: Rng): number {
 }
 
 /** Box–Muller; uses two uniform draws per call. */
-function standardNormal(rng: Rng): number {
+export function standardNormal(rng: Rng): number {
   const u1 = 1 - rng.next(); // (0, 1]
   const u2 = rng.next();
   return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);

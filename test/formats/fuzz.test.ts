@@ -1,8 +1,11 @@
 // Bad input never throws anything but InputError, and every diagnostic points inside the file.
 // Inputs: random bytes and mutations of the real example files (seeded, so failures reproduce).
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { SwfWorkload } from '../../src/batch/swf/workload.js';
 import { parseApplication, parseGridEvents, parseHostBehavior, parseLinkBehavior } from '../../src/formats/index.js';
 import { setShapeMemo } from '../../src/formats/line-parser.js';
 import { InputError } from '../../src/util/diagnostics.js';
@@ -15,16 +18,36 @@ const SEEDS = [
   read('griddescs/appendix-a/appendix-a.grid'),
   read('griddescs/appendix-a/loaded_2'),
   read('griddescs/appendix-a/stable_100Kb'),
+  read('test/fixtures/swf/hand.swf'),
   'WorkDescription 1 2 1\nFile: 0 a 1 1\nFile: 1 b 2 2\nWork: 0 2 : 0 1 1 : 1 2 : 5 6 2 : 5 6\n',
   '2\n10 1000 20 2000\n',
 ];
 const GARBAGE = ['<', '>', ':', '#', '\r', '\t', ' ', '-', '.', 'e', '0', '9', '1e999', 'NaN', 'é', '\u0000', '\uFFFD', '<<', '::', 'ADD_HOST', 'Work', 'File', '\n'];
+
+const swfDir = mkdtempSync(join(tmpdir(), 'gs-fuzz-swf-'));
+afterAll(() => rmSync(swfDir, { recursive: true, force: true }));
+
+/** The SWF reader streams files, so each input is written to one first. */
+function readSwfText(text: string): unknown[] {
+  const path = join(swfDir, 'f');
+  writeFileSync(path, text);
+  const workload = new SwfWorkload(path);
+  workload.limitCores(8);
+  const jobs: unknown[] = [];
+  try {
+    for (let j = workload.next(); j !== undefined; j = workload.next()) jobs.push(j);
+  } finally {
+    workload.close();
+  }
+  return jobs;
+}
 
 const PARSERS: [string, (text: string) => unknown][] = [
   ['application', (t) => parseApplication(t, 'f')],
   ['grid', (t) => parseGridEvents(t, 'f')],
   ['link', (t) => parseLinkBehavior(t, 'f', 'b')],
   ['host', (t) => parseHostBehavior(t, 'f', 'b')],
+  ['swf', readSwfText],
 ];
 
 function tokensOf(line: string): string[] {

@@ -8,10 +8,12 @@ import { saveApplication, writeGrid } from '../../formats/index.js';
 import { generateIns2dApplication, generateMcellApplication, type Ins2dSpec, type McellSpec } from '../../generators/application.js';
 import { generateGrid, type GridSpec } from '../../generators/grid.js';
 import { writeFig11Files } from '../../generators/fig11-files.js';
+import { writeGeneratedWorkload } from '../../batch/swf/write-generated.js';
+import type { WorkloadSpec } from '../../batch/workload-generator.js';
 import { InputError } from '../../util/diagnostics.js';
 import { Rng } from '../../util/rng.js';
 
-const KINDS = ['fig11', 'mcell', 'ins2d', 'grid'] as const;
+const KINDS = ['fig11', 'mcell', 'ins2d', 'grid', 'swf'] as const;
 
 function readSpec(path: string): unknown {
   let text: string;
@@ -39,8 +41,8 @@ function generated<T>(specPath: string, make: () => T): T {
 
 const command: Command = {
   name: 'generate',
-  summary: 'generate applications (MCell-style, INS2D-style) and grids, or the Figure 11 files',
-  usage: 'gridsweep generate fig11 [--root DIR] | gridsweep generate mcell|ins2d|grid SPEC.json -o OUT [--seed N]',
+  summary: 'generate applications (MCell-style, INS2D-style), grids, batch workloads (SWF), or the Figure 11 files',
+  usage: 'gridsweep generate fig11 [--root DIR] | gridsweep generate mcell|ins2d|grid|swf SPEC.json -o OUT [--seed N]',
   details: [
     'fig11: writes griddescs/fig11/fig11.grid (+ behaviour files) and apps/fig11/fig11-<size>kb.app under',
     '       DIR (default: the current folder), exactly as shipped.',
@@ -52,6 +54,9 @@ const command: Command = {
     '       sizeEstimateErrorPct. ins2d: the same without sharing, with "tasks" instead of chunks.',
     'grid:  SPEC.json holds a GridSpec (src/generators/grid.ts); OUT is the grid file, behaviour files are',
     '       written beside it.',
+    'swf:   SPEC.json holds a WorkloadSpec (src/batch/workload-generator.ts): jobs, nodes, coresPerNode, and',
+    '       optionally load, serialFraction, powerOfTwoFraction, maxJobCores, runTimeMedianS, runTimeSigma,',
+    '       maxRunTimeS, exactEstimateFraction, overestimateMax, requestRoundingS; OUT is an SWF workload.',
   ].join('\n'),
   options: {
     output: { type: 'string', short: 'o', description: 'the file to write', valueName: 'OUT' },
@@ -72,9 +77,13 @@ const command: Command = {
     if (specPath === undefined) throw new UsageError(`${kind} needs a specification file`);
     const out = stringOption(args, 'output');
     if (out === undefined) throw new UsageError('-o OUT is required');
-    const rng = new Rng(numberOption(args, 'seed', 1, { min: 0, max: 2 ** 32 - 1, integer: true }));
+    const seed = numberOption(args, 'seed', 1, { min: 0, max: 2 ** 32 - 1, integer: true });
+    const rng = new Rng(seed);
     const spec = readSpec(specPath);
-    if (kind === 'grid') {
+    if (kind === 'swf') {
+      const jobs = generated(specPath, () => writeGeneratedWorkload(spec as WorkloadSpec, seed, out));
+      console.error(`wrote ${out}: ${jobs} jobs`);
+    } else if (kind === 'grid') {
       const grid = generated(specPath, () => generateGrid(spec as GridSpec, rng));
       writeGrid(dirname(out), basename(out), grid);
       console.error(`wrote ${out}: ${grid.events.length} events, ${grid.linkBehaviors.size + grid.hostBehaviors.size} behaviour files`);

@@ -1,0 +1,11 @@
+// One trace run in its own process, for batch.bench: prints {wallS, maxRssMB, events, jobs} as JSON, so
+// the parent measures each run's peak memory apart from the others'.
+import { performance } from 'node:perf_hooks';
+import { runTrace } from '../../src/batch/run-trace.js';
+import { enlargeYoungGeneration } from '../../src/util/young-generation.js';
+
+enlargeYoungGeneration();
+const [workloadPath, policy] = process.argv.slice(2);
+if (workloadPath === undefined || policy === undefined) throw new Error('usage: trace-child WORKLOAD.swf POLICY');
+const run = runTrace({ workloadPath, policy, allocator: 'first-fit' });
+console.log(JSON.stringify({ wallS: performance.now() / 1000, maxRssMB: process.resourceUsage().maxRSS / 1024, events: run.events, jobs: run.metrics.jobs, meanWaitS: run.metrics.waitS.mean }));

@@ -1,0 +1,28 @@
+// The human-readable report of a trace run (`gridsweep trace` without --json).
+import type { DistributionSummary } from './quantile-sketch.js';
+import type { TraceRun } from './run-trace.js';
+
+function n(x: number, digits = 1): string {
+  return x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+}
+
+function distribution(label: string, d: DistributionSummary, unit: string): string {
+  return `${label.padEnd(18)} mean ${n(d.mean)}${unit} ± ${n(d.sd)}  median ${n(d.median)}${unit}  p95 ${n(d.p95)}${unit}  max ${n(d.max)}${unit}`;
+}
+
+export function formatTraceRun(r: TraceRun, workloadPath: string): string {
+  const m = r.metrics;
+  return [
+    `workload           ${workloadPath}: ${n(m.jobs, 0)} jobs simulated, ${n(r.jobsSkipped, 0)} skipped`,
+    `cluster            ${r.nodes} nodes × ${r.coresPerNode} cores, policy ${r.policy}, allocator ${r.allocator}`,
+    `span               ${n(m.spanS, 0)} s (${n(m.spanS / 86_400, 2)} days), ${n(m.killed, 0)} jobs killed at their time limit`,
+    distribution('wait', m.waitS, ' s'),
+    distribution('response', m.responseS, ' s'),
+    distribution('slowdown', m.slowdown, ''),
+    distribution(`bounded slowdown`, m.boundedSlowdown, ''),
+    `                   (bounded slowdown threshold ${m.boundedSlowdownThresholdS} s)`,
+    `utilization        ${n(m.utilization * 100, 2)} %   loss of capacity ${n(m.lossOfCapacity * 100, 2)} %`,
+    `queue length       time-weighted mean ${n(m.queueLength.timeMean, 2)}, max ${n(m.queueLength.max, 0)}`,
+    `throughput         ${n(m.throughputJobsPerHour, 2)} jobs/hour`,
+  ].join('\n');
+}

@@ -1,0 +1,190 @@
+// Streams an SWF file: reads it in chunks and parses one job line at a time straight from the bytes, so a
+// trace of millions of jobs is never in memory. Malformed lines throw InputError at file:line:column,
+// naming the field.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { InputError } from '../../util/diagnostics.js';
+import { F, SWF_FIELD_COUNT, SWF_FIELDS, type SwfHeader } from './fields.js';
+
+const CHUNK_BYTES = 1 << 20;
+const NL = 10;
+const CR = 13;
+const SPACE = 32;
+const TAB = 9;
+const SEMICOLON = 59;
+const MINUS = 45;
+const DOT = 46;
+const ZERO = 48;
+const NINE = 57;
+
+const HEADER_NUMBERS: Readonly<Record<string, 'maxNodes' | 'maxProcs' | 'unixStartTime' | 'maxRuntime'>> = {
+  maxnodes: 'maxNodes',
+  maxprocs: 'maxProcs',
+  unixstarttime: 'unixStartTime',
+  maxruntime: 'maxRuntime',
+};
+
+export class SwfReader {
+  readonly header: SwfHeader = { other: new Map() };
+  /** The current job's 18 fields, valid after next() returned true. */
+  readonly fields = new Float64Array(SWF_FIELD_COUNT);
+  /** The current job's line number (1-based). */
+  line = 0;
+
+  private readonly fd: number;
+  private buffer: Buffer;
+  private start = 0;
+  private end = 0;
+  private eof = false;
+  private pending = false;
+  private closed = false;
+
+  constructor(readonly path: string) {
+    try {
+      this.fd = openSync(path, 'r');
+    } catch (err) {
+      throw new InputError([{ severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read the workload: ${(err as Error).message}` }]);
+    }
+    this.buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(4096, fstatSync(this.fd).size + 1)));
+  }
+
+  /** Reads comment lines up to the first job, so `header` is complete; the job stays for next(). */
+  readHeader(): SwfHeader {
+    if (!this.pending && !this.closed) this.pending = this.advance();
+    return this.header;
+  }
+
+  /** Moves to the next job line; false at the end of the file (the file is then closed). */
+  next(): boolean {
+    if (this.pending) {
+      this.pending = false;
+      return true;
+    }
+    return this.advance();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
+
+  private advance(): boolean {
+    for (;;) {
+      const lineEnd = this.findLineEnd();
+      if (lineEnd < 0) {
+        this.close();
+        return false;
+      }
+      this.line++;
+      const lineStart = this.start;
+      this.start = lineEnd + 1;
+      if (this.parseLine(lineStart, lineEnd)) return true;
+    }
+  }
+
+  /** The index of the current line's end (its newline, or the end of the data at EOF); -1 when no line is left. */
+  private findLineEnd(): number {
+    for (;;) {
+      const nl = this.buffer.indexOf(NL, this.start);
+      if (nl >= 0 && nl < this.end) return nl;
+      if (this.eof) return this.start < this.end ? this.end : -1;
+      this.fill();
+    }
+  }
+
+  private fill(): void {
+    const kept = this.end - this.start;
+    if (kept > 0 && this.start > 0) this.buffer.copy(this.buffer, 0, this.start, this.end);
+    if (kept === this.buffer.length) {
+      const grown = Buffer.allocUnsafe(this.buffer.length * 2);
+      this.buffer.copy(grown, 0, 0, kept);
+      this.buffer = grown;
+    }
+    this.start = 0;
+    this.end = kept;
+    const n = readSync(this.fd, this.buffer, this.end, this.buffer.length - this.end, null);
+    if (n === 0) this.eof = true;
+    this.end += n;
+  }
+
+  /** Parses one line; true if it held a job (comments and blank lines give false). */
+  private parseLine(from: number, to: number): boolean {
+    const b = this.buffer;
+    let i = from;
+    while (i < to && (b[i] === SPACE || b[i] === TAB || b[i] === CR)) i++;
+    if (i === to) return false;
+    if (b[i] === SEMICOLON) {
+      this.parseComment(i + 1, to);
+      return false;
+    }
+    let field = 0;
+    while (i < to) {
+      const fieldStart = i;
+      while (i < to && b[i] !== SPACE && b[i] !== TAB && b[i] !== CR) i++;
+      if (field < SWF_FIELD_COUNT) this.fields[field] = this.parseNumber(fieldStart, i, from, field);
+      field++;
+      while (i < to && (b[i] === SPACE || b[i] === TAB || b[i] === CR)) i++;
+    }
+    if (field !== SWF_FIELD_COUNT) {
+      const atEof = to === this.end && this.eof;
+      this.fail(from, from, `a job line has ${field} field${field === 1 ? '' : 's'}`, `${SWF_FIELD_COUNT} whitespace-separated numbers`, atEof && field < SWF_FIELD_COUNT ? 'the last line looks truncated: complete it or remove it' : 'give every job all 18 SWF fields, -1 where a value is unknown');
+    }
+    return true;
+  }
+
+  private parseNumber(from: number, to: number, lineStart: number, field: number): number {
+    const b = this.buffer;
+    let i = from;
+    const negative = b[i] === MINUS;
+    if (negative) i++;
+    let value = 0;
+    let digits = 0;
+    while (i < to && b[i]! >= ZERO && b[i]! <= NINE) {
+      value = value * 10 + (b[i]! - ZERO);
+      digits++;
+      i++;
+    }
+    if (i < to && b[i] === DOT) {
+      i++;
+      let scale = 0.1;
+      while (i < to && b[i]! >= ZERO && b[i]! <= NINE) {
+        value += (b[i]! - ZERO) * scale;
+        scale /= 10;
+        digits++;
+        i++;
+      }
+    }
+    const name = SWF_FIELDS[field]!;
+    if (i !== to || digits === 0) this.fail(lineStart, from, `field ${field + 1} (${name}) is not a number`, 'a number, or -1 if unknown', 'SWF fields are plain decimal numbers separated by spaces', to);
+    if (negative && value !== 1 && value !== 0) this.fail(lineStart, from, `field ${field + 1} (${name}) is negative`, 'a value ≥ 0, or -1 if unknown', 'only -1 (unknown) may be negative', to);
+    return negative ? -value : value;
+  }
+
+  private parseComment(from: number, to: number): void {
+    const text = this.buffer.toString('latin1', from, to).trim();
+    const colon = text.indexOf(':');
+    if (colon <= 0) return;
+    const key = text.slice(0, colon).trim();
+    const value = text.slice(colon + 1).trim();
+    const numeric = HEADER_NUMBERS[key.toLowerCase()];
+    const n = Number(value);
+    if (numeric !== undefined && value !== '' && Number.isFinite(n)) this.header[numeric] = n;
+    else this.header.other.set(key, value);
+  }
+
+  private fail(lineStart: number, at: number, message: string, expected: string, hint: string, foundEnd?: number): never {
+    const found = foundEnd === undefined ? undefined : printable(this.buffer.subarray(at, Math.min(foundEnd, at + 24)));
+    // Columns count characters, not bytes (a line may hold UTF-8 garbage).
+    const column = this.buffer.toString('utf8', lineStart, at).length + 1;
+    this.close();
+    throw new InputError([{ severity: 'error', pos: { file: this.path, line: this.line, column }, message, expected, hint, ...(found === undefined ? {} : { found }) }]);
+  }
+}
+
+function printable(bytes: Uint8Array): string {
+  let s = '';
+  for (const c of bytes) s += c >= 32 && c < 127 ? String.fromCharCode(c) : `\\x${c.toString(16).padStart(2, '0')}`;
+  return `'${s}'`;
+}
+
+export { F };

@@ -1,0 +1,72 @@
+// `gridsweep trace WORKLOAD.swf`: simulate an SWF workload on one batch cluster under one policy and print
+// the job metrics — trace mode, the job of AccaSim and ClusterSchedSim.
+import type { Command } from '../command.js';
+import { UsageError } from '../command.js';
+import { flagOption, numberOption, stringOption } from '../args.js';
+import { formatTraceRun } from '../../batch/format-trace.js';
+import { listAllocators } from '../../batch/allocators/registry.js';
+import { listBatchPolicies } from '../../batch/policies/registry.js';
+import { DEFAULT_BOUNDED_SLOWDOWN_THRESHOLD_S } from '../../batch/job-metrics.js';
+import { runTrace } from '../../batch/run-trace.js';
+
+function choice(args: Parameters<Command['run']>[0], name: string, valid: readonly string[], fallback: string): string {
+  const v = stringOption(args, name) ?? fallback;
+  if (!valid.includes(v)) throw new UsageError(`unknown --${name} '${v}'; expected one of ${valid.join(', ')}`);
+  return v;
+}
+
+const command: Command = {
+  name: 'trace',
+  summary: 'simulate an SWF workload on one batch cluster under a batch policy and print the job metrics',
+  usage: 'gridsweep trace WORKLOAD.swf [--policy P] [--allocator A] [--nodes N --cores-per-node C] [--json] [--schedule-out FILE.swf] [--check]',
+  details: [
+    'The workload is read as a stream (Standard Workload Format, 18 fields per job, -1 = unknown); the',
+    'cluster size defaults to the header (MaxNodes, MaxProcs / MaxNodes). Jobs asking for more cores than',
+    'the cluster has, or with an unknown run time or processor count, are skipped and counted. A policy',
+    'sees requested times; the job runs its actual time and is killed at its requested time if longer.',
+    `Batch policies: ${listBatchPolicies().map((p) => p.name).join(', ')}. Allocators: ${listAllocators().map((a) => a.name).join(', ')}.`,
+    'Generate a workload with `gridsweep generate swf SPEC.json -o W.swf`.',
+  ].join('\n'),
+  options: {
+    policy: { type: 'string', description: 'the batch policy (default fcfs)', valueName: 'P' },
+    allocator: { type: 'string', description: 'the node allocator (default first-fit)', valueName: 'A' },
+    nodes: { type: 'string', description: 'nodes in the cluster (default: the header\'s MaxNodes)', valueName: 'N' },
+    'cores-per-node': { type: 'string', description: 'cores per node (default: MaxProcs / MaxNodes)', valueName: 'C' },
+    'bounded-slowdown-threshold': { type: 'string', description: `the run time below which bounded slowdown counts a job as this long (default ${DEFAULT_BOUNDED_SLOWDOWN_THRESHOLD_S} s)`, valueName: 'S' },
+    json: { type: 'boolean', description: 'print one JSON object instead of the report' },
+    'schedule-out': { type: 'string', description: 'write the simulated schedule as SWF (wait filled in, jobs in the order they ended)', valueName: 'FILE' },
+    check: { type: 'boolean', description: 'check the schedule as it is made (cores, order, reservations); exit 1 on a violation' },
+  },
+  positionals: { min: 1, max: 1 },
+  async run(args) {
+    const policy = choice(args, 'policy', listBatchPolicies().map((p) => p.name), 'fcfs');
+    const allocator = choice(args, 'allocator', listAllocators().map((a) => a.name), 'first-fit');
+    const size = (name: string): number | undefined => (stringOption(args, name) === undefined ? undefined : numberOption(args, name, 0, { min: 1, integer: true }));
+    const nodes = size('nodes');
+    const coresPerNode = size('cores-per-node');
+    const workloadPath = args.positionals[0]!;
+    let run;
+    try {
+      run = runTrace({
+        workloadPath,
+        nodes,
+        coresPerNode,
+        policy,
+        allocator,
+        boundedSlowdownThresholdS: numberOption(args, 'bounded-slowdown-threshold', DEFAULT_BOUNDED_SLOWDOWN_THRESHOLD_S, { min: 0 }),
+        scheduleOut: stringOption(args, 'schedule-out'),
+        check: flagOption(args, 'check'),
+      });
+    } catch (err) {
+      if (err instanceof Error && err.message.includes('give --nodes and --cores-per-node')) throw new UsageError(err.message);
+      throw err;
+    }
+    for (const w of run.warnings) console.error(`warning: ${w}`);
+    if (flagOption(args, 'json')) console.log(JSON.stringify({ workload: workloadPath, nodes: run.nodes, coresPerNode: run.coresPerNode, policy: run.policy, allocator: run.allocator, jobsSkipped: run.jobsSkipped, events: run.events, metrics: run.metrics, violations: run.violations }, null, 2));
+    else console.log(formatTraceRun(run, workloadPath));
+    for (const v of run.violations) console.error(`violation: ${v}`);
+    return run.violations.length > 0 ? 1 : 0;
+  },
+};
+
+export default command;
