@@ -449,13 +449,16 @@ export class RealGridOS implements GridOS, InformationService {
         this.recordEnd(subtaskId, true);
         this.o.policy.taskSucceeded(hostId);
         this.computed.set(workId, { host: hostId, workKey, outputs: outputFacts });
-        this.scheduler().sched_work_done([workId], hostId);
-        this.afterTask(h);
       } catch (err) {
         if (h.running !== running) return;
         if (err instanceof EndpointDownError) return; // endpointDown() reports the host failure
         this.taskFailed(h, running, 'error', { exitCode: null, signal: null, stderrTail: `gridsweep: ${(err as Error).message}` });
+        return;
       }
+      // Outside the try: an error of the scheduler's is a bug that must end the run, not a task failure to
+      // ignore (the check above would swallow it, the host being free by now).
+      this.scheduler().sched_work_done([workId], hostId);
+      this.afterTask(h);
     })().catch((err: unknown) => this.internalError(err));
   }
 

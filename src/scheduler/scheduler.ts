@@ -327,9 +327,9 @@ export class Scheduler implements SchedulerEvents {
    */
   private selfSchedule(host: HostState, cluster: ClusterState): boolean {
     if (!this.selfScheduling || this.soonTimer !== null || this.planPending || !cluster.up) return false;
-    const avoid = this.deps.info.hostsToAvoid;
-    const candidates = this.pending.todo(avoid === undefined ? 1 : Infinity);
-    const spec = avoid === undefined ? candidates[0] : candidates.find((w) => !avoid(w.id).has(host.info.id));
+    const avoiding = this.deps.info.hostsToAvoid !== undefined;
+    const candidates = this.pending.todo(avoiding ? Infinity : 1);
+    const spec = avoiding ? candidates.find((w) => !this.mustAvoid(w.id, host.info.id)) : candidates[0];
     if (spec === undefined) return false;
     const ws = this.works.get(spec.id)!;
     ws.host = host.info.id;
