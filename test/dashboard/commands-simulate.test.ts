@@ -64,6 +64,16 @@ describe('gridsweep simulate --dashboard (built CLI, Chromium)', () => {
     expect(await run.exit).toBe(0);
   });
 
+  it('shows the --heuristic run beside the --compare ones (issue 16: it was dropped)', async () => {
+    const run = gridsweep(['simulate', '--app', APP, '--grid', join(GRID_DIR, 'appendix-a.grid'), '--dashboard', '--heuristic', 'workqueue', '--compare', 'minmin,maxmin']);
+    const page = await openPage(await dashboardUrl(run));
+    expect(run.out()).toMatch(/^workqueue: makespan [\d.]+ s, works done 12\/12\nminmin: makespan [\d.]+ s, works done 12\/12\nmaxmin: makespan/m);
+    await expect.poll(() => page.locator('section.source').count(), { timeout: 10_000 }).toBe(3);
+    expect(await page.locator('section.source').evaluateAll((ss) => ss.map((s) => s.getAttribute('data-name')))).toEqual(['workqueue', 'minmin', 'maxmin']);
+    run.child.kill('SIGINT');
+    expect(await run.exit).toBe(0);
+  });
+
   it('rejects an unknown heuristic in --compare before serving anything', async () => {
     const run = gridsweep(['simulate', '--app', APP, '--grid', join(GRID_DIR, 'appendix-a.grid'), '--dashboard', '--compare', 'minmin,nosuch']);
     expect(await run.exit).toBe(2);

@@ -143,7 +143,10 @@ function loadInputs(appPath: string, gridPath: string): LoadedInputs {
   return { app, grid, inputs, parseMs: performance.now() - parseStart };
 }
 
-/** The heuristics shown on the dashboard: --compare's list, or the one --heuristic names. */
+/**
+ * The heuristics shown on the dashboard: --heuristic's run (given or the default), then --compare's; a
+ * heuristic --compare lists already keeps its place in that list.
+ */
 function dashboardHeuristics(args: CommandArgs, options: SchedulerOptions): string[] {
   const list = stringOption(args, 'compare');
   if (list === undefined) return [options.heuristic];
@@ -158,7 +161,7 @@ function dashboardHeuristics(args: CommandArgs, options: SchedulerOptions): stri
   });
   const twice = canonical.find((n, i) => canonical.indexOf(n) !== i);
   if (twice !== undefined) throw new UsageError(`--compare names ${twice} twice`);
-  return canonical;
+  return canonical.includes(options.heuristic) ? canonical : [options.heuristic, ...canonical];
 }
 
 interface SimulationRequest {
@@ -266,7 +269,8 @@ const command: Command = {
     'renamed when the run is over. The same inputs and seed give the same record, byte for byte.',
     '--dashboard simulates, then serves the runs on a web page on 127.0.0.1 (the URL, with its access',
     'token, is printed as `dashboard: URL`) until Ctrl-C. --compare H1,H2,... simulates the same grid',
-    'and application under each listed heuristic and shows them side by side on one simulated clock.',
+    'and application under each listed heuristic too, beside the --heuristic run (default xsufferage),',
+    'and shows them side by side on one simulated clock.',
     '--watch (implies --dashboard) re-runs whenever the application, the grid or its behaviour files are',
     'saved; a save that does not parse shows its error (file:line:column) in the page, and the next good',
     'save brings the charts back. Behaviour files are those the grid names when the watch starts.',
@@ -280,7 +284,7 @@ const command: Command = {
     'sample-period': { type: 'string', description: `seconds between behaviour samples (default ${DEFAULT_SAMPLE_PERIOD_S})`, valueName: 'S' },
     dashboard: { type: 'boolean', description: 'serve the run(s) on a live dashboard on 127.0.0.1 until Ctrl-C' },
     port: { type: 'string', description: 'dashboard port (default: a random free port)', valueName: 'N' },
-    compare: { type: 'string', description: 'dashboard: also simulate these heuristics, side by side', valueName: 'H1,H2,...' },
+    compare: { type: 'string', description: 'dashboard: also simulate these heuristics, beside the --heuristic run', valueName: 'H1,H2,...' },
     watch: { type: 'boolean', description: 're-run and refresh the dashboard when an input file is saved (implies --dashboard)' },
     ...schedulerFlags(),
   },
