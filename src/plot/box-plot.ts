@@ -1,11 +1,26 @@
 // A grouped box plot: for each group (e.g. a swept value) one box per series (e.g. a heuristic) showing
-// the spread of a measure across seeds: the box from the first to the third quartile, a line at the
-// median, whiskers to the minimum and maximum.
-import { axes, el, escapeXml, fmt, legend, linearScale, seriesStyle, svgDocument, text } from './svg.js';
+// the spread of a measure across seeds (or jobs): the box from the first to the third quartile, a line at
+// the median, whiskers to the minimum and maximum. A box is drawn from its values, or from a summary when
+// the values are too many to keep (a million jobs' slowdowns).
+import { axes, el, escapeXml, fmt, legend, linearScale, logScale, seriesStyle, svgDocument, text, type Scale } from './svg.js';
+
+/** The five numbers a box shows, and optionally the mean and standard deviation (shown in its tooltip). */
+export interface BoxSummary {
+  readonly min: number;
+  readonly q1: number;
+  readonly median: number;
+  readonly q3: number;
+  readonly max: number;
+  readonly count: number;
+  readonly mean?: number;
+  readonly sd?: number;
+}
+
+export type Box = { readonly series: string } & ({ readonly values: readonly number[] } | { readonly summary: BoxSummary });
 
 export interface BoxGroup {
   readonly label: string;
-  readonly boxes: ReadonlyArray<{ readonly series: string; readonly values: readonly number[] }>;
+  readonly boxes: readonly Box[];
 }
 
 export interface BoxPlotOptions {
@@ -15,6 +30,8 @@ export interface BoxPlotOptions {
   readonly groups: readonly BoxGroup[];
   readonly width?: number;
   readonly height?: number;
+  /** A base-10 log axis (every value > 0), for heavy-tailed measures such as slowdown. */
+  readonly logY?: boolean;
 }
 
 /** Quantile by linear interpolation between order statistics (type 7). */
@@ -25,15 +42,23 @@ export function quantile(sorted: readonly number[], q: number): number {
   return i + 1 < sorted.length ? sorted[i]! + frac * (sorted[i + 1]! - sorted[i]!) : sorted[i]!;
 }
 
+function summaryOf(box: Box): BoxSummary | undefined {
+  if ('summary' in box) return box.summary;
+  if (box.values.length === 0) return undefined;
+  const s = [...box.values].sort((p, q) => p - q);
+  return { min: s[0]!, q1: quantile(s, 0.25), median: quantile(s, 0.5), q3: quantile(s, 0.75), max: s[s.length - 1]!, count: s.length };
+}
+
 export function boxPlot(o: BoxPlotOptions): string {
   const seriesNames = [...new Set(o.groups.flatMap((g) => g.boxes.map((b) => b.series)))];
-  const all = o.groups.flatMap((g) => g.boxes.flatMap((b) => b.values));
+  const summaries = o.groups.flatMap((g) => g.boxes.flatMap((b) => summaryOf(b) ?? []));
+  const all = summaries.flatMap((b) => [b.min, b.max]);
   if (all.length === 0) throw new Error('nothing to plot: no values');
   const legendWidth = 60 + Math.max(8, ...seriesNames.map((s) => s.length)) * 7;
   const width = o.width ?? Math.max(700, 120 + o.groups.length * (seriesNames.length * 14 + 30) + legendWidth);
   const height = o.height ?? 520;
   const area = { left: 80, top: 50, width: width - 80 - legendWidth - 30, height: height - 50 - 70 };
-  const sy = linearScale(Math.min(0, ...all), Math.max(...all), area.top + area.height, area.top);
+  const sy: Scale = o.logY ? logScale(Math.min(...all), Math.max(...all), area.top + area.height, area.top) : linearScale(Math.min(0, ...all), Math.max(...all), area.top + area.height, area.top);
   const groupWidth = area.width / o.groups.length;
   const boxWidth = Math.max(3, Math.min(24, (groupWidth * 0.8) / seriesNames.length));
 
@@ -43,20 +68,20 @@ export function boxPlot(o: BoxPlotOptions): string {
   o.groups.forEach((g, gi) => {
     const start = area.left + groupWidth * (gi + 0.5) - (boxWidth * seriesNames.length) / 2;
     for (const b of g.boxes) {
-      if (b.values.length === 0) continue;
+      const sm = summaryOf(b);
+      if (sm === undefined) continue;
       const si = seriesNames.indexOf(b.series);
       const { color } = seriesStyle(si);
-      const s = [...b.values].sort((p, q) => p - q);
-      const [min, q1, med, q3, max] = [s[0]!, quantile(s, 0.25), quantile(s, 0.5), quantile(s, 0.75), s[s.length - 1]!];
       const x = start + si * boxWidth + 1;
       const w = boxWidth - 2;
       const cx = x + w / 2;
+      const meanSd = sm.mean === undefined ? '' : `, mean ${fmt(sm.mean)}${sm.sd === undefined ? '' : ` ± ${fmt(sm.sd)}`}`;
       body.push(
         el('g', { class: 'box', 'data-series': b.series, 'data-group': g.label }, [
-          el('title', {}, escapeXml(`${b.series} @ ${g.label}: median ${fmt(med)}, quartiles ${fmt(q1)}–${fmt(q3)}, range ${fmt(min)}–${fmt(max)} (${s.length} values)`)),
-          el('line', { x1: cx, y1: sy(min), x2: cx, y2: sy(max), stroke: color, class: 'whisker' }),
-          el('rect', { x, y: sy(q3), width: w, height: Math.max(1, sy(q1) - sy(q3)), fill: color, 'fill-opacity': 0.5, stroke: color, class: 'iqr' }),
-          el('line', { x1: x, y1: sy(med), x2: x + w, y2: sy(med), stroke: color, 'stroke-width': 3, class: 'median' }),
+          el('title', {}, escapeXml(`${b.series} @ ${g.label}: median ${fmt(sm.median)}, quartiles ${fmt(sm.q1)}–${fmt(sm.q3)}, range ${fmt(sm.min)}–${fmt(sm.max)}${meanSd} (${sm.count} values)`)),
+          el('line', { x1: cx, y1: sy(sm.min), x2: cx, y2: sy(sm.max), stroke: color, class: 'whisker' }),
+          el('rect', { x, y: sy(sm.q3), width: w, height: Math.max(1, sy(sm.q1) - sy(sm.q3)), fill: color, 'fill-opacity': 0.5, stroke: color, class: 'iqr' }),
+          el('line', { x1: x, y1: sy(sm.median), x2: x + w, y2: sy(sm.median), stroke: color, 'stroke-width': 3, class: 'median' }),
         ]),
       );
     }

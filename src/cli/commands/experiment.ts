@@ -5,6 +5,8 @@ import type { Command } from '../command.js';
 import { UsageError } from '../command.js';
 import { flagOption, numberOption, stringOption } from '../args.js';
 import { loadExperimentSpec } from '../../experiment/spec.js';
+import { isBatchExperiment, loadBatchExperiment, readJsonSpec } from '../../batch/experiment/spec.js';
+import { runBatchExperiment, type BatchExperimentRow } from '../../batch/experiment/run.js';
 import { matrixSize, runExperiment, type ExperimentProgress, type ExperimentSummary } from '../../experiment/run-experiment.js';
 import { defaultWorkerCount } from '../../experiment/pool.js';
 import { listHeuristics } from '../../scheduler/heuristics/registry.js';
@@ -35,7 +37,38 @@ const SPEC_HELP = [
   `of up to ${MAX_EXPERIMENT_LANES} runs as they are simulated; a finished run stays on screen a moment before the`,
   'next one takes its chart. Cached runs have no record: they are counted, not drawn. The results are',
   'the same with or without it. Once the experiment is over, the page stays served until Ctrl-C.',
+  '',
+  'A batch experiment (trace mode, every combination of workload, batch policy and allocator) is JSON',
+  'with "batch": 1:',
+  '  {',
+  '    "batch": 1,',
+  '    "workloads": { "seth": { "file": "seth.swf" }, "synthetic": { "generator": { "jobs": 5000,',
+  '                   "nodes": 16, "coresPerNode": 4 }, "seed": 1 } },',
+  '    "policies": "all",                        (or a list, e.g. ["fcfs", "easy"])',
+  '    "allocators": "all",                      (optional, default all)',
+  '    "nodes": 16, "coresPerNode": 4,           (optional: default each workload\'s header)',
+  '    "boundedSlowdownThresholdS": 10           (optional)',
+  '  }',
+  'It writes DIR/results.json, DIR/results.csv and the box plots DIR/slowdown.svg,',
+  'DIR/bounded-slowdown.svg and DIR/queue-size.svg (one box per dispatcher, policy/allocator).',
 ].join('\n');
+
+function runBatchSpec(specPath: string, outDir: string): number {
+  const loaded = loadBatchExperiment(readJsonSpec(specPath));
+  const total = Object.keys(loaded.spec.workloads).length * loaded.policies.length * loaded.allocators.length;
+  console.error(`${specPath}: ${total} trace runs → ${outDir}`);
+  const line = (r: BatchExperimentRow): string => {
+    const m = r.run.metrics;
+    return `${r.workload.padEnd(14)} ${`${r.policy}/${r.allocator}`.padEnd(24)} ${String(m.jobs).padStart(9)} ${m.waitS.mean.toFixed(0).padStart(12)} ${m.boundedSlowdown.mean.toFixed(2).padStart(11)} ${(m.utilization * 100).toFixed(1).padStart(7)} ${m.queueLength.timeMean.toFixed(1).padStart(9)}`;
+  };
+  console.log(`${'workload'.padEnd(14)} ${'dispatcher'.padEnd(24)} ${'jobs'.padStart(9)} ${'mean wait s'.padStart(12)} ${'mean bsld'.padStart(11)} ${'util %'.padStart(7)} ${'mean queue'.padStart(9)}`);
+  const result = runBatchExperiment(loaded, outDir, (r) => {
+    console.log(line(r));
+    for (const w of r.run.warnings) console.error(`warning: ${w}`);
+  });
+  console.log(`wrote ${result.written.join(', ')}`);
+  return 0;
+}
 
 /** The dashboard of an experiment: matrix progress above, the runs being simulated below. */
 async function startExperimentDashboard(title: string, jobs: number, port: number): Promise<{ dashboard: Dashboard; lanes: ExperimentLanes }> {
@@ -54,7 +87,7 @@ function printSummary(summary: ExperimentSummary): void {
 
 const command: Command = {
   name: 'experiment',
-  summary: 'run a matrix of simulations (heuristics × strategies × grids × applications × seeds), cached',
+  summary: 'run a matrix of simulations (heuristics × strategies × grids × applications × seeds), cached; or of batch policies on SWF workloads',
   usage: 'gridsweep experiment SPEC.json [--out DIR] [--jobs N] [--dashboard [--port N]]',
   details: SPEC_HELP,
   options: {
@@ -67,9 +100,13 @@ const command: Command = {
   positionals: { min: 1, max: 1 },
   async run(args) {
     const specPath = args.positionals[0]!;
+    const outDir = stringOption(args, 'out') ?? join('results', basename(specPath).replace(/\.json$/i, ''));
+    if (isBatchExperiment(readJsonSpec(specPath))) {
+      if (flagOption(args, 'dashboard')) throw new UsageError('a batch experiment has no dashboard yet');
+      return runBatchSpec(specPath, outDir);
+    }
     const jobs = numberOption(args, 'jobs', defaultWorkerCount(), { min: 1, max: 256, integer: true });
     const loaded = loadExperimentSpec(specPath, listHeuristics());
-    const outDir = stringOption(args, 'out') ?? join('results', basename(specPath).replace(/\.json$/i, ''));
     const showProgress = args.values['quiet'] !== true && process.stderr.isTTY === true;
     const withDashboard = flagOption(args, 'dashboard');
     if (!withDashboard && stringOption(args, 'port') !== undefined) throw new UsageError('--port goes with --dashboard');

@@ -1,0 +1,101 @@
+// Runs a batch experiment: every workload × policy × allocator in trace mode, then writes the results
+// (JSON, CSV) and AccaSim's plots — slowdown and queue size per dispatcher, as box plots — into the
+// results folder. Generated workloads are written there too (workloads/NAME.swf), so a run can be redone
+// with `gridsweep trace`.
+import { mkdirSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { boxPlot, type BoxGroup, type BoxSummary } from '../../plot/box-plot.js';
+import { writeFileAtomicSync } from '../../util/atomic-write.js';
+import { InputError } from '../../util/diagnostics.js';
+import { escapePointerToken } from '../../sweep/json-source.js';
+import type { DistributionSummary } from '../quantile-sketch.js';
+import { runTrace, type TraceRun } from '../run-trace.js';
+import { writeGeneratedWorkload } from '../swf/write-generated.js';
+import type { LoadedBatchExperiment, WorkloadSource } from './spec.js';
+
+export interface BatchExperimentRow {
+  readonly workload: string;
+  readonly policy: string;
+  readonly allocator: string;
+  readonly run: TraceRun;
+}
+
+export interface BatchExperimentResult {
+  readonly rows: readonly BatchExperimentRow[];
+  readonly written: readonly string[];
+}
+
+function workloadPath(loaded: LoadedBatchExperiment, name: string, source: WorkloadSource, outDir: string): string {
+  if ('file' in source) return isAbsolute(source.file) ? source.file : resolve(loaded.baseDir, source.file);
+  const dir = join(outDir, 'workloads');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${name}.swf`);
+  try {
+    writeGeneratedWorkload(source.generator, source.seed ?? 1, path);
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError([{ severity: 'error', pos: loaded.source.positionOf(`/workloads/${escapePointerToken(name)}/generator`), message: (err as Error).message, hint: 'correct this generator parameter' }]);
+  }
+  return path;
+}
+
+export function runBatchExperiment(loaded: LoadedBatchExperiment, outDir: string, onRun: (row: BatchExperimentRow) => void = () => undefined): BatchExperimentResult {
+  mkdirSync(outDir, { recursive: true });
+  const { spec } = loaded;
+  const rows: BatchExperimentRow[] = [];
+  for (const [name, source] of Object.entries(spec.workloads)) {
+    const path = workloadPath(loaded, name, source, outDir);
+    for (const policy of loaded.policies) {
+      for (const allocator of loaded.allocators) {
+        const run = runTrace({ workloadPath: path, nodes: spec.nodes, coresPerNode: spec.coresPerNode, policy, allocator, boundedSlowdownThresholdS: spec.boundedSlowdownThresholdS });
+        const row = { workload: name, policy, allocator, run };
+        rows.push(row);
+        onRun(row);
+      }
+    }
+  }
+  return { rows, written: writeResults(rows, outDir) };
+}
+
+const dispatcher = (r: BatchExperimentRow): string => `${r.policy}/${r.allocator}`;
+
+function box(d: DistributionSummary): BoxSummary {
+  return { min: d.min, q1: d.p25, median: d.median, q3: d.p75, max: d.max, count: d.count, mean: d.mean, sd: d.sd };
+}
+
+/** A log axis needs values > 0: slowdowns of sub-second jobs can be below 1, so they are drawn at `floor`. */
+function atLeast(s: BoxSummary, floor: number): BoxSummary {
+  const f = (v: number) => Math.max(floor, v);
+  return { ...s, min: f(s.min), q1: f(s.q1), median: f(s.median), q3: f(s.q3), max: f(s.max) };
+}
+
+function groupsOf(rows: readonly BatchExperimentRow[], pick: (r: TraceRun) => DistributionSummary, floor?: number): BoxGroup[] {
+  const workloads = [...new Set(rows.map((r) => r.workload))];
+  return workloads.map((w) => ({
+    label: w,
+    boxes: rows.filter((r) => r.workload === w).map((r) => ({ series: dispatcher(r), summary: floor === undefined ? box(pick(r.run)) : atLeast(box(pick(r.run)), floor) })),
+  }));
+}
+
+const CSV_COLUMNS = ['workload', 'policy', 'allocator', 'jobs', 'skipped', 'killed', 'mean_wait_s', 'median_wait_s', 'mean_slowdown', 'median_slowdown', 'mean_bounded_slowdown', 'utilization', 'loss_of_capacity', 'mean_queue_length', 'max_queue_length', 'throughput_jobs_per_hour', 'span_s'] as const;
+
+function csvRow(r: BatchExperimentRow): string {
+  const m = r.run.metrics;
+  const cells = [r.workload, r.policy, r.allocator, m.jobs, r.run.jobsSkipped, m.killed, m.waitS.mean, m.waitS.median, m.slowdown.mean, m.slowdown.median, m.boundedSlowdown.mean, m.utilization, m.lossOfCapacity, m.queueLength.timeMean, m.queueLength.max, m.throughputJobsPerHour, m.spanS];
+  return cells.map((c) => (typeof c === 'string' && /[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : String(c))).join(',');
+}
+
+function writeResults(rows: readonly BatchExperimentRow[], outDir: string): string[] {
+  const files: Array<[string, string]> = [
+    ['results.json', JSON.stringify(rows.map((r) => ({ workload: r.workload, policy: r.policy, allocator: r.allocator, nodes: r.run.nodes, coresPerNode: r.run.coresPerNode, jobsSkipped: r.run.jobsSkipped, metrics: r.run.metrics })), null, 2) + '\n'],
+    ['results.csv', [CSV_COLUMNS.join(','), ...rows.map(csvRow)].join('\n') + '\n'],
+    ['slowdown.svg', boxPlot({ title: 'Job slowdown per dispatcher', xLabel: 'workload', yLabel: 'slowdown (log)', logY: true, groups: groupsOf(rows, (r) => r.metrics.slowdown, 1) })],
+    ['bounded-slowdown.svg', boxPlot({ title: 'Bounded slowdown per dispatcher', xLabel: 'workload', yLabel: 'bounded slowdown (log)', logY: true, groups: groupsOf(rows, (r) => r.metrics.boundedSlowdown, 1) })],
+    ['queue-size.svg', boxPlot({ title: 'Queue size at each dispatch, per dispatcher', xLabel: 'workload', yLabel: 'waiting jobs', groups: groupsOf(rows, (r) => r.metrics.queueLengthAtDispatch) })],
+  ];
+  return files.map(([name, content]) => {
+    const path = join(outDir, name);
+    writeFileAtomicSync(path, content);
+    return path;
+  });
+}

@@ -1,0 +1,61 @@
+// `gridsweep experiment` on a batch specification: every workload × policy × allocator, results that
+// match trace mode's, AccaSim's box plots, and specification errors at file:line:column.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runTrace } from '../../src/batch/run-trace.js';
+import { PACKAGE_ROOT } from '../../src/util/package-root.js';
+
+const cli = join(PACKAGE_ROOT, 'dist/src/cli/main.js');
+const dir = mkdtempSync(join(tmpdir(), 'gs-batch-exp-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const gridsweep = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: dir });
+
+describe('batch experiment', () => {
+  it('runs every combination and draws slowdown and queue-size box plots per dispatcher', () => {
+    const spec = {
+      batch: 1,
+      workloads: {
+        hand: { file: join(PACKAGE_ROOT, 'test/fixtures/swf/hand.swf') },
+        synthetic: { generator: { jobs: 800, nodes: 2, coresPerNode: 4, maxJobCores: 8 }, seed: 5 },
+      },
+      policies: ['fcfs', 'easy'],
+      allocators: 'all',
+      nodes: 2,
+      coresPerNode: 4,
+    };
+    writeFileSync(join(dir, 'spec.json'), JSON.stringify(spec, null, 2));
+    const r = gridsweep('experiment', 'spec.json', '--out', 'out');
+    expect(r.stderr).toContain('8 trace runs');
+    expect(r.status).toBe(0);
+    const csv = readFileSync(join(dir, 'out', 'results.csv'), 'utf8').trim().split('\n');
+    expect(csv).toHaveLength(9);
+    expect(csv.slice(1).map((l) => l.split(',').slice(0, 4).join(','))).toEqual([
+      'hand,fcfs,first-fit,4', 'hand,fcfs,best-fit,4', 'hand,easy,first-fit,4', 'hand,easy,best-fit,4',
+      'synthetic,fcfs,first-fit,800', 'synthetic,fcfs,best-fit,800', 'synthetic,easy,first-fit,800', 'synthetic,easy,best-fit,800',
+    ]);
+    // The same figures as trace mode on the generated workload the experiment kept.
+    const json = JSON.parse(readFileSync(join(dir, 'out', 'results.json'), 'utf8')) as Array<{ workload: string; policy: string; allocator: string; metrics: unknown }>;
+    const direct = runTrace({ workloadPath: join(dir, 'out', 'workloads', 'synthetic.swf'), nodes: 2, coresPerNode: 4, policy: 'easy', allocator: 'best-fit' });
+    expect(json.find((x) => x.workload === 'synthetic' && x.policy === 'easy' && x.allocator === 'best-fit')!.metrics).toEqual(JSON.parse(JSON.stringify(direct.metrics)));
+    for (const plot of ['slowdown.svg', 'bounded-slowdown.svg', 'queue-size.svg']) {
+      const svg = readFileSync(join(dir, 'out', plot), 'utf8');
+      for (const d of ['fcfs/first-fit', 'fcfs/best-fit', 'easy/first-fit', 'easy/best-fit']) {
+        expect(svg, `${plot} ${d}`).toContain(`data-series="${d}" data-group="synthetic"`);
+      }
+      // Slowdowns: one value per job; queue sizes: one per dispatch.
+      expect(svg).toMatch(plot === 'queue-size.svg' ? /synthetic: median [\d.]+, .*mean [\d.]+ ± [\d.]+ \(\d+ values\)/ : /synthetic: median [\d.]+, .*mean [\d.]+ ± [\d.]+ \(800 values\)/);
+    }
+  });
+
+  it('names the place of an unknown policy, with the valid ones', () => {
+    writeFileSync(join(dir, 'bad.json'), '{\n  "batch": 1,\n  "workloads": { "w": { "file": "w.swf" } },\n  "policies": ["fcfs", "fifo"]\n}\n');
+    const r = gridsweep('experiment', 'bad.json', '--out', 'bad-out');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('bad.json:4:24: error: /policies/1: must be equal to one of the allowed values');
+    expect(r.stderr).toContain('expected: one of "fcfs", "sjf", "ljf", "easy", "conservative"');
+    expect(r.stderr).not.toContain('constant');
+  });
+});
