@@ -12,26 +12,25 @@ function kebab(field: string): string {
   return field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
-/** The numeric fields with flags of their own, and their lower bounds. */
-const NUMERIC: Readonly<Record<string, { flag: string; description: string; integer?: boolean }>> = {
-  planIntervalS: { flag: 'plan-interval', description: 'seconds between scheduling events (S2/S3: the first interval)' },
-  deltaS: { flag: 'delta', description: 'Δ: plan until every host has work past t(i+1) + Δ' },
+/** Numeric fields whose flags are not named after the field (the strategy parameters' help comes from the registry). */
+const NUMERIC: Readonly<Record<string, { flag: string; description?: string; integer?: boolean }>> = {
+  planIntervalS: { flag: 'plan-interval' },
+  deltaS: { flag: 'delta' },
   planDurationS: { flag: 'plan-duration', description: 'simulated duration of one do_plan()' },
   keepWorksPerHost: { flag: 'keep-works', description: 'works kept at the head of each host FIFO at re-planning', integer: true },
   randomTolerance: { flag: 'random-tolerance', description: 'randomized heuristics: relative tolerance around the best' },
 };
 
+/** Every strategy parameter's help, from the registry. */
+function parameterHelp(): Map<string, string> {
+  const help = new Map<string, string>();
+  for (const family of listStrategyFamilies()) for (const p of family.parameters) help.set(p.name, p.help);
+  return help;
+}
+
+/** The strategy parameters without a flag in NUMERIC: [field, flag], each once. */
 function strategyParameterFlags(): [string, string][] {
-  const seen = new Set<string>();
-  const out: [string, string][] = [];
-  for (const family of listStrategyFamilies()) {
-    for (const p of family.parameters) {
-      if (seen.has(p) || NUMERIC[p]) continue;
-      seen.add(p);
-      out.push([p, kebab(p)]);
-    }
-  }
-  return out;
+  return [...parameterHelp().keys()].filter((p) => !NUMERIC[p]).map((p) => [p, kebab(p)]);
 }
 
 /** The flags, with the defaults a command uses (simulate: DEFAULT_SCHEDULER_OPTIONS). */
@@ -45,8 +44,11 @@ export function schedulerFlags(defaults: SchedulerOptions = DEFAULT_SCHEDULER_OP
       default: d.heuristic,
     },
   };
+  const help = parameterHelp();
   for (const [field, spec] of Object.entries(NUMERIC)) {
-    flags[spec.flag] = { type: 'string', valueName: spec.integer ? 'N' : 'X', description: spec.description, default: String(d[field]) };
+    const description = spec.description ?? help.get(field);
+    if (description === undefined) throw new Error(`bug: no help for --${spec.flag}`);
+    flags[spec.flag] = { type: 'string', valueName: spec.integer ? 'N' : 'X', description, default: String(d[field]) };
   }
   flags['work-stealing'] = { type: 'boolean', description: 'an idle host may take a ready work queued on another host of its cluster' };
   for (const family of listStrategyFamilies()) {
@@ -58,7 +60,7 @@ export function schedulerFlags(defaults: SchedulerOptions = DEFAULT_SCHEDULER_OP
     };
   }
   for (const [field, flag] of strategyParameterFlags()) {
-    flags[flag] = { type: 'string', valueName: 'X', description: `strategy parameter ${field}`, default: String(d[field]) };
+    flags[flag] = { type: 'string', valueName: 'X', description: help.get(field)!, default: String(d[field]) };
   }
   return flags;
 }
@@ -89,4 +91,15 @@ export function schedulerOptionsFromArgs(args: CommandArgs, defaults: SchedulerO
     out[field] = numberOption(args, flag, d[field] as number, { min: 0 });
   }
   return out as unknown as SchedulerOptions;
+}
+
+/** Every strategy choice with its one-line help, for the details of the commands that take these flags. */
+export function strategyChoicesHelp(): string {
+  const lines = ['Strategy choices (the flags above; each value with what it does):'];
+  for (const family of listStrategyFamilies()) {
+    const width = Math.max(...family.choices.map((c) => c.name.length));
+    lines.push(`  --${kebab(family.option)}`);
+    for (const c of family.choices) lines.push(`    ${c.name.padEnd(width)}  ${c.help}`);
+  }
+  return lines.join('\n');
 }

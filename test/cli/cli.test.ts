@@ -8,6 +8,7 @@ import { COMMAND_NAMES } from '../../src/cli/commands-list.js';
 import { loadAllCommands } from '../../src/cli/registry.js';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 import { applySections, generatedSections } from '../../src/cli/readme-sections.js';
+import { listStrategyFamilies } from '../../src/scheduler/strategies/registry.js';
 
 const cli = join(PACKAGE_ROOT, 'dist/src/cli/main.js');
 function gridsweep(...args: string[]) {
@@ -53,4 +54,22 @@ describe('gridsweep CLI', () => {
     const readme = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
     expect(applySections(readme, await generatedSections())).toBe(readme);
   });
+
+  it('prints every strategy choice and every strategy parameter with its one-line help (simulate and run)', () => {
+    for (const name of ['simulate', 'run']) {
+      const help = gridsweep(name, '--help').stdout;
+      for (const family of listStrategyFamilies()) {
+        for (const c of family.choices) expect(help, `${name}: ${family.option} ${c.name}`).toMatch(new RegExp(`^ +${c.name} +${escapeRegExp(c.help)}$`, 'm'));
+        for (const p of family.parameters) {
+          expect(p.help.length, p.name).toBeGreaterThan(10);
+          expect(help, `${name}: ${p.name}`).toContain(p.help);
+        }
+      }
+      expect(help).not.toContain('strategy parameter');
+    }
+  });
 });
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -11,7 +11,7 @@ import type { RecordSink } from '../../record/events.js';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../../scheduler/options.js';
 import { Scheduler } from '../../scheduler/scheduler.js';
 import { listHeuristics } from '../../scheduler/heuristics/registry.js';
-import { schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
+import { strategyChoicesHelp, schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
 import { expandForGrid, runReal, type RunLogEvent } from '../../../backends/real/runner.js';
 import { checkReplayPlan, loadReplayPlan } from '../../../backends/real/replay-plan.js';
 import { formatComparison } from '../../../backends/real/timeline-compare.js';
@@ -129,6 +129,8 @@ const command: Command = {
     SWEEP_FORMAT_HELP,
     '',
     `Heuristics: ${listHeuristics().map((h) => h.name).join(', ')}.`,
+    '',
+    strategyChoicesHelp(),
   ].join('\n'),
   options: {
     grid: { type: 'string', short: 'g', description: 'the real grid file', valueName: 'REALGRID' },

@@ -9,7 +9,7 @@ import { getHeuristic, listHeuristics } from '../../scheduler/heuristics/registr
 import type { SchedulerOptions } from '../../scheduler/options.js';
 import { runWatchLoop, serveUntilInterrupted, type Dashboard, type RecordedSource } from '../../dashboard/index.js';
 import { dashboardPort, startCommandDashboard } from '../start-dashboard.js';
-import { schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
+import { strategyChoicesHelp, schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
 import type { Application } from '../../model/application.js';
 import type { GridDescription } from '../../model/grid.js';
 import { DEFAULT_SAMPLE_PERIOD_S } from '../../model/grid.js';
@@ -274,6 +274,8 @@ const command: Command = {
     '--watch (implies --dashboard) re-runs whenever the application, the grid or its behaviour files are',
     'saved; a save that does not parse shows its error (file:line:column) in the page, and the next good',
     'save brings the charts back. Behaviour files are those the grid names when the watch starts.',
+    '',
+    strategyChoicesHelp(),
   ].join('\n'),
   options: {
     app: { type: 'string', description: 'application description (WorkDescription)', valueName: 'APP' },

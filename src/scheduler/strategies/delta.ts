@@ -20,7 +20,10 @@ export const deltaFamily: StrategyFamily = {
   section: '5.5',
   help: 'how far past the next scheduling event the chart is filled (Δ)',
   choices: DELTA_STRATEGIES,
-  parameters: ['deltaS', 'deltaFraction'],
+  parameters: [
+    { name: 'deltaS', help: 'constant: Δ in seconds, how far past the next scheduling event hosts get work' },
+    { name: 'deltaFraction', help: 'proportional: Δ as this fraction of the interval to the next scheduling event' },
+  ],
 };
 
 /** The adaptive Δ averages this many recent relative errors. */

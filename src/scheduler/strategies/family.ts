@@ -8,6 +8,13 @@ export interface StrategyChoice<N extends string = string> {
   readonly help: string;
 }
 
+/** A numeric SchedulerOptions field that tunes a family, with its one-line help. */
+export interface StrategyParameter {
+  readonly name: string;
+  /** One line, with the unit. */
+  readonly help: string;
+}
+
 export interface StrategyFamily {
   /** The SchedulerOptions field that picks a value. */
   readonly option: string;
@@ -17,7 +24,7 @@ export interface StrategyFamily {
   readonly help: string;
   readonly choices: readonly StrategyChoice[];
   /** The numeric SchedulerOptions fields that tune this family. */
-  readonly parameters: readonly string[];
+  readonly parameters: readonly StrategyParameter[];
 }
 
 /** The value names of a family, checked: throws listing the valid names. */

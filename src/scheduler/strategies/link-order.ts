@@ -19,7 +19,10 @@ export const linkOrderFamily: StrategyFamily = {
   section: '5.6.5',
   help: 'what a link does with an output that is not ready at the head of its FIFO',
   choices: LINK_ORDERS,
-  parameters: ['hybridWaitS', 'hybridMaxSkips'],
+  parameters: [
+    { name: 'hybridWaitS', help: 'hybrid: a link waits for an output whose computation ends within this many seconds' },
+    { name: 'hybridMaxSkips', help: 'hybrid: how many times an output may be skipped before its link waits for it' },
+  ],
 };
 
 export interface LinkOrderRule {

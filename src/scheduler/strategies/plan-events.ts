@@ -35,7 +35,12 @@ export const planEventsFamily: StrategyFamily = {
   section: '5.6.1',
   help: 'how the interval between scheduling events is chosen',
   choices: PLAN_EVENTS,
-  parameters: ['planIntervalS', 'minPlanIntervalS', 'maxPlanIntervalS', 'deviationThreshold'],
+  parameters: [
+    { name: 'planIntervalS', help: 'seconds between scheduling events (S2/S3: the first interval)' },
+    { name: 'minPlanIntervalS', help: 'S2/S3: the shortest interval, in seconds, the deviation may shrink it to' },
+    { name: 'maxPlanIntervalS', help: 'S2/S3: the longest interval, in seconds, it may grow to' },
+    { name: 'deviationThreshold', help: 'S2/S3: above this share of mispredicted hosts (0–1) the interval is halved' },
+  ],
 };
 
 export const replanOnFamily: StrategyFamily = {

@@ -33,7 +33,7 @@ export const qualityFamily: StrategyFamily = {
   section: '5.2.2',
   help: 'where run-time and file-size estimates come from',
   choices: QUALITIES,
-  parameters: ['noiseBound'],
+  parameters: [{ name: 'noiseBound', help: 'noisy: the largest relative error of a believed run time or size (0.2 = ±20 %)' }],
 };
 
 export const resourcePredictorFamily: StrategyFamily = {

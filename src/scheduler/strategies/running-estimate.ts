@@ -22,7 +22,7 @@ export const runningEstimateFamily: StrategyFamily = {
   section: '5.2.1',
   help: 'completion estimate of running sub-tasks',
   choices: RUNNING_ESTIMATES,
-  parameters: ['overdueGraceS'],
+  parameters: [{ name: 'overdueGraceS', help: 'overdue: once a sub-task is overdue, it is expected to end this many seconds from now' }],
 };
 
 /** Measured progress of a running sub-task, in its own unit (dedicated CPU seconds or bytes). */

@@ -22,7 +22,7 @@ export const taskSpaceFamily: StrategyFamily = {
   section: '5.6.2',
   help: 'which not-started Works a plan considers',
   choices: TASK_SPACES,
-  parameters: ['taskSpaceSize'],
+  parameters: [{ name: 'taskSpaceSize', help: 'random, shared-files: how many not-started Works each plan considers' }],
 };
 
 export interface TaskSpaceInput {
