@@ -15,6 +15,10 @@ export interface ResultRow {
   readonly seed: number;
   readonly makespanS: number;
   readonly lowerBoundS: number;
+  /** The bound from the work alone (the larger of the CPU and longest-task bounds; lower-bound.ts). */
+  readonly workBoundS: number;
+  /** Which bound gives lowerBoundS: cpu, link, task or startup. */
+  readonly lowerBoundBinding: string;
   readonly utilization: number;
   readonly bytesMoved: number;
   readonly planCalls: number;
@@ -38,6 +42,8 @@ export const RESULT_COLUMNS: readonly (keyof ResultRow)[] = [
   'seed',
   'makespanS',
   'lowerBoundS',
+  'workBoundS',
+  'lowerBoundBinding',
   'utilization',
   'bytesMoved',
   'planCalls',

@@ -282,6 +282,8 @@ export async function runExperiment(l: LoadedExperimentSpec, opts: ExperimentRun
       seed: cell.seed,
       makespanS: o.makespanS,
       lowerBoundS: r.bound.lowerBoundS,
+      workBoundS: Math.max(r.bound.cpuBoundS, r.bound.taskBoundS),
+      lowerBoundBinding: r.bound.binding,
       utilization: o.utilization,
       bytesMoved: o.bytesMoved,
       planCalls: o.planCalls,
