@@ -149,12 +149,28 @@ function randomizedSentence(s: StudySummary, sizeKB: number): string | undefined
   return `Randomized versus plain: ${[...differ, ...same].join('; ')}.`;
 }
 
+const BINDING_WORDS: Readonly<Record<string, string>> = {
+  cpu: 'set by the work over all hosts',
+  task: 'set by the longest task',
+  link: 'set by the bytes over all links',
+  startup: 'set by the work plus the transfers each cluster needs before its first task and after its last',
+};
+
+/** ", set by …; the work alone gives N s" when a transfer-aware bound is above the work-only one. */
+function boundOrigin(s: StudySummary, sizeKB: number): string {
+  const binding = s.lowerBoundBinding(sizeKB);
+  if (binding === undefined) return '';
+  const work = s.workBoundS(sizeKB);
+  const words = BINDING_WORDS[binding] ?? `set by the ${binding} bound`;
+  return work > 0 && work < s.lowerBoundS(sizeKB) ? `, ${words}; the work alone gives ${formatSeconds(work)}` : `, ${words}`;
+}
+
 function lowerBoundSentence(s: StudySummary, ranked: readonly Ranked[], sizeKB: number): string | undefined {
   const lb = s.lowerBoundS(sizeKB);
   if (!(lb > 0)) return undefined;
   const best = ranked[0]!;
   const smallest = s.sizesKB[0]!;
-  const text = `The best median makespan at ${formatSize(sizeKB)} is ${formatPercent(best.medianS / lb - 1)} above the lower bound (${formatSeconds(lb)})`;
+  const text = `The best median makespan at ${formatSize(sizeKB)} is ${formatPercent(best.medianS / lb - 1)} above the lower bound (${formatSeconds(lb)}${boundOrigin(s, sizeKB)})`;
   if (smallest === sizeKB) return `${text}.`;
   const smallRanked = rankAt(s, smallest);
   const lbSmall = s.lowerBoundS(smallest);

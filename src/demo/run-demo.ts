@@ -78,6 +78,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoOutcome> {
   const experiment = await runExperiment(loaded, {
     outDir: o.outDir,
     jobs: o.jobs,
+    charts: false,
     ...(o.onProgress ? { onProgress: o.onProgress } : {}),
     ...(o.runner ? { runner: o.runner } : {}),
   });

@@ -22,6 +22,9 @@ export interface StudySummary {
   medianS(heuristic: string, sizeKB: number): number;
   /** The largest lower bound across seeds (NaN if there is no run). */
   lowerBoundS(sizeKB: number): number;
+  /** The largest bound from the work alone, and which bound gave lowerBoundS (the row that has it). */
+  workBoundS(sizeKB: number): number;
+  lowerBoundBinding(sizeKB: number): string | undefined;
 }
 
 function sizeOf(row: ResultRow): number {
@@ -35,6 +38,8 @@ export function summarizeStudy(rows: readonly ResultRow[], codes: ReadonlyArray<
   const codeOf = new Map(codes.map((c) => [c.name, c.code]));
   const cells = new Map<string, number[]>();
   const bounds = new Map<number, number[]>();
+  const workBounds = new Map<number, number[]>();
+  const binding = new Map<number, { boundS: number; binding: string }>();
   const names: string[] = [];
   const sizes = new Set<number>();
   const seeds = new Set<number>();
@@ -53,6 +58,8 @@ export function summarizeStudy(rows: readonly ResultRow[], codes: ReadonlyArray<
     const b = bounds.get(size) ?? [];
     b.push(r.lowerBoundS);
     bounds.set(size, b);
+    workBounds.set(size, [...(workBounds.get(size) ?? []), r.workBoundS]);
+    if (r.lowerBoundS > (binding.get(size)?.boundS ?? -Infinity)) binding.set(size, { boundS: r.lowerBoundS, binding: r.lowerBoundBinding });
   }
   return {
     sizesKB: [...sizes].sort((a, b) => a - b),
@@ -62,5 +69,7 @@ export function summarizeStudy(rows: readonly ResultRow[], codes: ReadonlyArray<
     makespansS: (h, s) => cells.get(cellKey(h, s)) ?? [],
     medianS: (h, s) => median(cells.get(cellKey(h, s)) ?? []),
     lowerBoundS: (s) => Math.max(...(bounds.get(s) ?? [NaN])),
+    workBoundS: (s) => Math.max(...(workBounds.get(s) ?? [NaN])),
+    lowerBoundBinding: (s) => binding.get(s)?.binding,
   };
 }

@@ -1,6 +1,7 @@
 // The experiment's outputs: results.csv and results.json, written row by row (never held in memory) to
 // temporary names and renamed when complete; and the summary table (median makespan across seeds).
 import { createWriteStream, renameSync, type WriteStream } from 'node:fs';
+import { meanAndSd } from '../util/stats.js';
 import type { SweepValue } from './spec.js';
 
 export interface ResultRow {
@@ -14,6 +15,10 @@ export interface ResultRow {
   readonly seed: number;
   readonly makespanS: number;
   readonly lowerBoundS: number;
+  /** The bound from the work alone (the larger of the CPU and longest-task bounds; lower-bound.ts). */
+  readonly workBoundS: number;
+  /** Which bound gives lowerBoundS: cpu, link, task or startup. */
+  readonly lowerBoundBinding: string;
   readonly utilization: number;
   readonly bytesMoved: number;
   readonly planCalls: number;
@@ -37,6 +42,8 @@ export const RESULT_COLUMNS: readonly (keyof ResultRow)[] = [
   'seed',
   'makespanS',
   'lowerBoundS',
+  'workBoundS',
+  'lowerBoundBinding',
   'utilization',
   'bytesMoved',
   'planCalls',
@@ -165,10 +172,15 @@ export class SummaryTable {
   }
 
   format(): string {
-    const title = this.sweepVariable ? `median makespan (s) by ${this.sweepVariable}` : 'median makespan (s)';
+    const title = `${this.sweepVariable ? `median makespan (s) by ${this.sweepVariable}` : 'median makespan (s)'}, then mean ± sd over seeds`;
     const head = ['', ...this.columns.map((c) => (c === '' ? 'makespan' : c))];
     const fmt = (x: number | undefined): string => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(0));
-    const body = [...this.cells.entries()].map(([series, row]) => [series, ...this.columns.map((c) => fmt(row.has(c) ? median(row.get(c)!) : undefined))]);
+    const cell = (values: readonly number[] | undefined): string => {
+      if (values === undefined) return '-';
+      const { mean, sd } = meanAndSd(values);
+      return `${fmt(median(values))} (${fmt(mean)} ± ${fmt(sd)})`;
+    };
+    const body = [...this.cells.entries()].map(([series, row]) => [series, ...this.columns.map((c) => cell(row.get(c)))]);
     body.push(['lower bound', ...this.columns.map((c) => fmt(this.bounds.get(c)))]);
     const rows = [head, ...body];
     const widths = head.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));

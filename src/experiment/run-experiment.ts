@@ -15,6 +15,8 @@ import { RESULTS_VERSION } from './results-version.js';
 import { ResultsWriter, SummaryTable, type ResultRow, type ResultsHeader } from './results.js';
 import { substituteVariables, type InputSpec, type LoadedExperimentSpec, type SweepValue } from './spec.js';
 import { ResultStore, runKey } from './store.js';
+import { writeExperimentPlots } from './plots.js';
+import { writeFileAtomicSync } from '../util/atomic-write.js';
 
 export type RunnerRef = { readonly module: string } | { readonly inline: RunOneFn };
 
@@ -27,6 +29,8 @@ export interface ExperimentRunOptions {
   readonly onProgress?: (p: ExperimentProgress) => void;
   /** Given: the simulated runs are recorded and shown to it (e.g. a live dashboard); results are the same. */
   readonly watcher?: ExperimentWatcher;
+  /** Write summary.txt and the charts (plots.ts) when done (default true; the demo draws its own). */
+  readonly charts?: boolean;
 }
 
 export interface ExperimentProgress {
@@ -63,6 +67,9 @@ export interface ExperimentSummary {
   readonly table: SummaryTable;
   readonly csvPath: string;
   readonly jsonPath: string;
+  /** The summary table as text, and the charts (plots.ts); none when options.charts is false. */
+  readonly summaryPath: string | undefined;
+  readonly plots: readonly string[];
   readonly runsDir: string;
   readonly elapsedMs: number;
 }
@@ -254,6 +261,7 @@ export async function runExperiment(l: LoadedExperimentSpec, opts: ExperimentRun
   const jsonPath = join(opts.outDir, 'results.json');
   const writer = await ResultsWriter.open(csvPath, jsonPath, header);
   const table = new SummaryTable(header.sweepVariable);
+  const rows: ResultRow[] = [];
   for (const cell of cells(l)) {
     const { key, applicationSha256, gridSha256 } = keyOf(cell);
     if (failedKeys.has(key)) continue;
@@ -274,6 +282,8 @@ export async function runExperiment(l: LoadedExperimentSpec, opts: ExperimentRun
       seed: cell.seed,
       makespanS: o.makespanS,
       lowerBoundS: r.bound.lowerBoundS,
+      workBoundS: Math.max(r.bound.cpuBoundS, r.bound.taskBoundS),
+      lowerBoundBinding: r.bound.binding,
       utilization: o.utilization,
       bytesMoved: o.bytesMoved,
       planCalls: o.planCalls,
@@ -287,8 +297,13 @@ export async function runExperiment(l: LoadedExperimentSpec, opts: ExperimentRun
       key,
     };
     await writer.add(row);
+    rows.push(row);
     table.add(seriesOf(cell), cell.sweep, o.makespanS, r.bound.lowerBoundS);
   }
   await writer.close();
-  return { total, simulated, cached, failures, table, csvPath, jsonPath, runsDir, elapsedMs: Date.now() - started };
+  const charts = opts.charts ?? true;
+  const summaryPath = charts ? join(opts.outDir, 'summary.txt') : undefined;
+  if (summaryPath !== undefined) writeFileAtomicSync(summaryPath, table.format() + '\n');
+  const plots = charts ? writeExperimentPlots({ header, rows }, opts.outDir) : [];
+  return { total, simulated, cached, failures, table, csvPath, jsonPath, summaryPath, plots, runsDir, elapsedMs: Date.now() - started };
 }

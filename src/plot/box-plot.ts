@@ -2,6 +2,7 @@
 // the spread of a measure across seeds (or jobs): the box from the first to the third quartile, a line at
 // the median, whiskers to the minimum and maximum. A box is drawn from its values, or from a summary when
 // the values are too many to keep (a million jobs' slowdowns).
+import { meanAndSd } from '../util/stats.js';
 import { axes, el, escapeXml, fmt, legend, linearScale, logScale, seriesStyle, svgDocument, text, type Scale } from './svg.js';
 
 /** The five numbers a box shows, and optionally the mean and standard deviation (shown in its tooltip). */
@@ -42,11 +43,16 @@ export function quantile(sorted: readonly number[], q: number): number {
   return i + 1 < sorted.length ? sorted[i]! + frac * (sorted[i + 1]! - sorted[i]!) : sorted[i]!;
 }
 
+/** The five numbers (type-7 quartiles), the mean and the population standard deviation of `values`. */
+export function boxStatistics(values: readonly number[]): BoxSummary | undefined {
+  if (values.length === 0) return undefined;
+  const s = [...values].sort((p, q) => p - q);
+  const { mean, sd } = meanAndSd(s);
+  return { min: s[0]!, q1: quantile(s, 0.25), median: quantile(s, 0.5), q3: quantile(s, 0.75), max: s[s.length - 1]!, count: s.length, mean, sd };
+}
+
 function summaryOf(box: Box): BoxSummary | undefined {
-  if ('summary' in box) return box.summary;
-  if (box.values.length === 0) return undefined;
-  const s = [...box.values].sort((p, q) => p - q);
-  return { min: s[0]!, q1: quantile(s, 0.25), median: quantile(s, 0.5), q3: quantile(s, 0.75), max: s[s.length - 1]!, count: s.length };
+  return 'summary' in box ? box.summary : boxStatistics(box.values);
 }
 
 export function boxPlot(o: BoxPlotOptions): string {

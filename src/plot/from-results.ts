@@ -26,12 +26,27 @@ export function loadResults(path: string): LoadedResults {
   return r as LoadedResults;
 }
 
-/** Series name of a row: the heuristic, plus what else varies among the rows (strategy, grid, application). */
-function seriesNamer(rows: readonly ResultRow[]): (r: ResultRow) => string {
-  const varies = (f: (r: ResultRow) => string): boolean => new Set(rows.map(f)).size > 1;
-  const strategy = varies((r) => r.strategy);
-  const grid = varies((r) => r.grid);
-  const app = varies((r) => r.application);
+/** What a row can vary in besides the heuristic; the sweep is the swept variable's value. */
+export type ResultDimension = 'sweep' | 'strategy' | 'grid' | 'application';
+
+const DIMENSION_OF: Readonly<Record<ResultDimension, (r: ResultRow) => string>> = {
+  sweep: (r) => String(xOf(r)),
+  strategy: (r) => r.strategy,
+  grid: (r) => r.grid,
+  application: (r) => r.application,
+};
+
+/** The dimensions that take more than one value among `rows`. */
+export function variedDimensions(rows: readonly ResultRow[]): ResultDimension[] {
+  return (Object.keys(DIMENSION_OF) as ResultDimension[]).filter((d) => new Set(rows.map(DIMENSION_OF[d])).size > 1);
+}
+
+/** Series name of a row: the heuristic, plus what else varies among the rows (strategy, grid, application) except `shown` (the x axis). */
+function seriesNamer(rows: readonly ResultRow[], shown: ResultDimension = 'sweep'): (r: ResultRow) => string {
+  const varies = (d: ResultDimension): boolean => d !== shown && new Set(rows.map(DIMENSION_OF[d])).size > 1;
+  const strategy = varies('strategy');
+  const grid = varies('grid');
+  const app = varies('application');
   return (r) => `${r.heuristic}${strategy ? `/${r.strategy}` : ''}${grid ? ` @${r.grid}` : ''}${app ? ` ${r.application}` : ''}`;
 }
 
@@ -94,16 +109,18 @@ export function makespanLineChart(results: LoadedResults, opts: { logX?: boolean
   });
 }
 
-export function makespanBoxPlot(results: LoadedResults, opts: { title?: string } = {}): string {
+/** Makespan across seeds: one box per series for each value of `by` (default: the swept variable). */
+export function makespanBoxPlot(results: LoadedResults, opts: { title?: string; by?: ResultDimension } = {}): string {
   const { header, rows } = results;
-  const name = seriesNamer(rows);
-  const groups: BoxGroup[] = [...groupBy(rows, xOf).entries()].map(([x, cell]) => ({
-    label: String(x),
+  const by = opts.by ?? 'sweep';
+  const name = seriesNamer(rows, by);
+  const groups: BoxGroup[] = [...groupBy(rows, DIMENSION_OF[by]).entries()].map(([x, cell]) => ({
+    label: x,
     boxes: [...groupBy(cell, name).entries()].map(([series, rs]) => ({ series, values: rs.map((r) => r.makespanS) })),
   }));
   return boxPlot({
-    title: opts.title ?? `${header.experiment}: makespan across ${header.seeds.length} seed(s)`,
-    xLabel: xLabelOf(header),
+    title: opts.title ?? `${header.experiment}: makespan across ${header.seeds.length} seed(s)${by === 'sweep' ? '' : `, by ${by}`}`,
+    xLabel: by === 'sweep' ? xLabelOf(header) : by,
     yLabel: 'makespan (s)',
     groups,
   });

@@ -40,7 +40,7 @@ describe('gridsweep demo --quick (built CLI)', () => {
     expect(first.stdout).toMatch(/median makespan \(s\) by sharedFileSizeKB/);
     const header = new RegExp(`^\\s+${QUICK_STUDY.sizesKB.join('\\s+')}$`, 'm');
     expect(first.stdout).toMatch(header);
-    for (const h of heuristics) expect(first.stdout).toMatch(new RegExp(`^${h}\\s+\\d+\\s+\\d+$`, 'm'));
+    for (const h of heuristics) expect(first.stdout).toMatch(new RegExp(`^${h}\\s+\\d+ \\(\\d+ ± \\d+\\)\\s+\\d+ \\(\\d+ ± \\d+\\)$`, 'm'));
     expect(first.stdout).toMatch(/^lower bound\s+\d+\s+\d+$/m);
     expect(first.stdout).toMatch(/has the shortest median makespan/);
     expect(first.stdout).toMatch(/Compared with the paper \(seed 001 §8\): The outcome (matches|differs)/);

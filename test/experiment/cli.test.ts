@@ -32,7 +32,7 @@ describe('gridsweep experiment', () => {
       expect(await experiment.run({ values: { out, jobs: '1' }, positionals: [path] })).toBe(0);
       const printed = log.mock.calls.map((c) => String(c[0])).join('\n');
       expect(printed).toMatch(/median makespan \(s\) by inKB/);
-      expect(printed).toMatch(/^workqueue\s+\d+\s+\d+$/m);
+      expect(printed).toMatch(/^workqueue\s+\d+ \(\d+ ± \d+\)\s+\d+ \(\d+ ± \d+\)$/m);
       expect(printed).toMatch(/8 runs: 8 simulated, 0 from the cache, 0 failed/);
       expect(readFileSync(join(out, 'results.csv'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'))).toHaveLength(9);
       log.mockClear();

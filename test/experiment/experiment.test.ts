@@ -112,9 +112,15 @@ describe('lower bound', () => {
     const bytes = app.files.reduce((s, f) => s + f.sizeBytes, 0);
     expect(b.linkBoundS).toBeCloseTo(bytes / (3 * 10240), 6);
     expect(b.taskBoundS).toBeCloseTo(Math.max(...app.works.map((w) => w.runTimeS[0]!)), 6);
-    expect(b.lowerBoundS).toBe(Math.max(b.cpuBoundS, b.linkBoundS, b.taskBoundS));
-    // 400 tasks of ~100 s on 11.8 host-equivalents: the CPU bound wins even at 9600 KB (8 × 9600 KB over 3 links).
-    expect(b.lowerBoundS).toBe(b.cpuBoundS);
+    expect(b.lowerBoundS).toBe(Math.max(b.cpuBoundS, b.linkBoundS, b.taskBoundS, b.startupBoundS));
+    // 400 tasks of ~100 s on 11.8 host-equivalents: of the work-only bounds the CPU one wins even at 9600 KB
+    // (8 × 9600 KB over 3 links); but every cluster waits 960 s (9,830,400 B at 10,240 B/s, + 1 ms) for a
+    // first shared file, and with equal waits on every cluster the startup bound is the CPU bound + 960 s +
+    // the first unshared input in and the smallest output out.
+    expect(b.cpuBoundS).toBeGreaterThan(Math.max(b.linkBoundS, b.taskBoundS));
+    expect(b.binding).toBe('startup');
+    expect(b.startupBoundS - b.cpuBoundS).toBeGreaterThan(960);
+    expect(b.startupBoundS - b.cpuBoundS).toBeLessThan(970);
     expect(makespanLowerBound(fig11Application(100), grid).linkBoundS).toBeLessThan(b.linkBoundS / 5);
   });
 });
@@ -196,12 +202,26 @@ describe('running an experiment', () => {
     const l = load(dir, { ...baseSpec(), strategies: undefined });
     const r = await runExperiment(l, { outDir: join(dir, 'out'), runner: { inline: cheapRunOne } });
     const text = r.table.format();
-    expect(text.split('\n')[0]).toBe('median makespan (s) by size');
-    expect(text).toMatch(/^alpha\s+\d+\s+\d+$/m);
+    expect(text.split('\n')[0]).toBe('median makespan (s) by size, then mean ± sd over seeds');
+    expect(text).toMatch(/^alpha\s+\d+ \(\d+ ± \d+\)\s+\d+ \(\d+ ± \d+\)$/m);
     expect(text).toMatch(/^lower bound\s+\d+\s+\d+$/m);
+    expect(readFileSync(r.summaryPath, 'utf8')).toBe(`${text}\n`);
     // Seeds 1, 2, 3 add 1, 2, 3 s: the median is the seed-2 run.
     const s2 = JSON.parse(readFileSync(r.jsonPath, 'utf8')).rows.find((x: Record<string, unknown>) => x['heuristic'] === 'gamma' && x['sweep'] === 1000 && x['seed'] === 2);
     expect(r.table.medianOf('gamma', 1000)).toBe(s2.makespanS);
+  });
+
+  it('draws its charts into the results folder: against the swept variable and each other varied dimension', async () => {
+    const dir = tempDir();
+    const r = await runExperiment(load(dir, baseSpec()), { outDir: join(dir, 'out'), runner: { inline: cheapRunOne } });
+    expect(r.plots.map((p) => p.slice(join(dir, 'out').length + 1))).toEqual(['makespan-line.svg', 'makespan-box.svg', 'makespan-by-strategy.svg']);
+    const byStrategy = readFileSync(join(dir, 'out', 'makespan-by-strategy.svg'), 'utf8');
+    // Grouped by strategy, one box per heuristic (the strategy is the x axis, not part of the series name).
+    for (const strategy of ['plain', 'wide']) for (const h of ['alpha', 'beta', 'gamma']) expect(byStrategy).toContain(`data-series="${h}" data-group="${strategy}"`);
+    // Each box over 3 seeds × 2 sizes, with mean ± sd in its tooltip.
+    expect(byStrategy).toMatch(/alpha @ plain: median [\d.]+, quartiles [\d.]+–[\d.]+, range [\d.]+–[\d.]+, mean [\d.]+ ± [\d.]+ \(6 values\)/);
+    const box = readFileSync(join(dir, 'out', 'makespan-box.svg'), 'utf8');
+    expect(box).toMatch(/alpha\/plain @ 1000: .* \(3 values\)/);
   });
 
   it('worker threads give the same results as one thread', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { axisLabelOf, boxPlot, ganttChart, lineChart, linearScale, logScale, makespanBoxPlot, makespanLineChart, niceTicks, quantile } from '../../src/plot/index.js';
+import { axisLabelOf, boxPlot, boxStatistics, ganttChart, lineChart, linearScale, logScale, makespanBoxPlot, makespanLineChart, niceTicks, quantile } from '../../src/plot/index.js';
 import type { LoadedResults } from '../../src/plot/index.js';
 import type { ResultRow } from '../../src/experiment/results.js';
 import type { RunRecordEvent } from '../../src/record/events.js';
@@ -182,5 +182,20 @@ describe('Gantt chart', () => {
     expect(Number(output.attrs['x'])).toBeCloseTo(Number(compute.attrs['x']) + Number(compute.attrs['width']), 1);
     expect(textsOf(svg)).toEqual(expect.arrayContaining(['time (s)', 'computation', 'input transfer', 'output transfer']));
     expect(textsOf(svg).some((t) => t.includes('xsufferage'))).toBe(true);
+  });
+});
+
+describe('box statistics, by hand', () => {
+  it('quartiles (type 7), mean and population sd of 1, 2, 3, 4, 10', () => {
+    // Quartile positions (n − 1) × q = 1, 2, 3 → 2, 3, 4; mean 20 / 5 = 4; sd √((9 + 4 + 1 + 0 + 36) / 5) = √10.
+    const s = boxStatistics([10, 3, 1, 4, 2])!;
+    expect(s).toMatchObject({ min: 1, q1: 2, median: 3, q3: 4, max: 10, count: 5, mean: 4 });
+    expect(s.sd).toBeCloseTo(Math.sqrt(10), 12);
+  });
+
+  it('interpolates between order statistics for an even count', () => {
+    // 1, 2, 3, 4: q1 at 0.75 → 1.75, median at 1.5 → 2.5, q3 at 2.25 → 3.25.
+    expect(boxStatistics([4, 1, 3, 2])).toMatchObject({ q1: 1.75, median: 2.5, q3: 3.25, mean: 2.5 });
+    expect(boxStatistics([])).toBeUndefined();
   });
 });

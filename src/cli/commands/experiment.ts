@@ -30,7 +30,11 @@ const SPEC_HELP = [
   'are replaced in every string of these entries. Every run is cached in DIR/runs under a hash of its',
   'inputs\' contents, options, seed and the results version (which changes only when gridsweep starts',
   'computing different results): run the same command again to resume.',
-  'DIR/results.csv and DIR/results.json hold one row per run; `gridsweep plot` draws them.',
+  'DIR/results.csv and DIR/results.json hold one row per run, DIR/summary.txt the table printed at the end',
+  '(median makespan, then mean ± sd over seeds). When it ends, the experiment draws DIR/makespan-line.svg',
+  '(median against the swept variable, with the lower bound), DIR/makespan-box.svg (spread over seeds per',
+  'swept value) and DIR/makespan-by-DIMENSION.svg for each of strategy, grid, application that varies;',
+  '`gridsweep plot` draws them again with other options.',
   '',
   '--dashboard serves a live view on 127.0.0.1 (the URL, with its access token, is printed first as',
   '`dashboard: URL`): the progress over the matrix (done, running, cached, failed) and the Gantt charts',
@@ -80,7 +84,8 @@ function printSummary(summary: ExperimentSummary): void {
   console.log(summary.table.format());
   console.log('');
   console.log(`${summary.total} runs: ${summary.simulated} simulated, ${summary.cached} from the cache, ${summary.failures.length} failed, in ${(summary.elapsedMs / 1000).toFixed(1)} s`);
-  console.log(`wrote ${summary.csvPath} and ${summary.jsonPath}`);
+  console.log(`wrote ${[summary.csvPath, summary.jsonPath, summary.summaryPath].filter((p) => p !== undefined).join(', ')}`);
+  if (summary.plots.length > 0) console.log(`drew ${summary.plots.join(', ')}`);
   for (const f of summary.failures.slice(0, 10)) console.error(`failed: ${f.run}: ${f.message}`);
   if (summary.failures.length > 10) console.error(`... and ${summary.failures.length - 10} more failures`);
 }
