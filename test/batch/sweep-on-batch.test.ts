@@ -1,6 +1,7 @@
 // A sweep on a batch-managed cluster of the simulated grid: its Works reach the cores only through pilot
 // jobs, which wait behind other users' jobs; a pilot whose walltime ends mid-Work loses that Work, which
 // runs again. Schedules computed by hand (transfers take no time: 0-byte files on an instant link).
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../../backends/sim/simulate.js';
@@ -63,5 +64,16 @@ describe('a sweep on a batch cluster', () => {
     // The background job (no wait) has ended by the time the sweep ends; the pilot is still running.
     expect(result.batch[0]!.metrics.jobs).toBe(1);
     expect(result.batch[0]!.metrics.waitS.mean).toBe(0);
+  });
+
+  it('from the command line: the shipped example grid, pilots as flags, the batch figures in --json', () => {
+    const r = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'dist/src/cli/main.js'), 'simulate', '--app', 'apps/fig11/fig11-100kb.app', '--grid', 'griddescs/batch/mixed.grid', '--pilots', '2', '--pilot-cores', '8', '--pilot-walltime', '1800', '--json'], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout) as { finished: boolean; worksDone: number; batch: Array<{ cluster: string; pilotsStarted: number; metrics: { jobs: number } }> };
+    expect(out).toMatchObject({ finished: true, worksDone: 400 });
+    expect(out.batch).toHaveLength(1);
+    expect(out.batch[0]!.cluster).toBe('hpc');
+    expect(out.batch[0]!.pilotsStarted).toBeGreaterThanOrEqual(2);
   });
 });
