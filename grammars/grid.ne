@@ -19,3 +19,11 @@ eventBody ->
       {% (d: any[]) => ({ kind: d[0], host: d[1], behavior: d[2], offset: d[3] }) %}
   | "CHANGE_CLUSTER_BEHAVIOR" name name number
       {% (d: any[]) => ({ kind: d[0], cluster: d[1], behavior: d[2], offset: d[3] }) %}
+  | batchCluster {% id %}
+  | batchCluster name number
+      {% (d: any[]) => ({ ...d[0], workload: d[1], workloadOffset: d[2] }) %}
+
+# ADD_BATCH_CLUSTER cluster link-behaviour offset nodes cores-per-node policy allocator host-behaviour arch
+#   [SWF-workload workload-offset]
+batchCluster -> "ADD_BATCH_CLUSTER" name name number number number name name name number
+      {% (d: any[]) => ({ kind: d[0], cluster: d[1], behavior: d[2], offset: d[3], nodes: d[4], coresPerNode: d[5], policy: d[6], allocator: d[7], hostBehavior: d[8], arch: d[9] }) %}

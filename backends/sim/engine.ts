@@ -20,6 +20,10 @@
 //   Hosts added at the same time are announced in one sched_new_host call.
 // - The run record: the engine writes sub-task start/end and the grid events it applies; the scheduler
 //   writes its sched_* calls, plans, work-done and work-failed (as it does on a real grid).
+// - ADD_BATCH_CLUSTER adds a cluster whose hosts are the cores of the sweep's running pilot jobs
+//   (batch-site.ts). A site's wake (the next job end or background submission) is a Failure-class event:
+//   the hosts of pilots ending at t leave then (REMOVE_HOST, recorded), and the hosts of pilots starting
+//   at t are added as ADD_HOST events at t, announced with the other additions of t.
 import type { Application, FileId, WorkId } from '../../src/model/application.js';
 import type { ClusterId, GridDescription, GridEvent, HostId } from '../../src/model/grid.js';
 import { DEFAULT_SAMPLE_PERIOD_S } from '../../src/model/grid.js';
@@ -34,6 +38,8 @@ import { gridEventKind, validateGrid } from './grid-validation.js';
 import { Attachment } from './rate-series.js';
 import { SimInformation } from './sim-information.js';
 import { VirtualClock, type TimerEntry } from './virtual-clock.js';
+import { BatchSite, type BatchSiteOutcome } from './batch-site.js';
+import { DEFAULT_SUBMISSION, type SubmissionOptions } from '../../src/batch/submission.js';
 
 export interface SimEngineOptions {
   readonly app: Application;
@@ -41,6 +47,8 @@ export interface SimEngineOptions {
   /** Spacing of behaviour samples in seconds (default 5). */
   readonly samplePeriodS?: number;
   readonly record?: RecordSink;
+  /** How the sweep submits jobs to batch clusters (default DEFAULT_SUBMISSION). */
+  readonly submission?: SubmissionOptions;
 }
 
 /**
@@ -74,9 +82,16 @@ export interface EngineOutcome {
   readonly failures: number;
   readonly reexecutions: number;
   readonly events: number;
+  /** One per batch cluster, in the order they were added. */
+  readonly batch: readonly BatchSiteOutcome[];
 }
 
-type QueueItem = Activity | GridEvent | TimerEntry;
+/** A batch site's next wake in the event queue. */
+class BatchWake {
+  constructor(readonly site: BatchSite) {}
+}
+
+type QueueItem = Activity | GridEvent | TimerEntry | BatchWake;
 
 export class SimEngine {
   readonly clock: VirtualClock;
@@ -107,6 +122,8 @@ export class SimEngine {
   private liveCompletions = 0;
   private pendingGridEvents = 0;
   private ran = false;
+  private readonly submission: SubmissionOptions;
+  private readonly batchSites: BatchSite[] = [];
   /** Bumped whenever the set of up resources changes (the information service caches the topology). */
   topologyVersion = 0;
 
@@ -115,6 +132,7 @@ export class SimEngine {
     this.app = options.app;
     this.record = options.record;
     this.samplePeriodS = options.samplePeriodS ?? DEFAULT_SAMPLE_PERIOD_S;
+    this.submission = options.submission ?? DEFAULT_SUBMISSION;
     if (!(this.samplePeriodS > 0 && Number.isFinite(this.samplePeriodS)))
       throw new Error(`sample period must be a positive number of seconds, got ${this.samplePeriodS}`);
     this.behaviors = new BehaviorLibrary(options.grid, this.samplePeriodS);
@@ -173,6 +191,12 @@ export class SimEngine {
         if (idleBefore && this.liveCompletions === 0 && this.pendingGridEvents === 0) {
           if (++idleTimerStreak >= MAX_IDLE_TIMER_FIRINGS) break;
         } else idleTimerStreak = 0;
+      } else if (item instanceof BatchWake) {
+        this.clock.advanceTo(t);
+        this.events++;
+        this.pendingGridEvents--;
+        idleTimerStreak = 0;
+        item.site.advance();
       } else {
         this.clock.advanceTo(t);
         this.events++;
@@ -220,6 +244,7 @@ export class SimEngine {
       failures: this.failures,
       reexecutions: this.reexecutions,
       events: this.events,
+      batch: this.batchSites.map((s) => s.outcome()),
     };
   }
 
@@ -234,7 +259,7 @@ export class SimEngine {
 
   private applyAddition(e: GridEvent, added: HostInfo[]): void {
     this.recordGrid(e);
-    if (e.kind === 'ADD_CLUSTER') {
+    if (e.kind === 'ADD_CLUSTER' || e.kind === 'ADD_BATCH_CLUSTER') {
       let c = this.clusters.get(e.cluster);
       if (!c) {
         c = new SimCluster(e.cluster, this.clusters.size);
@@ -242,6 +267,7 @@ export class SimEngine {
       }
       c.up = true;
       this.attachLink(c, e.behavior, e.offset);
+      if (e.kind === 'ADD_BATCH_CLUSTER') this.addBatchSite(e);
     } else if (e.kind === 'ADD_HOST') {
       const cluster = this.clusters.get(e.cluster)!;
       let h = this.hosts.get(e.host);
@@ -259,6 +285,30 @@ export class SimEngine {
       added.push(h.info);
     }
     this.topologyVersion++;
+  }
+
+  // ---- batch clusters ------------------------------------------------------------------------------------
+
+  private addBatchSite(e: Extract<GridEvent, { kind: 'ADD_BATCH_CLUSTER' }>): void {
+    const site = new BatchSite(e, this.submission, {
+      nowS: () => this.now,
+      wakeAt: (s, atS) => {
+        this.queue.push(atS, EventKind.Failure, new BatchWake(s));
+        this.pendingGridEvents++;
+      },
+      pilotStarted: (s, hosts) => {
+        for (const host of hosts) {
+          this.queue.push(this.now, EventKind.Addition, { kind: 'ADD_HOST', timeS: this.now, cluster: s.id, host, behavior: s.event.hostBehavior, offset: 0, arch: s.event.arch });
+          this.pendingGridEvents++;
+        }
+      },
+      pilotEnded: (_s, hosts) => {
+        for (const host of hosts) this.applyFailure({ kind: 'REMOVE_HOST', timeS: this.now, host });
+      },
+      worksLeft: () => this.worksDone < this.app.works.length,
+    });
+    this.batchSites.push(site);
+    site.advance();
   }
 
   private applyFailure(e: GridEvent): void {

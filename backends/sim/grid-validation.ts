@@ -1,5 +1,6 @@
 // Checks a grid description against the simulator's rules before a run starts, so that a bad grid is an
 // InputError naming the event's file:line:column instead of a crash halfway through a simulation.
+import { existsSync } from 'node:fs';
 import { architectureCount, type Application } from '../../src/model/application.js';
 import type { GridDescription, GridEvent, SourcePos } from '../../src/model/grid.js';
 import { InputError, type Diagnostic } from '../../src/util/diagnostics.js';
@@ -13,6 +14,7 @@ export function gridEventKind(e: GridEvent): EventKind {
       return EventKind.Failure;
     case 'ADD_CLUSTER':
     case 'ADD_HOST':
+    case 'ADD_BATCH_CLUSTER':
       return EventKind.Addition;
     case 'CHANGE_HOST_BEHAVIOR':
     case 'CHANGE_CLUSTER_BEHAVIOR':
@@ -53,6 +55,7 @@ export function validateGrid(grid: GridDescription, app: Application): void {
   const clusterUp = new Map<string, boolean>();
   const hostUp = new Map<string, boolean>();
   const hostCluster = new Map<string, string>();
+  const batchClusters = new Set<string>();
   const checkOffset = (e: GridEvent & { offset: number }) => {
     if (!(Number.isInteger(e.offset) && e.offset >= 0)) fail(e, `offset must be a whole number ≥ 0, got ${e.offset}`);
   };
@@ -72,7 +75,19 @@ export function validateGrid(grid: GridDescription, app: Application): void {
         if (clusterUp.get(e.cluster)) fail(e, `cluster '${e.cluster}' is added while it is already up`, 'remove it first or drop this line');
         clusterUp.set(e.cluster, true);
         break;
+      case 'ADD_BATCH_CLUSTER':
+        checkLink(e);
+        checkOffset(e);
+        if (!grid.hostBehaviors.has(e.hostBehavior)) fail(e, `no host behaviour named '${e.hostBehavior}' was loaded`);
+        if (e.workload !== undefined && !existsSync(e.workload.path)) fail(e, `batch cluster '${e.cluster}': no workload file ${e.workload.path}`, 'give the SWF file\'s path relative to the grid description');
+        if (clusterUp.has(e.cluster)) fail(e, `batch cluster '${e.cluster}' reuses the name of a cluster added before`, 'give the batch cluster a name of its own');
+        if (!(Number.isInteger(e.arch) && e.arch >= 0 && (archCount === 0 || e.arch < archCount)))
+          fail(e, `batch cluster '${e.cluster}' has architecture ${e.arch}, but the application gives run times for ${archCount}`, `use 0 to ${archCount - 1}`);
+        clusterUp.set(e.cluster, true);
+        batchClusters.add(e.cluster);
+        break;
       case 'ADD_HOST':
+        if (batchClusters.has(e.cluster)) fail(e, `host '${e.host}' is added to batch cluster '${e.cluster}', whose hosts are the cores of the sweep's pilot jobs`, 'declare its size in ADD_BATCH_CLUSTER instead');
         checkHostBehavior(e);
         checkOffset(e);
         if (!clusterUp.get(e.cluster))
@@ -89,6 +104,7 @@ export function validateGrid(grid: GridDescription, app: Application): void {
         break;
       case 'REMOVE_CLUSTER':
         if (!clusterUp.has(e.cluster)) fail(e, `REMOVE_CLUSTER names cluster '${e.cluster}', which was never added`);
+        if (batchClusters.has(e.cluster)) fail(e, `REMOVE_CLUSTER of batch cluster '${e.cluster}' is not supported yet`, 'drop this line');
         clusterUp.set(e.cluster, false);
         for (const [h, c] of hostCluster) if (c === e.cluster) hostUp.set(h, false);
         break;

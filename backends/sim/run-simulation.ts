@@ -1,5 +1,7 @@
 // One simulated run from inputs to result, for any scheduler that speaks the sched_* interface: writes
 // the run record's header, runs the engine, writes the run-end, and sums up the resources' use.
+import type { BatchSiteOutcome } from './batch-site.js';
+import type { SubmissionOptions } from '../../src/batch/submission.js';
 import type { Application } from '../../src/model/application.js';
 import type { GridDescription } from '../../src/model/grid.js';
 import type { Clock } from '../../src/interfaces/clock.js';
@@ -25,6 +27,8 @@ export interface SimulationInput {
   readonly record?: RecordSink;
   /** Names and hashes of the input files, for the record header. */
   readonly inputs?: RunHeader['inputs'];
+  /** How the sweep submits jobs to batch clusters (default: DEFAULT_SUBMISSION). */
+  readonly submission?: SubmissionOptions;
 }
 
 export interface ResourceStats {
@@ -61,6 +65,8 @@ export interface SimulationResult {
   /** Simulated events processed (completions, grid events, scheduler timers). */
   readonly events: number;
   readonly wallMs: { readonly simulate: number; readonly plan: number };
+  /** Batch clusters: their job metrics (background jobs and pilots) and the pilots' figures. */
+  readonly batch: readonly BatchSiteOutcome[];
 }
 
 /** What a scheduler is given to act on the simulated grid. */
@@ -89,7 +95,7 @@ export function runSimulation(input: SimulationInput, makeScheduler: (deps: SimS
   const samplePeriodS = input.samplePeriodS ?? DEFAULT_SAMPLE_PERIOD_S;
   const record = input.record;
   // Built before the header is written: a grid the engine refuses leaves no record behind.
-  const engine = new SimEngine({ app: input.app, grid: input.grid, samplePeriodS, ...(record ? { record } : {}) });
+  const engine = new SimEngine({ app: input.app, grid: input.grid, samplePeriodS, ...(record ? { record } : {}), ...(input.submission ? { submission: input.submission } : {}) });
   record?.({
     type: 'header',
     t: 0,
@@ -134,5 +140,6 @@ export function runSimulation(input: SimulationInput, makeScheduler: (deps: SimS
     planCpuMs,
     events: outcome.events,
     wallMs: { simulate: performance.now() - started, plan: planCpuMs },
+    batch: outcome.batch,
   };
 }

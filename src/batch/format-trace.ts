@@ -26,3 +26,30 @@ export function formatTraceRun(r: TraceRun, workloadPath: string): string {
     `throughput         ${n(m.throughputJobsPerHour, 2)} jobs/hour`,
   ].join('\n');
 }
+
+/** The batch clusters of a simulated sweep, for `simulate`'s report. */
+export function formatBatchSites(sites: readonly BatchSiteSummary[]): string[] {
+  if (sites.length === 0) return [];
+  const lines = ['', 'batch clusters:'];
+  for (const s of sites) {
+    const m = s.metrics;
+    lines.push(
+      `  ${s.cluster}: ${s.nodes} nodes × ${s.coresPerNode} cores, ${s.policy}, ${s.allocator}; pilots ${s.pilotsStarted} started of ${s.pilotsSubmitted} submitted, mean wait ${n(s.pilotMeanWaitS)} s`,
+      `    jobs ended ${n(m.jobs, 0)} (background and pilots), mean wait ${n(m.waitS.mean)} s, mean bounded slowdown ${n(m.boundedSlowdown.mean, 2)}, utilization ${n(m.utilization * 100, 2)} %`,
+    );
+  }
+  return lines;
+}
+
+/** What formatBatchSites needs of a batch site's outcome (backends/sim/batch-site.ts). */
+export interface BatchSiteSummary {
+  readonly cluster: string;
+  readonly nodes: number;
+  readonly coresPerNode: number;
+  readonly policy: string;
+  readonly allocator: string;
+  readonly metrics: TraceRun['metrics'];
+  readonly pilotsSubmitted: number;
+  readonly pilotsStarted: number;
+  readonly pilotMeanWaitS: number;
+}

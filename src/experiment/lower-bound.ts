@@ -44,7 +44,12 @@ export function makespanLowerBound(app: Application, grid: GridDescription): Mak
       const series = grid.hostBehaviors.get(e.behavior)?.availabilityPct ?? [];
       hosts.set(e.host, { arch: e.arch, cluster: e.cluster, meanAvail: mean(series) / 100, peakAvail: Math.max(0, ...series) / 100 });
     }
-    if (e.kind === 'ADD_CLUSTER' && !clusters.has(e.cluster)) {
+    if (e.kind === 'ADD_BATCH_CLUSTER') {
+      // Every core of a batch cluster counts as a host present all the time (pilots get no more).
+      const series = grid.hostBehaviors.get(e.hostBehavior)?.availabilityPct ?? [];
+      for (let k = 0; k < e.nodes * e.coresPerNode; k++) hosts.set(`${e.cluster}\u0000${k}`, { arch: e.arch, cluster: e.cluster, meanAvail: mean(series) / 100, peakAvail: Math.max(0, ...series) / 100 });
+    }
+    if ((e.kind === 'ADD_CLUSTER' || e.kind === 'ADD_BATCH_CLUSTER') && !clusters.has(e.cluster)) {
       const samples = grid.linkBehaviors.get(e.behavior)?.samples ?? [];
       clusters.set(e.cluster, {
         meanBandwidthBps: mean(samples.map((s) => s.bandwidthBps)),

@@ -8,16 +8,16 @@ export function checkCompatibility(app: Application, grid: GridDescription, appF
   const archs = architectureCount(app);
   let hosts = 0;
   for (const e of grid.events) {
-    if (e.kind !== 'ADD_HOST') continue;
+    if (e.kind !== 'ADD_HOST' && e.kind !== 'ADD_BATCH_CLUSTER') continue;
     hosts++;
     if (app.works.length > 0 && e.arch >= archs) {
       out.push({
         severity: 'error',
         pos: e.pos ?? { file: gridFile, line: 1, column: 1 },
-        message: `host '${e.host}' has architecture ${e.arch} but ${appFile} gives run times for ${archs} architecture(s) (0 to ${archs - 1})`,
+        message: `${e.kind === 'ADD_HOST' ? `host '${e.host}'` : `batch cluster '${e.cluster}'`} has architecture ${e.arch} but ${appFile} gives run times for ${archs} architecture(s) (0 to ${archs - 1})`,
         found: `architecture ${e.arch}`,
         expected: `an architecture index from 0 to ${archs - 1}`,
-        hint: `change the host's architecture or give every Work in ${appFile} a run time for architecture ${e.arch}`,
+        hint: `change the architecture or give every Work in ${appFile} a run time for architecture ${e.arch}`,
       });
     }
   }

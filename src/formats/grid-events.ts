@@ -16,6 +16,9 @@ import { NON_NEGATIVE, NON_NEGATIVE_INT, readNumber } from './numbers.js';
 import { LineCursor } from './source-lines.js';
 import { bracketName, bracketNumber, checkedName, plainNumber } from './write-tokens.js';
 import type { Diagnostic } from '../util/diagnostics.js';
+import { dirname, resolve } from 'node:path';
+import { listAllocators } from '../batch/allocators/registry.js';
+import { listBatchPolicies } from '../batch/policies/registry.js';
 
 interface HeaderAst {
   readonly version: Ref;
@@ -29,13 +32,21 @@ interface EventAst {
   readonly behavior?: Ref;
   readonly offset?: Ref;
   readonly arch?: Ref;
+  readonly nodes?: Ref;
+  readonly coresPerNode?: Ref;
+  readonly policy?: Ref;
+  readonly allocator?: Ref;
+  readonly hostBehavior?: Ref;
+  readonly workload?: Ref;
+  readonly workloadOffset?: Ref;
 }
 
 const headerParser = new LineParser<HeaderAst>(gridGrammar, 'header');
 const eventParser = new LineParser<EventAst>(gridGrammar, 'event');
 
 export const GRID_HEADER_KEYWORD = 'GridDescription';
-const KINDS = ['ADD_CLUSTER', 'ADD_HOST', 'REMOVE_CLUSTER', 'REMOVE_HOST', 'CHANGE_HOST_BEHAVIOR', 'CHANGE_CLUSTER_BEHAVIOR'];
+const KINDS = ['ADD_CLUSTER', 'ADD_HOST', 'REMOVE_CLUSTER', 'REMOVE_HOST', 'CHANGE_HOST_BEHAVIOR', 'CHANGE_CLUSTER_BEHAVIOR', 'ADD_BATCH_CLUSTER'];
+const POSITIVE_INT = { integer: true, min: 1 } as const;
 
 /** Where an event names a behaviour, and which kind of behaviour that makes it. */
 export interface BehaviorRef {
@@ -57,6 +68,8 @@ interface Located {
   readonly clusterCol: number | undefined;
   readonly hostCol: number | undefined;
   readonly behaviorCol: number | undefined;
+  /** ADD_BATCH_CLUSTER: where its host behaviour is named. */
+  readonly hostBehaviorCol?: number | undefined;
 }
 
 export function parseGridEvents(text: string, file: string): ParsedGridEvents {
@@ -108,7 +121,7 @@ export function parseGridEventsDetailed(text: string, file: string): ParsedGridE
       latest = { time: event.timeS, line };
     }
     const col = (ref: Ref | undefined) => (ref === undefined ? undefined : tokens.col(ref));
-    located.push({ event, line, clusterCol: col(a.cluster), hostCol: col(a.host), behaviorCol: col(a.behavior) });
+    located.push({ event, line, clusterCol: col(a.cluster), hostCol: col(a.host), behaviorCol: col(a.behavior), hostBehaviorCol: col(a.hostBehavior) });
   }
   if (version === undefined) {
     c.error(c.pos(1, 1), {
@@ -164,9 +177,36 @@ function toEvent(ast: EventAst, tokens: LineTokens, c: Collector, line: number):
       return { kind, timeS, pos, host, behavior, offset };
     case 'CHANGE_CLUSTER_BEHAVIOR':
       return { kind, timeS, pos, cluster, behavior, offset };
+    case 'ADD_BATCH_CLUSTER':
+      return toBatchCluster(ast, tokens, c, line, { timeS, pos, cluster, behavior, offset, arch });
     default:
       throw new Error(`grid grammar produced an unknown event kind '${kind}'`);
   }
+}
+
+/** ADD_BATCH_CLUSTER's own arguments: sizes, the registered policy and allocator, the workload file. */
+function toBatchCluster(
+  ast: EventAst,
+  tokens: LineTokens,
+  c: Collector,
+  line: number,
+  common: { timeS: number; pos: SourcePos; cluster: string; behavior: string; offset: number; arch: number },
+): GridEvent | undefined {
+  const nodes = readNumber(c, line, tokens, ast.nodes!, 'node count', POSITIVE_INT);
+  const coresPerNode = readNumber(c, line, tokens, ast.coresPerNode!, 'cores per node', POSITIVE_INT);
+  const registered = (ref: Ref, what: string, valid: readonly string[]): string | undefined => {
+    const value = tokens.value(ref);
+    if (valid.includes(value)) return value;
+    const near = closestName(value, valid);
+    c.error(c.at(line, tokens, ref), { message: `unknown ${what} '${value}'`, found: `'${value}'`, expected: `one of ${valid.join(', ')}`, ...(near === undefined ? {} : { hint: `did you mean '${near}'?` }) });
+    return undefined;
+  };
+  const policy = registered(ast.policy!, 'batch policy', listBatchPolicies().map((p) => p.name));
+  const allocator = registered(ast.allocator!, 'allocator', listAllocators().map((a) => a.name));
+  const workloadOffsetS = ast.workloadOffset === undefined ? 0 : readNumber(c, line, tokens, ast.workloadOffset, 'workload offset', NON_NEGATIVE);
+  if (nodes === undefined || coresPerNode === undefined || policy === undefined || allocator === undefined || workloadOffsetS === undefined) return undefined;
+  const workload = ast.workload === undefined ? {} : { workload: { path: resolve(dirname(common.pos.file), tokens.value(ast.workload)), offsetS: workloadOffsetS } };
+  return { kind: 'ADD_BATCH_CLUSTER', ...common, nodes, coresPerNode, policy, allocator, hostBehavior: tokens.value(ast.hostBehavior!), ...workload };
 }
 
 interface Life {
@@ -180,7 +220,7 @@ function checkNames(sorted: readonly Located[], c: Collector): void {
   const firstAdd = new Map<string, Located>();
   for (const l of sorted) {
     const e = l.event;
-    const key = e.kind === 'ADD_CLUSTER' ? `c:${e.cluster}` : e.kind === 'ADD_HOST' ? `h:${e.host}` : undefined;
+    const key = e.kind === 'ADD_CLUSTER' || e.kind === 'ADD_BATCH_CLUSTER' ? `c:${e.cluster}` : e.kind === 'ADD_HOST' ? `h:${e.host}` : undefined;
     if (key !== undefined && !firstAdd.has(key)) firstAdd.set(key, l);
   }
   const clusters = new Map<string, Life>();
@@ -214,7 +254,8 @@ function checkNames(sorted: readonly Located[], c: Collector): void {
   for (const l of sorted) {
     const e = l.event;
     switch (e.kind) {
-      case 'ADD_CLUSTER': {
+      case 'ADD_CLUSTER':
+      case 'ADD_BATCH_CLUSTER': {
         const life = clusters.get(e.cluster);
         if (life?.present) {
           c.error(colOf('cluster', l), {
@@ -294,23 +335,27 @@ function checkNames(sorted: readonly Located[], c: Collector): void {
 function checkBehaviorKinds(sorted: readonly Located[], c: Collector): BehaviorRef[] {
   const refs: BehaviorRef[] = [];
   const firstUse = new Map<string, BehaviorRef>();
-  for (const l of sorted) {
-    const e = l.event;
-    if (!('behavior' in e) || l.behaviorCol === undefined) continue;
-    const kind = e.kind === 'ADD_CLUSTER' || e.kind === 'CHANGE_CLUSTER_BEHAVIOR' ? 'link' : 'host';
-    const ref: BehaviorRef = { name: e.behavior, kind, pos: c.pos(l.line, l.behaviorCol) };
-    const first = firstUse.get(e.behavior);
-    if (first === undefined) firstUse.set(e.behavior, ref);
+  const use = (name: string, kind: 'link' | 'host', pos: SourcePos): void => {
+    const ref: BehaviorRef = { name, kind, pos };
+    const first = firstUse.get(name);
+    if (first === undefined) firstUse.set(name, ref);
     else if (first.kind !== kind) {
       c.error(ref.pos, {
-        message: `behaviour '${e.behavior}' is used here for a ${kind} but at line ${first.pos.line} for a ${first.kind}`,
-        found: `'${e.behavior}'`,
+        message: `behaviour '${name}' is used here for a ${kind} but at line ${first.pos.line} for a ${first.kind}`,
+        found: `'${name}'`,
         expected: `a ${kind} behaviour file`,
         hint: 'a behaviour file holds either link samples (latency, bandwidth) or host samples (CPU %); use separate files',
       });
-      continue;
+      return;
     }
     refs.push(ref);
+  };
+  for (const l of sorted) {
+    const e = l.event;
+    if (!('behavior' in e) || l.behaviorCol === undefined) continue;
+    const kind = e.kind === 'ADD_CLUSTER' || e.kind === 'CHANGE_CLUSTER_BEHAVIOR' || e.kind === 'ADD_BATCH_CLUSTER' ? 'link' : 'host';
+    use(e.behavior, kind, c.pos(l.line, l.behaviorCol));
+    if (e.kind === 'ADD_BATCH_CLUSTER' && l.hostBehaviorCol !== undefined) use(e.hostBehavior, 'host', c.pos(l.line, l.hostBehaviorCol));
   }
   return refs;
 }
@@ -329,6 +374,10 @@ function eventLine(e: GridEvent): string {
       return `${head} ${bracketName(e.host)}`;
     case 'CHANGE_HOST_BEHAVIOR':
       return `${head} ${bracketName(e.host)} ${bracketName(e.behavior)} ${bracketNumber(e.offset)}`;
+    case 'ADD_BATCH_CLUSTER': {
+      const base = `${head} ${bracketName(e.cluster)} ${bracketName(e.behavior)} ${bracketNumber(e.offset)} ${bracketNumber(e.nodes)} ${bracketNumber(e.coresPerNode)} ${bracketName(e.policy)} ${bracketName(e.allocator)} ${bracketName(e.hostBehavior)} ${bracketNumber(e.arch)}`;
+      return e.workload === undefined ? base : `${base} ${bracketName(e.workload.path)} ${bracketNumber(e.workload.offsetS)}`;
+    }
   }
 }
 

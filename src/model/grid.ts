@@ -53,13 +53,36 @@ export interface ChangeClusterBehavior extends EventBase {
   readonly offset: number;
 }
 
+/**
+ * A cluster whose cores a batch system hands out (src/batch): `nodes` × `coresPerNode` cores under a batch
+ * policy and a node allocator, optionally loaded by other users' jobs from an SWF workload (submit times
+ * shifted by `offsetS`). The sweep reaches its cores only through the jobs it submits (pilots): each core
+ * of a running pilot is a host (`hostBehavior`, `arch`) until the pilot's walltime ends.
+ */
+export interface AddBatchCluster extends EventBase {
+  readonly kind: 'ADD_BATCH_CLUSTER';
+  readonly cluster: ClusterId;
+  /** The link's behaviour, as ADD_CLUSTER's. */
+  readonly behavior: string;
+  readonly offset: number;
+  readonly nodes: number;
+  readonly coresPerNode: number;
+  readonly policy: string;
+  readonly allocator: string;
+  readonly hostBehavior: string;
+  readonly arch: number;
+  /** The background workload: the SWF file's path (resolved against the grid file's folder). */
+  readonly workload?: { readonly path: string; readonly offsetS: number };
+}
+
 export type GridEvent =
   | AddCluster
   | AddHost
   | RemoveCluster
   | RemoveHost
   | ChangeHostBehavior
-  | ChangeClusterBehavior;
+  | ChangeClusterBehavior
+  | AddBatchCluster;
 
 export type GridEventKind = GridEvent['kind'];
 

@@ -7,7 +7,7 @@ import { InputError, type Diagnostic } from '../util/diagnostics.js';
 
 const EVENT_TYPES = ['header', 'start', 'end', 'grid', 'sched', 'plan', 'work-done', 'work-failed', 'run-end'] as const;
 const SUBTASK_KINDS = ['input', 'compute', 'output'];
-const GRID_EVENT_KINDS = ['ADD_CLUSTER', 'ADD_HOST', 'REMOVE_CLUSTER', 'REMOVE_HOST', 'CHANGE_HOST_BEHAVIOR', 'CHANGE_CLUSTER_BEHAVIOR'];
+const GRID_EVENT_KINDS = ['ADD_CLUSTER', 'ADD_HOST', 'REMOVE_CLUSTER', 'REMOVE_HOST', 'CHANGE_HOST_BEHAVIOR', 'CHANGE_CLUSTER_BEHAVIOR', 'ADD_BATCH_CLUSTER'];
 /** Stop collecting after this many bad lines: the first ones are what the user needs to see. */
 const MAX_REPORTED_ERRORS = 20;
 

@@ -259,6 +259,7 @@ export class RunState {
   private applyGrid(g: Extract<RunRecordEvent, { type: 'grid' }>['event']): void {
     switch (g.kind) {
       case 'ADD_CLUSTER':
+      case 'ADD_BATCH_CLUSTER':
         this.addCluster(g.cluster);
         break;
       case 'ADD_HOST': {

@@ -19,6 +19,7 @@ const SEEDS = [
   read('griddescs/appendix-a/loaded_2'),
   read('griddescs/appendix-a/stable_100Kb'),
   read('test/fixtures/swf/hand.swf'),
+  read('test/fixtures/batch-grid/loaded.grid'),
   'WorkDescription 1 2 1\nFile: 0 a 1 1\nFile: 1 b 2 2\nWork: 0 2 : 0 1 1 : 1 2 : 5 6 2 : 5 6\n',
   '2\n10 1000 20 2000\n',
 ];

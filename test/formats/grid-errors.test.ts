@@ -67,8 +67,8 @@ describe('grid description errors', () => {
       [2, 3, "'ADD_CLUSTER'", "':'"],
       [3, 19, 'the end of the line', "a number or '<'"],
       [4, 23, "'7'", 'the end of the line'],
-      [5, 3, "'ADD_CLUSTR'", "'ADD_CLUSTER' or 'ADD_HOST' or 'REMOVE_CLUSTER' or 'REMOVE_HOST' or 'CHANGE_HOST_BEHAVIOR' or 'CHANGE_CLUSTER_BEHAVIOR'"],
-      [6, 3, "'add_host'", "'ADD_CLUSTER' or 'ADD_HOST' or 'REMOVE_CLUSTER' or 'REMOVE_HOST' or 'CHANGE_HOST_BEHAVIOR' or 'CHANGE_CLUSTER_BEHAVIOR'"],
+      [5, 3, "'ADD_CLUSTR'", "'ADD_CLUSTER' or 'ADD_HOST' or 'REMOVE_CLUSTER' or 'REMOVE_HOST' or 'CHANGE_HOST_BEHAVIOR' or 'CHANGE_CLUSTER_BEHAVIOR' or 'ADD_BATCH_CLUSTER'"],
+      [6, 3, "'add_host'", "'ADD_CLUSTER' or 'ADD_HOST' or 'REMOVE_CLUSTER' or 'REMOVE_HOST' or 'CHANGE_HOST_BEHAVIOR' or 'CHANGE_CLUSTER_BEHAVIOR' or 'ADD_BATCH_CLUSTER'"],
     ]);
     expect(d[3]!.hint).toBe('did you mean ADD_CLUSTER?');
     expect(d[4]!.hint).toBe('event kinds are written in capitals: ADD_HOST');

@@ -63,7 +63,7 @@ export function checkRunRecord(events: readonly RunRecordEvent[], app: Applicati
         break;
       case 'grid': {
         const g = e.event;
-        if (g.kind === 'ADD_CLUSTER') clusterUp.set(g.cluster, true);
+        if (g.kind === 'ADD_CLUSTER' || g.kind === 'ADD_BATCH_CLUSTER') clusterUp.set(g.cluster, true);
         else if (g.kind === 'ADD_HOST') {
           hostUp.set(g.host, true);
           hostCluster.set(g.host, g.cluster);

@@ -9,6 +9,9 @@ import { getHeuristic, listHeuristics } from '../../scheduler/heuristics/registr
 import type { SchedulerOptions } from '../../scheduler/options.js';
 import { runWatchLoop, serveUntilInterrupted, type Dashboard, type RecordedSource } from '../../dashboard/index.js';
 import { dashboardPort, startCommandDashboard } from '../start-dashboard.js';
+import type { SubmissionOptions } from '../../batch/submission.js';
+import { submissionFlags, submissionFromArgs } from '../submission-flags.js';
+import { formatBatchSites } from '../../batch/format-trace.js';
 import { strategyChoicesHelp, schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
 import type { Application } from '../../model/application.js';
 import type { GridDescription } from '../../model/grid.js';
@@ -120,6 +123,7 @@ export function formatReport(app: Application, heuristic: string, r: SimulationR
     `failures: ${r.failures}  re-executions: ${r.reexecutions}`,
     `do_plan(): ${r.planCalls} call(s), ${r.planCpuMs.toFixed(1)} ms CPU`,
     `simulated events: ${r.events} in ${r.wallMs.simulate.toFixed(1)} ms`,
+    ...formatBatchSites(r.batch),
   );
   return lines.join('\n');
 }
@@ -168,6 +172,7 @@ interface SimulationRequest {
   readonly scheduler: SchedulerOptions;
   readonly seed: number;
   readonly samplePeriodS: number;
+  readonly submission: SubmissionOptions;
 }
 
 /** One simulation per heuristic on the same grid and application, each kept as a named record. */
@@ -180,6 +185,7 @@ function simulateEach(loaded: LoadedInputs, heuristics: readonly string[], req: 
       scheduler: { ...req.scheduler, heuristic },
       seed: req.seed,
       samplePeriodS: req.samplePeriodS,
+      submission: req.submission,
       inputs: loaded.inputs,
       record: (e) => events.push(e),
     });
@@ -289,6 +295,7 @@ const command: Command = {
     compare: { type: 'string', description: 'dashboard: also simulate these heuristics, beside the --heuristic run', valueName: 'H1,H2,...' },
     watch: { type: 'boolean', description: 're-run and refresh the dashboard when an input file is saved (implies --dashboard)' },
     ...schedulerFlags(),
+    ...submissionFlags(),
   },
   positionals: { min: 0, max: 0 },
   async run(args) {
@@ -300,7 +307,7 @@ const command: Command = {
     const asJson = flagOption(args, 'json');
     if (flagOption(args, 'dashboard') || flagOption(args, 'watch')) {
       if (asJson) throw new UsageError('--json prints a report; it does not go with --dashboard or --watch');
-      return serveDashboard(args, appPath, gridPath, { scheduler: options, seed, samplePeriodS });
+      return serveDashboard(args, appPath, gridPath, { scheduler: options, seed, samplePeriodS, submission: submissionFromArgs(args) });
     }
     for (const flag of ['port', 'compare'])
       if (stringOption(args, flag) !== undefined) throw new UsageError(`--${flag} goes with --dashboard`);
@@ -311,14 +318,15 @@ const command: Command = {
     const file = recordPath !== undefined ? new JsonlRecordFile(recordPath) : undefined;
     let result: SimulationResult;
     try {
-      result = simulate({ app, grid, scheduler: options, seed, samplePeriodS, inputs, ...(file ? { record: file.sink } : {}) });
+      result = simulate({ app, grid, scheduler: options, seed, samplePeriodS, inputs, submission: submissionFromArgs(args), ...(file ? { record: file.sink } : {}) });
       file?.commit();
     } catch (err) {
       file?.discard();
       throw err;
     }
     if (asJson) {
-      console.log(JSON.stringify({ ...result, wallMs: { parse: parseMs, simulate: result.wallMs.simulate, plan: result.wallMs.plan } }));
+      const { batch, ...rest } = result;
+      console.log(JSON.stringify({ ...rest, ...(batch.length > 0 ? { batch } : {}), wallMs: { parse: parseMs, simulate: result.wallMs.simulate, plan: result.wallMs.plan } }));
     } else {
       console.log(formatReport(app, options.heuristic, result));
       console.log(`parsing: ${parseMs.toFixed(1)} ms`);

@@ -20,12 +20,15 @@ export function applicationSummary(app: Application): string {
 export function gridSummary(grid: GridDescription): string {
   const clusters = new Set<string>();
   const hosts = new Set<string>();
+  const batch = new Set<string>();
   for (const e of grid.events) {
     if (e.kind === 'ADD_CLUSTER') clusters.add(e.cluster);
+    if (e.kind === 'ADD_BATCH_CLUSTER') batch.add(e.cluster);
     if (e.kind === 'ADD_HOST') hosts.add(e.host);
   }
   const behaviors = grid.linkBehaviors.size + grid.hostBehaviors.size;
-  return `grid, ${plural(clusters.size, 'cluster')}, ${plural(hosts.size, 'host')}, ${plural(grid.events.length, 'event')}, ${plural(behaviors, 'behaviour file')}`;
+  const batchPart = batch.size > 0 ? `, ${plural(batch.size, 'batch cluster')}` : '';
+  return `grid, ${plural(clusters.size, 'cluster')}${batchPart}, ${plural(hosts.size, 'host')}, ${plural(grid.events.length, 'event')}, ${plural(behaviors, 'behaviour file')}`;
 }
 
 type Checked = { kind: 'grid'; grid: GridDescription } | { kind: 'application'; app: Application };

@@ -1,0 +1,136 @@
+// A batch-managed cluster inside the simulated grid: the batch core (src/batch/batch-cluster.ts) fed with
+// the background workload's jobs and the sweep's pilots. The engine owns the clock: it wakes the site at
+// the next job end or background submission, and turns pilots into hosts — each core of a pilot that
+// starts becomes a host (ADD_HOST), each pilot that ends takes its hosts away (REMOVE_HOST).
+// Background jobs' submit times count from the simulation's time 0 (plus the workload's offset); those
+// due before the cluster appears join its queue when it does.
+import { getAllocator } from '../../src/batch/allocators/registry.js';
+import { BatchCluster } from '../../src/batch/batch-cluster.js';
+import type { BatchJob, StartedJob } from '../../src/batch/job.js';
+import type { JobMetricsSummary } from '../../src/batch/job-metrics.js';
+import { getBatchPolicy } from '../../src/batch/policies/registry.js';
+import type { SubmissionOptions } from '../../src/batch/submission.js';
+import { SwfWorkload } from '../../src/batch/swf/workload.js';
+import type { AddBatchCluster, HostId } from '../../src/model/grid.js';
+
+export interface BatchSiteHooks {
+  nowS(): number;
+  /** Wake the site at `atS` (one wake at a time). */
+  wakeAt(site: BatchSite, atS: number): void;
+  pilotStarted(site: BatchSite, hosts: readonly HostId[]): void;
+  pilotEnded(site: BatchSite, hosts: readonly HostId[]): void;
+  /** Whether the sweep still has Works to finish. */
+  worksLeft(): boolean;
+}
+
+export interface BatchSiteOutcome {
+  readonly cluster: string;
+  readonly nodes: number;
+  readonly coresPerNode: number;
+  readonly policy: string;
+  readonly allocator: string;
+  /** Every job that ended on the cluster, background and pilots alike. */
+  readonly metrics: JobMetricsSummary;
+  readonly backgroundJobsSkipped: number;
+  readonly pilotsSubmitted: number;
+  readonly pilotsStarted: number;
+  /** Mean wait of the pilots that started. */
+  readonly pilotMeanWaitS: number;
+}
+
+/** Pilot jobs are numbered -1, -2, … so that they never collide with a workload's job numbers. */
+const PILOT_USER = -2;
+
+export class BatchSite {
+  readonly cluster: BatchCluster;
+  private readonly workload: SwfWorkload | undefined;
+  private nextBackground: BatchJob | undefined;
+  private readonly pilotCores: number;
+  private pilotsLive = 0;
+  private pilotsSubmitted = 0;
+  private pilotsStarted = 0;
+  private pilotWaitS = 0;
+  private readonly hostsOfPilot = new Map<number, HostId[]>();
+
+  constructor(
+    readonly event: AddBatchCluster,
+    private readonly submission: SubmissionOptions,
+    private readonly hooks: BatchSiteHooks,
+  ) {
+    const cores = event.nodes * event.coresPerNode;
+    this.pilotCores = submission.pilotCores ?? event.coresPerNode;
+    if (this.pilotCores > cores) throw new Error(`pilots of ${this.pilotCores} cores cannot run on batch cluster '${event.cluster}' (${cores} cores)`);
+    this.cluster = new BatchCluster({ nodes: event.nodes, coresPerNode: event.coresPerNode }, getBatchPolicy(event.policy), getAllocator(event.allocator), {
+      started: (s) => this.started(s),
+      ended: (s) => this.ended(s),
+    });
+    if (event.workload !== undefined) {
+      this.workload = new SwfWorkload(event.workload.path, event.workload.offsetS);
+      this.workload.header();
+      this.workload.limitCores(cores);
+      this.nextBackground = this.workload.next();
+    }
+  }
+
+  get id(): string {
+    return this.event.cluster;
+  }
+
+  /** Moves the site to the engine's time: ends due jobs, submits due ones and pilots, dispatches. */
+  advance(): void {
+    const nowS = this.hooks.nowS();
+    this.cluster.advanceTo(nowS);
+    this.cluster.endDueJobs();
+    while (this.nextBackground !== undefined && this.nextBackground.submitS <= nowS) {
+      this.cluster.submit(this.nextBackground);
+      this.nextBackground = this.workload!.next();
+    }
+    while (this.pilotsLive < this.submission.pilots && this.hooks.worksLeft()) this.submitPilot(nowS);
+    this.cluster.dispatch();
+    const nextS = Math.min(this.nextBackground?.submitS ?? Infinity, this.cluster.nextEndS());
+    if (nextS < Infinity) this.hooks.wakeAt(this, nextS);
+  }
+
+  outcome(): BatchSiteOutcome {
+    this.workload?.close();
+    let skipped = 0;
+    for (const n of this.workload?.skipped.counts.values() ?? []) skipped += n;
+    const e = this.event;
+    return {
+      cluster: e.cluster,
+      nodes: e.nodes,
+      coresPerNode: e.coresPerNode,
+      policy: e.policy,
+      allocator: e.allocator,
+      metrics: this.cluster.summary(),
+      backgroundJobsSkipped: skipped,
+      pilotsSubmitted: this.pilotsSubmitted,
+      pilotsStarted: this.pilotsStarted,
+      pilotMeanWaitS: this.pilotsStarted === 0 ? 0 : this.pilotWaitS / this.pilotsStarted,
+    };
+  }
+
+  private submitPilot(nowS: number): void {
+    this.pilotsSubmitted++;
+    this.pilotsLive++;
+    const walltimeS = this.submission.pilotWalltimeS;
+    this.cluster.submit({ id: -this.pilotsSubmitted, submitS: nowS, runS: walltimeS, requestedS: walltimeS, cores: this.pilotCores, userId: PILOT_USER });
+  }
+
+  private started(s: StartedJob): void {
+    if (s.job.id >= 0) return;
+    this.pilotsStarted++;
+    this.pilotWaitS += s.startS - s.job.submitS;
+    const hosts = Array.from({ length: s.job.cores }, (_, k) => `${this.id}.pilot${-s.job.id}.${k + 1}`);
+    this.hostsOfPilot.set(s.job.id, hosts);
+    this.hooks.pilotStarted(this, hosts);
+  }
+
+  private ended(s: StartedJob): void {
+    if (s.job.id >= 0) return;
+    this.pilotsLive--;
+    const hosts = this.hostsOfPilot.get(s.job.id)!;
+    this.hostsOfPilot.delete(s.job.id);
+    this.hooks.pilotEnded(this, hosts);
+  }
+}

@@ -1,0 +1,21 @@
+// The command-line options of the submission strategy (src/batch/submission.ts): how a sweep gets cores
+// on the batch clusters of its grid.
+import type { CommandArgs, OptionSpec } from './command.js';
+import { numberOption, stringOption } from './args.js';
+import { DEFAULT_SUBMISSION, SUBMISSION_PARAMETERS, type SubmissionOptions } from '../batch/submission.js';
+
+export function submissionFlags(): Record<string, OptionSpec> {
+  return Object.fromEntries(
+    SUBMISSION_PARAMETERS.map((p) => [p.flag, { type: 'string', valueName: 'N', description: `batch clusters: ${p.help}`, ...(p.default === undefined ? {} : { default: p.default }) }]),
+  );
+}
+
+export function submissionFromArgs(args: CommandArgs): SubmissionOptions {
+  const cores = stringOption(args, 'pilot-cores');
+  return {
+    strategy: 'pilots',
+    pilots: numberOption(args, 'pilots', DEFAULT_SUBMISSION.pilots, { min: 1, integer: true }),
+    ...(cores === undefined ? {} : { pilotCores: numberOption(args, 'pilot-cores', 1, { min: 1, integer: true }) }),
+    pilotWalltimeS: numberOption(args, 'pilot-walltime', DEFAULT_SUBMISSION.pilotWalltimeS, { min: 1 }),
+  };
+}

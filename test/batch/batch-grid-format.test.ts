@@ -1,0 +1,74 @@
+// ADD_BATCH_CLUSTER in grid descriptions: parsed from real files, written back, and every mistake an error
+// at file:line:column that says what was expected.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { simulate } from '../../backends/sim/simulate.js';
+import { loadGrid, parseGridEvents } from '../../src/formats/index.js';
+import { writeGridEvents } from '../../src/formats/grid-events.js';
+import type { Application } from '../../src/model/application.js';
+import { DEFAULT_SCHEDULER_OPTIONS } from '../../src/scheduler/options.js';
+import { InputError } from '../../src/util/diagnostics.js';
+import { PACKAGE_ROOT } from '../../src/util/package-root.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'gs-batch-grid-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function errorsOf(text: string): string {
+  try {
+    parseGridEvents(text, join(dir, 'g.grid'));
+  } catch (err) {
+    if (err instanceof InputError) return err.message;
+    throw err;
+  }
+  return '';
+}
+
+describe('ADD_BATCH_CLUSTER', () => {
+  it('parses the shipped fixture, with the workload resolved beside the grid file, and writes it back', () => {
+    const { grid } = loadGrid(join(PACKAGE_ROOT, 'test/fixtures/batch-grid/loaded.grid'));
+    expect(grid.events[0]).toMatchObject({
+      kind: 'ADD_BATCH_CLUSTER', cluster: 'b', behavior: 'instant', offset: 0, nodes: 1, coresPerNode: 2, policy: 'fcfs', allocator: 'first-fit', hostBehavior: 'full', arch: 0,
+      workload: { path: join(PACKAGE_ROOT, 'test/fixtures/batch-grid/background.swf'), offsetS: 0 },
+    });
+    expect([...grid.hostBehaviors.keys()]).toEqual(['full']);
+    expect([...grid.linkBehaviors.keys()]).toEqual(['instant']);
+    const again = parseGridEvents(writeGridEvents('1', grid.events), join(PACKAGE_ROOT, 'test/fixtures/batch-grid/x.grid')).events;
+    expect(again.map(({ pos: _p, ...e }) => e)).toEqual(grid.events.map(({ pos: _p, ...e }) => e));
+  });
+
+  it('an unknown policy, with the nearest name', () => {
+    const msg = errorsOf('GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 4 8 esay first-fit h 0\n');
+    expect(msg).toContain("g.grid:2:32: error: unknown batch policy 'esay'");
+    expect(msg).toContain('expected: one of fcfs, sjf, ljf, easy, conservative');
+  });
+
+  it('a node count that is not a whole number ≥ 1, and an unknown allocator', () => {
+    const msg = errorsOf('GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 0 8 easy worst-fit h 0\n');
+    expect(msg).toContain('g.grid:2:28: error: node count is below 1');
+    expect(msg).toContain("g.grid:2:37: error: unknown allocator 'worst-fit'");
+    expect(msg).toContain("fix: did you mean 'first-fit'?");
+  });
+
+  it('a missing argument names what the line should hold', () => {
+    const msg = errorsOf('GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 4 8 easy first-fit h\n');
+    expect(msg).toMatch(/g\.grid:2:\d+: error: /);
+  });
+
+  it('hosts of a batch cluster come only from pilots; a missing workload file is named', () => {
+    writeFileSync(join(dir, 'l'), '1\n0 1000\n');
+    writeFileSync(join(dir, 'h'), '1\n100\n');
+    writeFileSync(join(dir, 'bad.grid'), 'GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 1 2 easy first-fit h 0 nowhere.swf 0\n0: ADD_HOST b b.x h 0 0\n');
+    const { grid } = loadGrid(join(dir, 'bad.grid'));
+    const app = { files: [{ id: 0, name: 'o', sizeBytes: 0, estSizeBytes: 0 }], works: [{ id: 0, inputs: [], outputs: [0], runTimeS: [1], estRunTimeS: [1] }] } as unknown as Application;
+    let msg = '';
+    try {
+      simulate({ app, grid, scheduler: DEFAULT_SCHEDULER_OPTIONS, seed: 1 });
+    } catch (err) {
+      msg = (err as Error).message;
+    }
+    expect(msg).toContain(`bad.grid:2:1: error: batch cluster 'b': no workload file ${join(dir, 'nowhere.swf')}`);
+    expect(msg).toContain("bad.grid:3:1: error: host 'b.x' is added to batch cluster 'b', whose hosts are the cores of the sweep's pilot jobs");
+  });
+});

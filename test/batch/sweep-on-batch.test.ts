@@ -1,0 +1,79 @@
+// A sweep on a batch-managed cluster of the simulated grid: its Works reach the cores only through pilot
+// jobs, which wait behind other users' jobs; a pilot whose walltime ends mid-Work loses that Work, which
+// runs again. Schedules computed by hand (transfers take no time: 0-byte files on an instant link).
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { simulate } from '../../backends/sim/simulate.js';
+import { loadGrid } from '../../src/formats/index.js';
+import type { Application } from '../../src/model/application.js';
+import type { RunRecordEvent } from '../../src/record/events.js';
+import { DEFAULT_SCHEDULER_OPTIONS } from '../../src/scheduler/options.js';
+import { PACKAGE_ROOT } from '../../src/util/package-root.js';
+import { checkRunRecord } from '../support/invariants.js';
+
+const FIXTURES = join(PACKAGE_ROOT, 'test/fixtures/batch-grid');
+
+/** `n` Works of `runS` seconds, each writing one empty output. */
+function works(n: number, runS: number): Application {
+  return {
+    files: Array.from({ length: n }, (_, i) => ({ id: i, name: `out${i}`, sizeBytes: 0, estSizeBytes: 0 })),
+    works: Array.from({ length: n }, (_, i) => ({ id: i, inputs: [], outputs: [i], runTimeS: [runS], estRunTimeS: [runS] })),
+  } as unknown as Application;
+}
+
+function run(gridFile: string, app: Application, heuristic: string, submission: { pilots: number; pilotWalltimeS: number }) {
+  const { grid } = loadGrid(join(FIXTURES, gridFile));
+  const events: RunRecordEvent[] = [];
+  const result = simulate({ app, grid, scheduler: { ...DEFAULT_SCHEDULER_OPTIONS, heuristic }, seed: 1, submission: { strategy: 'pilots', ...submission }, record: (e) => events.push(e) });
+  expect(checkRunRecord(events, app)).toEqual([]);
+  const done = events.filter((e) => e.type === 'work-done').map((e) => (e as { work: number }).work);
+  expect([...done].sort((a, b) => a - b)).toEqual(app.works.map((w) => w.id));
+  return { result, events };
+}
+
+describe('a sweep on a batch cluster', () => {
+  for (const heuristic of ['workqueue', 'xsufferage']) {
+    it(`${heuristic}: the makespan includes the pilot's wait behind another user's job`, () => {
+      // t0: the background job takes both cores until 100; the pilot (2 cores) waits. t100: its two cores
+      // join as hosts; 4 Works of 30 s: two rounds, 100–130 and 130–160.
+      const { result, events } = run('loaded.grid', works(4, 30), heuristic, { pilots: 1, pilotWalltimeS: 1000 });
+      expect(result.makespanS).toBe(160);
+      expect(result.reexecutions).toBe(0);
+      expect(result.batch).toHaveLength(1);
+      expect(result.batch[0]).toMatchObject({ cluster: 'b', pilotsSubmitted: 1, pilotsStarted: 1, pilotMeanWaitS: 100 });
+      const added = events.filter((e) => e.type === 'grid' && e.event.kind === 'ADD_HOST').map((e) => [e.t, (e as { event: { host: string } }).event.host]);
+      expect(added).toEqual([[100, 'b.pilot1.1'], [100, 'b.pilot1.2']]);
+    });
+
+    it(`${heuristic}: a pilot ending mid-Work loses it; the next pilot runs it again`, () => {
+      // Pilot 1 runs 0–40: Works 0 and 1 run 0–30, Work 2 starts at 30 and is cut at 40. Works remain, so
+      // pilot 2 is submitted at 40 and starts at once (the cluster is free): Work 2 runs 40–70.
+      const { result, events } = run('idle.grid', works(3, 30), heuristic, { pilots: 1, pilotWalltimeS: 40 });
+      expect(result.makespanS).toBe(70);
+      expect(result.reexecutions).toBe(1);
+      expect(result.failures).toBe(1);
+      expect(result.batch[0]).toMatchObject({ pilotsSubmitted: 2, pilotsStarted: 2, pilotMeanWaitS: 0 });
+      const removed = events.filter((e) => e.type === 'grid' && e.event.kind === 'REMOVE_HOST').map((e) => [e.t, (e as { event: { host: string } }).event.host]);
+      expect(removed).toEqual([[40, 'b.pilot1.1'], [40, 'b.pilot1.2']]);
+    });
+  }
+
+  it('the batch metrics count the pilots with the background jobs', () => {
+    const { result } = run('loaded.grid', works(4, 30), 'workqueue', { pilots: 1, pilotWalltimeS: 1000 });
+    // The background job (no wait) has ended by the time the sweep ends; the pilot is still running.
+    expect(result.batch[0]!.metrics.jobs).toBe(1);
+    expect(result.batch[0]!.metrics.waitS.mean).toBe(0);
+  });
+
+  it('from the command line: the shipped example grid, pilots as flags, the batch figures in --json', () => {
+    const r = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'dist/src/cli/main.js'), 'simulate', '--app', 'apps/fig11/fig11-100kb.app', '--grid', 'griddescs/batch/mixed.grid', '--pilots', '2', '--pilot-cores', '8', '--pilot-walltime', '1800', '--json'], { cwd: PACKAGE_ROOT, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout) as { finished: boolean; worksDone: number; batch: Array<{ cluster: string; pilotsStarted: number; metrics: { jobs: number } }> };
+    expect(out).toMatchObject({ finished: true, worksDone: 400 });
+    expect(out.batch).toHaveLength(1);
+    expect(out.batch[0]!.cluster).toBe('hpc');
+    expect(out.batch[0]!.pilotsStarted).toBeGreaterThanOrEqual(2);
+  });
+});
