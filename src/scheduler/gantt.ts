@@ -53,6 +53,8 @@ export interface ChartSetup {
   readonly nowS: number;
   /** t(i+1) + Δ: a host is full once it has a compute planned to start after this time. */
   readonly horizonS: number;
+  /** The most Works a heuristic may place (strategies/plan-fill.ts 'per-host'); default: no limit. */
+  readonly maxPlacements?: number;
   readonly clusters: readonly ChartCluster[];
   /** Sorted in host order (cluster id, then host id). */
   readonly hosts: readonly ChartHost[];
@@ -90,6 +92,9 @@ export type LinkEntry =
 export class GanttChart {
   readonly nowS: number;
   readonly horizonS: number;
+  private readonly maxPlacements: number;
+  /** Works the heuristic has placed (kept ones not counted). */
+  private placed = 0;
   readonly clusters: readonly ChartCluster[];
   readonly hosts: readonly ChartHost[];
   private readonly files: readonly FileSpec[];
@@ -111,6 +116,7 @@ export class GanttChart {
   constructor(setup: ChartSetup) {
     this.nowS = setup.nowS;
     this.horizonS = setup.horizonS;
+    this.maxPlacements = setup.maxPlacements ?? Infinity;
     this.clusters = setup.clusters;
     this.hosts = setup.hosts;
     this.files = setup.files;
@@ -251,6 +257,7 @@ export class GanttChart {
     entries.push({ kind: 'output', workId: work.id, startS: endS, seq: this.seq++, kept });
     const row: Assignment = { workId: work.id, host, startS, endS, complS: endS + outDurS, kept, sentFiles };
     this.assignments.push(row);
+    if (!kept) this.placed++;
     return row;
   }
 
@@ -280,9 +287,9 @@ export class GanttChart {
     return this.hostLastStart[host]! > this.horizonS;
   }
 
-  /** Some host still wants work. */
+  /** Some host still wants work, and the plan may place more. */
   hasRoom(): boolean {
-    return this.fullCount < this.hosts.length;
+    return this.fullCount < this.hosts.length && this.placed < this.maxPlacements;
   }
 
   /** A heuristic may place a Work on the host: it is not closed and, under 'with-room', not full. */

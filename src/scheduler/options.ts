@@ -6,12 +6,13 @@ import type { DeltaStrategy } from './strategies/delta.js';
 import type { HostCandidates } from './strategies/host-candidates.js';
 import type { LinkOrder } from './strategies/link-order.js';
 import type { PlanEventsStrategy, ReplanOn } from './strategies/plan-events.js';
+import type { PlanFill } from './strategies/plan-fill.js';
 import type { Quality, ResourcePredictor } from './strategies/quality.js';
 import type { RunningEstimate } from './strategies/running-estimate.js';
 import type { SelfScheduling } from './strategies/self-scheduling.js';
 import type { TaskSpace } from './strategies/task-space.js';
 
-export type { DeltaStrategy, HostCandidates, LinkOrder, PlanEventsStrategy, Quality, ReplanOn, ResourcePredictor, RunningEstimate, SelfScheduling, TaskSpace };
+export type { DeltaStrategy, HostCandidates, LinkOrder, PlanEventsStrategy, PlanFill, Quality, ReplanOn, ResourcePredictor, RunningEstimate, SelfScheduling, TaskSpace };
 
 export interface SchedulerOptions {
   /** Registered heuristic name (src/scheduler/heuristics/registry.ts). */
@@ -61,6 +62,10 @@ export interface SchedulerOptions {
   readonly deltaStrategy?: DeltaStrategy;
   /** 'proportional': Δ = deltaFraction × (t(i+1) − t(i)). */
   readonly deltaFraction?: number;
+  /** How many Works one plan places: up to the horizon, or per host (strategies/plan-fill.ts, §7.4). */
+  readonly planFill?: PlanFill;
+  /** 'per-host': Works placed per plan for each available host. */
+  readonly worksPerHost?: number;
 
   // ── §5.6.2 task-space reduction ──
   readonly taskSpace?: TaskSpace;
@@ -104,6 +109,8 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   deviationThreshold: 0.25,
   deltaStrategy: 'constant',
   deltaFraction: 1,
+  planFill: 'horizon',
+  worksPerHost: 2,
   taskSpace: 'all',
   taskSpaceSize: 200,
   hybridWaitS: 30,

@@ -40,6 +40,8 @@ export type RunningOn = { readonly kind: 'host'; readonly hostId: HostId } | { r
 export interface PlanInput {
   readonly nowS: number;
   readonly horizonS: number;
+  /** The most Works the heuristic may place (plan-fill 'per-host'); default: no limit. */
+  readonly maxPlacements?: number;
   /** Files with the estimated sizes the scheduler believes. */
   readonly files: readonly FileSpec[];
   readonly works: ReadonlyMap<WorkId, WorkState>;
@@ -176,7 +178,7 @@ export function makePlan(input: PlanInput): PlanOutput {
   };
 
   const draw = (refused: ReadonlySet<WorkId>): { chart: GanttChart; candidates: readonly WorkSpec[] } => {
-    const chart = new GanttChart({ nowS, horizonS: input.horizonS, clusters: chartClusters, hosts: chartHosts, files: input.files, usage });
+    const chart = new GanttChart({ nowS, horizonS: input.horizonS, ...(input.maxPlacements === undefined ? {} : { maxPlacements: input.maxPlacements }), clusters: chartClusters, hosts: chartHosts, files: input.files, usage });
     const keptSpecs: WorkSpec[] = [];
     for (const host of hosts) for (const workId of host.fifo) keptSpecs.push(works.get(workId)!.spec);
     markStored(chart, keptSpecs);

@@ -34,6 +34,7 @@ import { LinkQueue, PendingWorks, WaitingHead, type ClusterState, type HostState
 import { DeltaController } from './strategies/delta.js';
 import { maySkipOutput, type LinkOrderRule } from './strategies/link-order.js';
 import { IntervalController } from './strategies/plan-events.js';
+import { planLimits } from './strategies/plan-fill.js';
 import { Beliefs } from './strategies/quality.js';
 import { checkStrategies } from './strategies/registry.js';
 import { expectedEndS, type RunningEstimateRule } from './strategies/running-estimate.js';
@@ -541,9 +542,11 @@ export class Scheduler implements SchedulerEvents {
     const deltaS = this.delta.deltaS(nextPlanS === null ? 0 : intervalS);
     this.lastDeltaS = deltaS;
     const info = this.deps.info;
+    const limits = planLimits(this.options.planFill, (nextPlanS ?? nowS) + deltaS, this.options.worksPerHost, upHosts.length);
     const plan = makePlan({
       nowS,
-      horizonS: (nextPlanS ?? nowS) + deltaS,
+      horizonS: limits.horizonS,
+      maxPlacements: limits.maxPlacements,
       files: this.beliefs.files(),
       works: this.works,
       hosts: upHosts,

@@ -5,6 +5,7 @@ import { deltaFamily } from './delta.js';
 import type { StrategyFamily } from './family.js';
 import { hostCandidatesFamily } from './host-candidates.js';
 import { linkOrderFamily } from './link-order.js';
+import { planFillFamily } from './plan-fill.js';
 import { planEventsFamily, replanOnFamily } from './plan-events.js';
 import { qualityFamily, resourcePredictorFamily } from './quality.js';
 import { runningEstimateFamily } from './running-estimate.js';
@@ -20,6 +21,7 @@ const FAMILIES: readonly StrategyFamily[] = [
   runningEstimateFamily,
   planEventsFamily,
   deltaFamily,
+  planFillFamily,
   replanOnFamily,
   taskSpaceFamily,
   linkOrderFamily,
