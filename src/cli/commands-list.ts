@@ -12,6 +12,7 @@ export const COMMAND_LOADERS: Readonly<Record<string, Loader>> = {
   demo: () => import('./commands/demo.js'),
   generate: () => import('./commands/generate.js'),
   describe: () => import('./commands/describe.js'),
+  'check-heuristic': () => import('./commands/check-heuristic.js'),
   run: () => import('./commands/run.js'),
   probe: () => import('./commands/probe.js'),
   report: () => import('./commands/report.js'),

@@ -5,6 +5,7 @@ import { UsageError } from './command.js';
 import { commandHelp, mainHelp } from './help.js';
 import { loadAllCommands, loadCommand } from './registry.js';
 import { InputError } from '../util/diagnostics.js';
+import { PluginError } from '../scheduler/heuristics/plugin.js';
 import { GRIDSWEEP_VERSION } from '../version.js';
 import { enlargeYoungGeneration } from '../util/young-generation.js';
 
@@ -44,6 +45,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (err) {
     if (err instanceof InputError) {
       console.error(err.message);
+      return 1;
+    }
+    if (err instanceof PluginError) {
+      console.error(`gridsweep ${name}: ${err.message}`);
       return 1;
     }
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

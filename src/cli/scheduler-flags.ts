@@ -4,6 +4,7 @@ import type { CommandArgs, OptionSpec } from './command.js';
 import { UsageError } from './command.js';
 import { flagOption, numberOption, stringOption } from './args.js';
 import { getHeuristic, listHeuristics } from '../scheduler/heuristics/registry.js';
+import { isPluginRef, loadPlugin } from '../scheduler/heuristics/plugin.js';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../scheduler/options.js';
 import { listStrategyFamilies } from '../scheduler/strategies/registry.js';
 
@@ -40,7 +41,7 @@ export function schedulerFlags(defaults: SchedulerOptions = DEFAULT_SCHEDULER_OP
     heuristic: {
       type: 'string',
       valueName: 'H',
-      description: `task/host selection heuristic: ${listHeuristics().map((h) => h.name).join(' | ')}`,
+      description: `task/host selection heuristic: ${listHeuristics().map((h) => h.name).join(' | ')} | the path of a plug-in (./my-heuristic.js, docs/plugins.md)`,
       default: d.heuristic,
     },
   };
@@ -63,6 +64,11 @@ export function schedulerFlags(defaults: SchedulerOptions = DEFAULT_SCHEDULER_OP
     flags[flag] = { type: 'string', valueName: 'X', description: help.get(field)!, default: String(d[field]) };
   }
   return flags;
+}
+
+/** Loads the heuristic plug-ins among `names` (paths, relative to the current folder), before the options are read. */
+export async function loadHeuristicPlugins(names: readonly (string | undefined)[]): Promise<void> {
+  for (const name of names) if (name !== undefined && isPluginRef(name)) await loadPlugin(name);
 }
 
 /** SchedulerOptions from the flags of schedulerFlags(); bad values are usage errors naming the flag. */

@@ -9,6 +9,7 @@ import { compileSchema, checkAgainstSchema } from '../sweep/schema-check.js';
 import { parseJsonSource, type JsonSource } from '../sweep/json-source.js';
 import { InputError, type Diagnostic } from '../util/diagnostics.js';
 import { closestName, shortList } from '../formats/names.js';
+import { isPluginRef } from '../scheduler/heuristics/plugin.js';
 
 export type SweepValue = number | string;
 
@@ -159,7 +160,8 @@ export function parseExperimentSpec(text: string, file: string, known: readonly 
   const knownList = known.map((k) => (typeof k === 'string' ? { name: k } : k));
   const knownHeuristics = knownList.map((k) => k.name);
   const byCode = new Map(knownList.filter((k) => k.code !== undefined).map((k) => [k.code!.toUpperCase(), k.name]));
-  const heuristics = spec.heuristics === 'all' ? [...knownHeuristics] : spec.heuristics.map((h) => byCode.get(h.toUpperCase()) ?? h);
+  // A plug-in's path counts from the spec's folder; the caller loads plug-ins first and passes their paths as known.
+  const heuristics = spec.heuristics === 'all' ? [...knownHeuristics] : spec.heuristics.map((h) => (isPluginRef(h) ? resolve(dirname(file), h) : (byCode.get(h.toUpperCase()) ?? h)));
   if (spec.heuristics !== 'all') {
     heuristics.forEach((h, i) => {
       if (knownHeuristics.includes(h)) return;

@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { executeJob, InputCache, type JobMessage, type RunnerModule } from './job.js';
 import { RecordBatcher } from './record-batcher.js';
+import { isPluginRef, loadPlugin } from '../scheduler/heuristics/plugin.js';
 
 interface JobEnvelope {
   readonly id: number;
@@ -21,7 +22,10 @@ const cache = new InputCache();
 
 port.on('message', (m: JobEnvelope) => {
   const batcher = m.record ? new RecordBatcher((records) => port.postMessage({ id: m.id, records })) : undefined;
-  executeJob(m.job, runOne, cache, batcher?.sink).then(
+  const heuristic = m.job.request.options.heuristic;
+  (isPluginRef(heuristic) ? loadPlugin(heuristic) : Promise.resolve(''))
+    .then(() => executeJob(m.job, runOne, cache, batcher?.sink))
+    .then(
     (result) => {
       batcher?.flush();
       port.postMessage({ id: m.id, ok: true, result });

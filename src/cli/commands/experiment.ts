@@ -1,6 +1,7 @@
 // `gridsweep experiment SPEC [--out DIR] [--jobs N] [--dashboard]`: run a matrix of simulations, cached
 // and resumable, optionally watched on the live dashboard.
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { isPluginRef, loadPlugin } from '../../scheduler/heuristics/plugin.js';
 import type { Command } from '../command.js';
 import { UsageError } from '../command.js';
 import { flagOption, numberOption, stringOption } from '../args.js';
@@ -57,6 +58,14 @@ const SPEC_HELP = [
   'DIR/bounded-slowdown.svg and DIR/queue-size.svg (one box per dispatcher, policy/allocator).',
 ].join('\n');
 
+/** Loads the heuristic plug-ins a specification lists (paths relative to it); returns their absolute paths. */
+async function loadSpecPlugins(specPath: string): Promise<string[]> {
+  const heuristics = (readJsonSpec(specPath).value as { heuristics?: unknown }).heuristics;
+  if (!Array.isArray(heuristics)) return [];
+  const refs = heuristics.filter((h): h is string => typeof h === 'string' && isPluginRef(h));
+  return Promise.all(refs.map((ref) => loadPlugin(ref, dirname(specPath))));
+}
+
 function runBatchSpec(specPath: string, outDir: string): number {
   const loaded = loadBatchExperiment(readJsonSpec(specPath));
   const total = Object.keys(loaded.spec.workloads).length * loaded.policies.length * loaded.allocators.length;
@@ -111,7 +120,8 @@ const command: Command = {
       return runBatchSpec(specPath, outDir);
     }
     const jobs = numberOption(args, 'jobs', defaultWorkerCount(), { min: 1, max: 256, integer: true });
-    const loaded = loadExperimentSpec(specPath, listHeuristics());
+    const plugins = await loadSpecPlugins(specPath);
+    const loaded = loadExperimentSpec(specPath, [...listHeuristics(), ...plugins.map((name) => ({ name }))]);
     const showProgress = args.values['quiet'] !== true && process.stderr.isTTY === true;
     const withDashboard = flagOption(args, 'dashboard');
     if (!withDashboard && stringOption(args, 'port') !== undefined) throw new UsageError('--port goes with --dashboard');

@@ -11,7 +11,7 @@ import type { RecordSink } from '../../record/events.js';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../../scheduler/options.js';
 import { Scheduler } from '../../scheduler/scheduler.js';
 import { listHeuristics } from '../../scheduler/heuristics/registry.js';
-import { strategyChoicesHelp, schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
+import { loadHeuristicPlugins, strategyChoicesHelp, schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
 import { expandForGrid, runReal, type RunLogEvent } from '../../../backends/real/runner.js';
 import { checkReplayPlan, loadReplayPlan } from '../../../backends/real/replay-plan.js';
 import { formatComparison } from '../../../backends/real/timeline-compare.js';
@@ -152,6 +152,7 @@ const command: Command = {
   async run(args) {
     const sweepPath = args.positionals[0]!;
     const gridPath = requiredString(args, 'grid');
+    await loadHeuristicPlugins([stringOption(args, 'heuristic')]);
     const options = schedulerOptionsFromArgs(args, REAL_RUN_DEFAULTS);
     if (!flagOption(args, 'dashboard') && stringOption(args, 'port') !== undefined) throw new UsageError('--port goes with --dashboard');
     const resume = flagOption(args, 'resume');

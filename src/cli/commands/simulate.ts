@@ -12,7 +12,7 @@ import { dashboardPort, startCommandDashboard } from '../start-dashboard.js';
 import type { SubmissionOptions } from '../../batch/submission.js';
 import { submissionFlags, submissionFromArgs } from '../submission-flags.js';
 import { formatBatchSites } from '../../batch/format-trace.js';
-import { strategyChoicesHelp, schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
+import { loadHeuristicPlugins, strategyChoicesHelp, schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
 import type { Application } from '../../model/application.js';
 import type { GridDescription } from '../../model/grid.js';
 import { DEFAULT_SAMPLE_PERIOD_S } from '../../model/grid.js';
@@ -301,6 +301,7 @@ const command: Command = {
   async run(args) {
     const appPath = requiredString(args, 'app');
     const gridPath = requiredString(args, 'grid');
+    await loadHeuristicPlugins([stringOption(args, 'heuristic'), ...(stringOption(args, 'compare')?.split(',').map((n) => n.trim()) ?? [])]);
     const options = schedulerOptionsFromArgs(args);
     const seed = numberOption(args, 'seed', 1, { min: 0, max: 2 ** 32 - 1, integer: true });
     const samplePeriodS = numberOption(args, 'sample-period', DEFAULT_SAMPLE_PERIOD_S, { min: Number.MIN_VALUE });

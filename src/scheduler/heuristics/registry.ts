@@ -12,6 +12,8 @@ import { sufferage } from './sufferage.js';
 import { sufferage2 } from './sufferage2.js';
 import { workqueue } from './workqueue.js';
 import { xSufferage } from './xsufferage.js';
+import { isPluginRef, loadedPlugin } from './plugin.js';
+import { resolve } from 'node:path';
 
 export type { Heuristic, PlanContext } from './heuristic.js';
 
@@ -41,10 +43,18 @@ export function listHeuristics(): readonly HeuristicInfo[] {
   return HEURISTICS.map(({ name, code, help }) => ({ name, code, help }));
 }
 
-/** The heuristic registered as `name` (or by its code, e.g. 'H3', 'XS'); throws listing the valid names. */
+/**
+ * The heuristic registered as `name` (or by its code, e.g. 'H3', 'XS'), or the plug-in loaded from the
+ * path `name` (plugin.ts: loadPlugin() first); throws listing the valid names.
+ */
 export function getHeuristic(name: string): Heuristic {
+  if (isPluginRef(name)) {
+    const plugin = loadedPlugin(resolve(name));
+    if (plugin !== undefined) return plugin;
+    throw new Error(`heuristic plug-in ${name} is not loaded (bug: loadPlugin() must run first)`);
+  }
   const found = HEURISTICS.find((h) => h.name === name || h.code === name.toUpperCase());
   if (found !== undefined) return found;
   const valid = HEURISTICS.map((h) => `${h.name} (${h.code})`).join(', ');
-  throw new Error(`unknown heuristic "${name}"; expected one of: ${valid}`);
+  throw new Error(`unknown heuristic "${name}"; expected one of: ${valid}, or the path of a plug-in (./my-heuristic.js)`);
 }
