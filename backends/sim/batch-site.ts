@@ -12,6 +12,7 @@ import { getBatchPolicy } from '../../src/batch/policies/registry.js';
 import type { SubmissionOptions } from '../../src/batch/submission.js';
 import { SwfWorkload } from '../../src/batch/swf/workload.js';
 import type { AddBatchCluster, HostId } from '../../src/model/grid.js';
+import type { BatchJobRecord } from '../../src/record/events.js';
 
 export interface BatchSiteHooks {
   nowS(): number;
@@ -21,6 +22,8 @@ export interface BatchSiteHooks {
   pilotEnded(site: BatchSite, hosts: readonly HostId[]): void;
   /** Whether the sweep still has Works to finish. */
   worksLeft(): boolean;
+  /** The run record's sink, when the run is recorded: every job's submit, first reservation, start, end. */
+  readonly record?: (e: BatchJobRecord) => void;
 }
 
 export interface BatchSiteOutcome {
@@ -51,6 +54,8 @@ export class BatchSite {
   private pilotsStarted = 0;
   private pilotWaitS = 0;
   private readonly hostsOfPilot = new Map<number, HostId[]>();
+  /** Waiting jobs whose first reservation is recorded (a policy renews them at every dispatch). */
+  private readonly reserved = new Set<number>();
 
   constructor(
     readonly event: AddBatchCluster,
@@ -61,8 +66,21 @@ export class BatchSite {
     this.pilotCores = submission.pilotCores ?? event.coresPerNode;
     if (this.pilotCores > cores) throw new Error(`pilots of ${this.pilotCores} cores cannot run on batch cluster '${event.cluster}' (${cores} cores)`);
     this.cluster = new BatchCluster({ nodes: event.nodes, coresPerNode: event.coresPerNode }, getBatchPolicy(event.policy), getAllocator(event.allocator), {
-      started: (s) => this.started(s),
-      ended: (s) => this.ended(s),
+      submitted: (job) => this.note({ job: job.id, event: 'submit', cores: job.cores, requestedS: job.requestedS }),
+      reserved: (job, startS) => {
+        if (this.reserved.has(job.id)) return;
+        this.reserved.add(job.id);
+        this.note({ job: job.id, event: 'reserve', reservedS: startS });
+      },
+      started: (s) => {
+        this.reserved.delete(s.job.id);
+        this.note({ job: s.job.id, event: 'start', allocation: s.allocation });
+        this.started(s);
+      },
+      ended: (s) => {
+        this.note({ job: s.job.id, event: 'end', killed: s.killed });
+        this.ended(s);
+      },
     });
     if (event.workload !== undefined) {
       this.workload = new SwfWorkload(event.workload.path, event.workload.offsetS);
@@ -108,6 +126,10 @@ export class BatchSite {
       pilotsStarted: this.pilotsStarted,
       pilotMeanWaitS: this.pilotsStarted === 0 ? 0 : this.pilotWaitS / this.pilotsStarted,
     };
+  }
+
+  private note(e: Omit<BatchJobRecord, 'type' | 't' | 'cluster'>): void {
+    this.hooks.record?.({ type: 'job', t: this.hooks.nowS(), cluster: this.id, ...e });
   }
 
   private submitPilot(nowS: number): void {

@@ -306,6 +306,7 @@ export class SimEngine {
         for (const host of hosts) this.applyFailure({ kind: 'REMOVE_HOST', timeS: this.now, host });
       },
       worksLeft: () => this.worksDone < this.app.works.length,
+      ...(this.record ? { record: this.record } : {}),
     });
     this.batchSites.push(site);
     site.advance();

@@ -53,7 +53,6 @@ export class ScheduleChecker implements ScheduleObserver {
       if (this.usedByNode[node]! > this.shape.coresPerNode) this.report(`node ${node} over-allocated at ${s.startS} s: ${this.usedByNode[node]} of ${this.shape.coresPerNode} cores (job ${job.id})`);
     }
     if (cores !== job.cores) this.report(`job ${job.id} asked for ${job.cores} cores and got ${cores}`);
-    if (s.endS - s.startS > job.requestedS) this.report(`job ${job.id} runs ${s.endS - s.startS} s, past its ${job.requestedS} s limit`);
     const promise = this.earliestPromise.get(job.id);
     if (promise !== undefined && s.startS > promise) this.report(`job ${job.id} started at ${s.startS} s, after the ${promise} s the ${this.policyName} policy had promised`);
     this.earliestPromise.delete(job.id);
@@ -61,6 +60,7 @@ export class ScheduleChecker implements ScheduleObserver {
   }
 
   ended(s: StartedJob): void {
+    if (s.endS - s.startS > s.job.requestedS) this.report(`job ${s.job.id} ran ${s.endS - s.startS} s, past its ${s.job.requestedS} s limit`);
     for (let i = 0; i < s.allocation.length; i += 2) this.usedByNode[s.allocation[i]!] = this.usedByNode[s.allocation[i]!]! - s.allocation[i + 1]!;
     this.submittedAt.delete(s.job.id);
   }

@@ -114,6 +114,25 @@ export interface PredictionComparison {
   readonly sameHostWorks: number;
 }
 
+/**
+ * A job of a batch-managed cluster (src/batch): another user's job from its workload (`job` ≥ 1, the SWF
+ * number) or one of the sweep's pilots (`job` ≤ −1). `submit` gives the request; `reserve`, the first start
+ * a backfilling policy promised it (it must start no later); `start`, the cores it took as pairs [node,
+ * cores, …]; `end`, whether it was killed at its requested time.
+ */
+export interface BatchJobRecord {
+  readonly type: 'job';
+  readonly t: number;
+  readonly cluster: ClusterId;
+  readonly job: number;
+  readonly event: 'submit' | 'reserve' | 'start' | 'end';
+  readonly cores?: number;
+  readonly requestedS?: number;
+  readonly reservedS?: number;
+  readonly allocation?: readonly number[];
+  readonly killed?: boolean;
+}
+
 /** The run ended. `makespanS` is the time the last output reached the origin. */
 export interface RunEnd {
   readonly type: 'run-end';
@@ -134,6 +153,7 @@ export type RunRecordEvent =
   | PlanRecord
   | WorkDoneRecord
   | WorkFailedRecord
+  | BatchJobRecord
   | RunEnd;
 
 /** Where run-record events go: a file, a dashboard stream, memory in tests, or several of these. */

@@ -3,6 +3,7 @@
 import type { RunState } from './run-state.js';
 import { GANTT_CSS, renderGanttSvg } from './gantt-svg.js';
 import { escapeHtml, formatBytes, formatPercent, formatSeconds } from './format.js';
+import { renderBatchSection } from './batch-section.js';
 
 const PAGE_CSS = `
 body { font: 14px system-ui, sans-serif; margin: 1.5em; color: #222; }
@@ -83,6 +84,7 @@ ${renderGanttSvg(state, { endS })}
 </div>
 <h2>Clusters</h2>
 ${table(['cluster', 'bytes over link', 'link busy', 'host utilization'], clusterRows)}
+${renderBatchSection(state.batch.clusters)}
 <h2>Resources</h2>
 ${table(['resource', 'cluster', 'type', 'sub-tasks', 'failed', 'busy (s)', 'busy / makespan', 'bytes moved or host state'], resourceRows, 3, 'resources')}
 </body>

@@ -5,7 +5,8 @@ import { createInterface } from 'node:readline';
 import type { RunRecordEvent } from '../record/events.js';
 import { InputError, type Diagnostic } from '../util/diagnostics.js';
 
-const EVENT_TYPES = ['header', 'start', 'end', 'grid', 'sched', 'plan', 'work-done', 'work-failed', 'run-end'] as const;
+const EVENT_TYPES = ['header', 'start', 'end', 'grid', 'sched', 'plan', 'work-done', 'work-failed', 'job', 'run-end'] as const;
+const JOB_EVENTS = ['submit', 'reserve', 'start', 'end'];
 const SUBTASK_KINDS = ['input', 'compute', 'output'];
 const GRID_EVENT_KINDS = ['ADD_CLUSTER', 'ADD_HOST', 'REMOVE_CLUSTER', 'REMOVE_HOST', 'CHANGE_HOST_BEHAVIOR', 'CHANGE_CLUSTER_BEHAVIOR', 'ADD_BATCH_CLUSTER'];
 /** Stop collecting after this many bad lines: the first ones are what the user needs to see. */
@@ -52,6 +53,8 @@ function shapeProblem(o: Json): { message: string; found?: string; expected?: st
       return need('work', isInt, 'a work id') ?? need('host', isStr, 'a host name');
     case 'work-failed':
       return need('work', isInt, 'a work id') ?? need('host', isStr, 'a host name') ?? need('final', (v) => typeof v === 'boolean', 'true or false');
+    case 'job':
+      return need('cluster', isStr, 'a batch cluster name') ?? need('job', isInt, 'a job number') ?? need('event', (v) => JOB_EVENTS.includes(v as string), JOB_EVENTS.join(', '));
     case 'run-end':
       return need('makespanS', isNum, 'seconds') ?? need('worksDone', isInt, 'a whole number');
   }

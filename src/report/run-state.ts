@@ -1,6 +1,7 @@
 // Folds run-record events into the state of a run at some time: the Gantt chart's bars per resource,
 // task counts, bytes per link, utilization per cluster and host states. The HTML report, the Chrome
 // trace and the dashboard all read a run through this one reducer.
+import { BatchJobs } from './batch-jobs.js';
 import type { FileId, WorkId } from '../model/application.js';
 import type { ClusterId, HostId } from '../model/grid.js';
 import type { ResourceRef, RunEnd, RunHeader, RunRecordEvent, SubtaskKind } from '../record/events.js';
@@ -91,6 +92,8 @@ export class RunState {
   end: RunEnd | null = null;
   /** The time of the latest event applied. */
   timeS = 0;
+  /** Batch clusters' jobs (job events), for the report. */
+  readonly batch = new BatchJobs();
   readonly resources: ResourceRow[] = [];
   /** Cluster names in order of first appearance. */
   readonly clusters: ClusterId[] = [];
@@ -170,6 +173,7 @@ export class RunState {
 
   apply(e: RunRecordEvent): void {
     if (e.t > this.timeS) this.timeS = e.t;
+    this.batch.apply(e);
     switch (e.type) {
       case 'header':
         this.header = e;

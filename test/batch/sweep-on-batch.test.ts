@@ -11,6 +11,9 @@ import type { RunRecordEvent } from '../../src/record/events.js';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../../src/scheduler/options.js';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 import { checkRunRecord } from '../support/invariants.js';
+import { checkBatchRecord } from '../../src/batch/record-check.js';
+import { renderHtmlReport } from '../../src/report/html-report.js';
+import { RunState } from '../../src/report/run-state.js';
 
 const FIXTURES = join(PACKAGE_ROOT, 'test/fixtures/batch-grid');
 
@@ -27,6 +30,7 @@ function run(gridFile: string, app: Application, heuristic: string, submission: 
   const events: RunRecordEvent[] = [];
   const result = simulate({ app, grid, scheduler: { ...DEFAULT_SCHEDULER_OPTIONS, heuristic }, seed: 1, submission: { strategy: 'pilots', ...submission }, record: (e) => events.push(e) });
   expect(checkRunRecord(events, app)).toEqual([]);
+  expect(checkBatchRecord(events)).toEqual([]);
   const done = events.filter((e) => e.type === 'work-done').map((e) => (e as { work: number }).work);
   expect([...done].sort((a, b) => a - b)).toEqual(app.works.map((w) => w.id));
   return { result, events };
@@ -75,5 +79,36 @@ describe('a sweep on a batch cluster', () => {
     expect(out.batch).toHaveLength(1);
     expect(out.batch[0]!.cluster).toBe('hpc');
     expect(out.batch[0]!.pilotsStarted).toBeGreaterThanOrEqual(2);
+  });
+
+  it('records every job: the background job and the pilot, submitted, started and ended, in order', () => {
+    const { events } = run('loaded.grid', works(4, 30), 'workqueue', { pilots: 1, pilotWalltimeS: 1000 });
+    const jobs = events.filter((e) => e.type === 'job').map((e) => { const j = e as { t: number; job: number; event: string }; return [j.t, j.job, j.event]; });
+    // The pilot (job −1) is still running when the sweep ends, so it has no end.
+    expect(jobs).toEqual([[0, 1, 'submit'], [0, -1, 'submit'], [0, 1, 'start'], [100, 1, 'end'], [100, -1, 'start']]);
+  });
+
+  it('the record checker catches a broken batch schedule', () => {
+    const { events } = run('loaded.grid', works(4, 30), 'workqueue', { pilots: 1, pilotWalltimeS: 1000 });
+    // Move the pilot's start to t = 50, before the background job's end: both hold the node's 2 cores.
+    const isPilotStart = (e: RunRecordEvent) => e.type === 'job' && e.job === -1 && e.event === 'start';
+    const pilotStart = events.find(isPilotStart)!;
+    const broken = events.filter((e) => !isPilotStart(e));
+    const backgroundEnd = broken.findIndex((e) => e.type === 'job' && e.job === 1 && e.event === 'end');
+    broken.splice(backgroundEnd, 0, { ...pilotStart, t: 50 });
+    expect(checkBatchRecord(broken)).toEqual(['b: node 0 over-allocated at 50 s: 4 of 2 cores (job -1)']);
+  });
+
+  it("the HTML report draws a batch cluster's queue, cores in use, waits and slowdowns", () => {
+    // Pilots of 30 s: the 8 Works of 30 s need several, each waiting behind nothing but the previous one.
+    const { events } = run('loaded.grid', works(8, 30), 'workqueue', { pilots: 1, pilotWalltimeS: 60 });
+    const html = renderHtmlReport(RunState.from(events));
+    expect(html).toContain('<h2>Batch clusters</h2>');
+    expect(html).toMatch(/<h3>b: 2 cores, fcfs; (\d+) job\(s\) ended \((\d+) of them the sweep's pilots\)<\/h3>/);
+    expect(html).toContain('data-series="jobs waiting"');
+    expect(html).toContain('data-series="% cores in use"');
+    expect(html).toContain(`data-series="other users' jobs" data-group="b"`);
+    expect(html).toContain(`data-series="the sweep's pilots" data-group="b"`);
+    expect(html).not.toContain('<?xml');
   });
 });
