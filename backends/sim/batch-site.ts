@@ -18,8 +18,10 @@ export interface BatchSiteHooks {
   nowS(): number;
   /** Wake the site at `atS` (one wake at a time). */
   wakeAt(site: BatchSite, atS: number): void;
-  pilotStarted(site: BatchSite, hosts: readonly HostId[]): void;
-  pilotEnded(site: BatchSite, hosts: readonly HostId[]): void;
+  /** A pilot's cores join as hosts, until `leavesAtS` (the walltime's end). */
+  pilotStarted(site: BatchSite, hosts: readonly HostId[], leavesAtS: number): void;
+  /** A pilot's hosts leave; true if some Work was computed on them. */
+  pilotEnded(site: BatchSite, hosts: readonly HostId[]): boolean;
   /** Whether the sweep still has Works to finish. */
   worksLeft(): boolean;
   /** The run record's sink, when the run is recorded: every job's submit, first reservation, start, end. */
@@ -39,7 +41,16 @@ export interface BatchSiteOutcome {
   readonly pilotsStarted: number;
   /** Mean wait of the pilots that started. */
   readonly pilotMeanWaitS: number;
+  /** The site stopped submitting pilots: too many in a row ended with no Work computed on them. */
+  readonly pilotsGivenUp: boolean;
 }
+
+/**
+ * After this many pilots in a row (or twice the pilots kept at once, if more) end with no Work computed on
+ * them, the site stops submitting: the Works left cannot run on its pilots (longer than the walltime), and
+ * the simulation must end instead of resubmitting for ever.
+ */
+const IDLE_PILOTS_LIMIT = 4;
 
 /** Pilot jobs are numbered -1, -2, … so that they never collide with a workload's job numbers. */
 const PILOT_USER = -2;
@@ -56,6 +67,9 @@ export class BatchSite {
   private readonly hostsOfPilot = new Map<number, HostId[]>();
   /** Waiting jobs whose first reservation is recorded (a policy renews them at every dispatch). */
   private readonly reserved = new Set<number>();
+  /** Pilots in a row that ended with no Work computed on them; past IDLE_PILOTS_LIMIT none is submitted. */
+  private idlePilotsInARow = 0;
+  private givenUp = false;
 
   constructor(
     readonly event: AddBatchCluster,
@@ -103,7 +117,7 @@ export class BatchSite {
       this.cluster.submit(this.nextBackground);
       this.nextBackground = this.workload!.next();
     }
-    while (this.pilotsLive < this.submission.pilots && this.hooks.worksLeft()) this.submitPilot(nowS);
+    while (this.pilotsLive < this.submission.pilots && this.hooks.worksLeft() && !this.givenUp) this.submitPilot(nowS);
     this.cluster.dispatch();
     const nextS = Math.min(this.nextBackground?.submitS ?? Infinity, this.cluster.nextEndS());
     if (nextS < Infinity) this.hooks.wakeAt(this, nextS);
@@ -125,6 +139,7 @@ export class BatchSite {
       pilotsSubmitted: this.pilotsSubmitted,
       pilotsStarted: this.pilotsStarted,
       pilotMeanWaitS: this.pilotsStarted === 0 ? 0 : this.pilotWaitS / this.pilotsStarted,
+      pilotsGivenUp: this.givenUp,
     };
   }
 
@@ -145,7 +160,7 @@ export class BatchSite {
     this.pilotWaitS += s.startS - s.job.submitS;
     const hosts = Array.from({ length: s.job.cores }, (_, k) => `${this.id}.pilot${-s.job.id}.${k + 1}`);
     this.hostsOfPilot.set(s.job.id, hosts);
-    this.hooks.pilotStarted(this, hosts);
+    this.hooks.pilotStarted(this, hosts, s.endS);
   }
 
   private ended(s: StartedJob): void {
@@ -153,6 +168,7 @@ export class BatchSite {
     this.pilotsLive--;
     const hosts = this.hostsOfPilot.get(s.job.id)!;
     this.hostsOfPilot.delete(s.job.id);
-    this.hooks.pilotEnded(this, hosts);
+    this.idlePilotsInARow = this.hooks.pilotEnded(this, hosts) ? 0 : this.idlePilotsInARow + 1;
+    if (this.idlePilotsInARow >= Math.max(IDLE_PILOTS_LIMIT, 2 * this.submission.pilots)) this.givenUp = true;
   }
 }

@@ -279,6 +279,7 @@ export class SimEngine {
         h.arch = e.arch;
         h.info = { id: h.id, clusterId: cluster.id, arch: e.arch };
       }
+      if (e.leavesAtS !== undefined) h.info = { ...h.info, leavesAtS: e.leavesAtS };
       if (!cluster.hosts.includes(h)) cluster.hosts.push(h);
       h.up = true;
       this.attachHost(h, e.behavior, e.offset);
@@ -296,14 +297,16 @@ export class SimEngine {
         this.queue.push(atS, EventKind.Failure, new BatchWake(s));
         this.pendingGridEvents++;
       },
-      pilotStarted: (s, hosts) => {
+      pilotStarted: (s, hosts, leavesAtS) => {
         for (const host of hosts) {
-          this.queue.push(this.now, EventKind.Addition, { kind: 'ADD_HOST', timeS: this.now, cluster: s.id, host, behavior: s.event.hostBehavior, offset: 0, arch: s.event.arch });
+          this.queue.push(this.now, EventKind.Addition, { kind: 'ADD_HOST', timeS: this.now, cluster: s.id, host, behavior: s.event.hostBehavior, offset: 0, arch: s.event.arch, leavesAtS });
           this.pendingGridEvents++;
         }
       },
       pilotEnded: (_s, hosts) => {
+        const used = hosts.some((host) => this.hosts.get(host)!.computesDone > 0);
         for (const host of hosts) this.applyFailure({ kind: 'REMOVE_HOST', timeS: this.now, host });
+        return used;
       },
       worksLeft: () => this.worksDone < this.app.works.length,
       ...(this.record ? { record: this.record } : {}),
@@ -457,6 +460,7 @@ export class SimEngine {
     } else if (a.kind === 'compute') {
       const work = this.app.works[a.subject]!;
       c.computedWorks.add(work.id);
+      a.host!.computesDone++;
       for (const f of work.outputs) c.storage.add(f);
       scheduler.sched_work_done([work.id], a.host!.id);
     } else {

@@ -78,6 +78,8 @@ export class SimHost {
   history: HistoryEntry[] = [];
   activity: Activity | null = null;
   busyS = 0;
+  /** Computations that ended OK here. */
+  computesDone = 0;
 
   constructor(
     readonly id: HostId,

@@ -34,7 +34,7 @@ export function formatBatchSites(sites: readonly BatchSiteSummary[]): string[] {
   for (const s of sites) {
     const m = s.metrics;
     lines.push(
-      `  ${s.cluster}: ${s.nodes} nodes × ${s.coresPerNode} cores, ${s.policy}, ${s.allocator}; pilots ${s.pilotsStarted} started of ${s.pilotsSubmitted} submitted, mean wait ${n(s.pilotMeanWaitS)} s`,
+      `  ${s.cluster}: ${s.nodes} nodes × ${s.coresPerNode} cores, ${s.policy}, ${s.allocator}; pilots ${s.pilotsStarted} started of ${s.pilotsSubmitted} submitted, mean wait ${n(s.pilotMeanWaitS)} s${s.pilotsGivenUp ? '; submission stopped: pilots in a row ran no Work (Works longer than --pilot-walltime?)' : ''}`,
       `    jobs ended ${n(m.jobs, 0)} (background and pilots), mean wait ${n(m.waitS.mean)} s, mean bounded slowdown ${n(m.boundedSlowdown.mean, 2)}, utilization ${n(m.utilization * 100, 2)} %`,
     );
   }
@@ -52,4 +52,5 @@ export interface BatchSiteSummary {
   readonly pilotsSubmitted: number;
   readonly pilotsStarted: number;
   readonly pilotMeanWaitS: number;
+  readonly pilotsGivenUp: boolean;
 }

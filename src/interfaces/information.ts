@@ -8,6 +8,8 @@ export interface HostInfo {
   readonly clusterId: ClusterId;
   /** Index into each Work's run-time lists. */
   readonly arch: number;
+  /** When the host is known to leave (a batch pilot's walltime end); the planner places no Work that would end later. */
+  readonly leavesAtS?: number;
 }
 
 export interface ClusterInfo {

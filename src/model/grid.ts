@@ -31,6 +31,8 @@ export interface AddHost extends EventBase {
   readonly offset: number;
   /** Architecture index into each Work's run-time list. */
   readonly arch: number;
+  /** A host known to leave at this time (the core of a batch pilot, until its walltime ends). */
+  readonly leavesAtS?: number;
 }
 export interface RemoveCluster extends EventBase {
   readonly kind: 'REMOVE_CLUSTER';

@@ -153,6 +153,7 @@ export function makePlan(input: PlanInput): PlanOutput {
   }));
   const specFor = (spec: WorkSpec): WorkSpec => (avoidance === undefined ? spec : avoidance.spec(spec));
 
+
   // Running sub-tasks end when the running estimate says (step 3); computed once for every attempt below.
   const linkEnds = input.clusters.map((cluster) => (cluster.busy === null ? null : runningEndS(cluster.busy, { kind: 'link', clusterId: cluster.id })));
   const hostEnds = hosts.map((host) => (host.running === null ? null : runningEndS(host.running, { kind: 'host', hostId: host.info.id })));
@@ -244,7 +245,15 @@ export function makePlan(input: PlanInput): PlanOutput {
     if (host.running !== null && endS !== null && endS !== undefined) list.push({ workId: host.running.workId, startS: host.running.startS, endS });
     slots.set(host.info.id, list);
   });
+  // A host that leaves at a known time (a batch pilot's walltime end) gets no Work the chart plans to end
+  // after it (nor the Works planned behind that one): they stay to do, for a later plan.
+  const leavesAtS = hosts.map((h) => h.info.leavesAtS ?? Infinity);
+  const late = new Set<WorkId>();
+  for (const row of chart.assignments) if (!row.kept && row.endS > leavesAtS[row.host]!) late.add(row.workId);
+  const busyHosts = new Set<number>();
   for (const row of chart.assignments) {
+    if (late.has(row.workId)) continue;
+    busyHosts.add(row.host);
     const fifos = row.kept ? kept : added;
     const id = chartHosts[row.host]!.id;
     let list = fifos.hosts.get(id);
@@ -256,13 +265,13 @@ export function makePlan(input: PlanInput): PlanOutput {
     const sorted = [...entries].sort((a, b) => a.startS - b.startS || a.seq - b.seq);
     const id = chartClusters[c]!.id;
     kept.links.set(id, sorted.filter((e) => e.kept).map(toItem));
-    added.links.set(id, sorted.filter((e) => !e.kept).map(toItem));
+    added.links.set(id, sorted.filter((e) => !e.kept && !(e.kind === 'output' && late.has(e.workId))).map(toItem));
   });
   const idleHosts = new Set<HostId>();
   chartHosts.forEach((host, h) => {
-    if (chart.isIdle(h)) idleHosts.add(host.id);
+    if (chart.isIdle(h) || (late.size > 0 && !busyHosts.has(h) && hosts[h]!.running === null)) idleHosts.add(host.id);
   });
-  const plannedWorks = chart.assignments.filter((row) => !row.kept).length;
+  const plannedWorks = chart.assignments.filter((row) => !row.kept && !late.has(row.workId)).length;
   return { chart, kept, added, idleHosts, slots, consideredWorks: consideredCount, plannedWorks, foundStored };
 }
 

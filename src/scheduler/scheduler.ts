@@ -331,7 +331,7 @@ export class Scheduler implements SchedulerEvents {
     const avoiding = this.deps.info.hostsToAvoid !== undefined;
     const candidates = this.pending.todo(avoiding ? Infinity : 1);
     const spec = avoiding ? candidates.find((w) => !this.mustAvoid(w.id, host.info.id)) : candidates[0];
-    if (spec === undefined) return false;
+    if (spec === undefined || this.endsTooLate(spec, host)) return false;
     const ws = this.works.get(spec.id)!;
     ws.host = host.info.id;
     this.setStatus(ws, 'queued');
@@ -354,6 +354,14 @@ export class Scheduler implements SchedulerEvents {
       this.startCompute(host, ws);
     }
     return true;
+  }
+
+  /** The host leaves (a pilot's walltime end) before the Work could end there: a plan decides instead. */
+  private endsTooLate(spec: WorkSpec, host: HostState): boolean {
+    const leavesAtS = host.info.leavesAtS;
+    if (leavesAtS === undefined) return false;
+    const runS = (spec.estRunTimeS[host.info.arch] ?? Infinity) / Math.max(this.estimator.availability(host.info.id), Number.MIN_VALUE);
+    return this.deps.clock.nowS() + runS > leavesAtS;
   }
 
   private isReady(ws: WorkState, cluster: ClusterState): boolean {

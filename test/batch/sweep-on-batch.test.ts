@@ -50,13 +50,13 @@ describe('a sweep on a batch cluster', () => {
       expect(added).toEqual([[100, 'b.pilot1.1'], [100, 'b.pilot1.2']]);
     });
 
-    it(`${heuristic}: a pilot ending mid-Work loses it; the next pilot runs it again`, () => {
-      // Pilot 1 runs 0–40: Works 0 and 1 run 0–30, Work 2 starts at 30 and is cut at 40. Works remain, so
-      // pilot 2 is submitted at 40 and starts at once (the cluster is free): Work 2 runs 40–70.
+    it(`${heuristic}: no Work is started that cannot end before its pilot does; the next pilot runs it`, () => {
+      // Pilot 1 runs 0–40: Works 0 and 1 run 0–30. Work 2 would end at 60, after the pilot: the planner
+      // leaves it. Works remain, so pilot 2 is submitted at 40 and starts at once: Work 2 runs 40–70.
       const { result, events } = run('idle.grid', works(3, 30), heuristic, { pilots: 1, pilotWalltimeS: 40 });
       expect(result.makespanS).toBe(70);
-      expect(result.reexecutions).toBe(1);
-      expect(result.failures).toBe(1);
+      expect(result.reexecutions).toBe(0);
+      expect(result.failures).toBe(0);
       expect(result.batch[0]).toMatchObject({ pilotsSubmitted: 2, pilotsStarted: 2, pilotMeanWaitS: 0 });
       const removed = events.filter((e) => e.type === 'grid' && e.event.kind === 'REMOVE_HOST').map((e) => [e.t, (e as { event: { host: string } }).event.host]);
       expect(removed).toEqual([[40, 'b.pilot1.1'], [40, 'b.pilot1.2']]);
@@ -110,5 +110,14 @@ describe('a sweep on a batch cluster', () => {
     expect(html).toContain(`data-series="other users' jobs" data-group="b"`);
     expect(html).toContain(`data-series="the sweep's pilots" data-group="b"`);
     expect(html).not.toContain('<?xml');
+  });
+
+  it('Works longer than the pilots\' walltime: no Work is started, pilots stop after a few, the run ends unfinished', () => {
+    const { grid } = loadGrid(join(FIXTURES, 'idle.grid'));
+    const result = simulate({ app: works(2, 100), grid, scheduler: { ...DEFAULT_SCHEDULER_OPTIONS, heuristic: 'xsufferage' }, seed: 1, submission: { strategy: 'pilots', pilots: 1, pilotWalltimeS: 40 } });
+    expect(result.finished).toBe(false);
+    expect(result.worksDone).toBe(0);
+    expect(result.reexecutions).toBe(0);
+    expect(result.batch[0]).toMatchObject({ pilotsSubmitted: 4, pilotsGivenUp: true });
   });
 });
