@@ -22,8 +22,8 @@ export interface BatchSiteHooks {
   pilotStarted(site: BatchSite, hosts: readonly HostId[], leavesAtS: number): void;
   /** A pilot's hosts leave; true if some Work was computed on them. */
   pilotEnded(site: BatchSite, hosts: readonly HostId[]): boolean;
-  /** Whether the sweep still has Works to finish. */
-  worksLeft(): boolean;
+  /** How many Works of the sweep are still to compute (not done, and not computed with outputs on their way). */
+  worksLeft(): number;
   /** The run record's sink, when the run is recorded: every job's submit, first reservation, start, end. */
   readonly record?: (e: BatchJobRecord) => void;
 }
@@ -70,6 +70,10 @@ export class BatchSite {
   /** Pilots in a row that ended with no Work computed on them; past IDLE_PILOTS_LIMIT none is submitted. */
   private idlePilotsInARow = 0;
   private givenUp = false;
+  /** Bumped at every wake scheduled: the engine skips the wakes an earlier advance() left behind. */
+  wakeVersion = 0;
+  private readonly perWork: boolean;
+  private readonly jobOfHost = new Map<HostId, number>();
 
   constructor(
     readonly event: AddBatchCluster,
@@ -77,7 +81,8 @@ export class BatchSite {
     private readonly hooks: BatchSiteHooks,
   ) {
     const cores = event.nodes * event.coresPerNode;
-    this.pilotCores = submission.pilotCores ?? event.coresPerNode;
+    this.perWork = submission.strategy === 'per-work';
+    this.pilotCores = this.perWork ? 1 : (submission.pilotCores ?? event.coresPerNode);
     if (this.pilotCores > cores) throw new Error(`pilots of ${this.pilotCores} cores cannot run on batch cluster '${event.cluster}' (${cores} cores)`);
     this.cluster = new BatchCluster({ nodes: event.nodes, coresPerNode: event.coresPerNode }, getBatchPolicy(event.policy), getAllocator(event.allocator), {
       submitted: (job) => this.note({ job: job.id, event: 'submit', cores: job.cores, requestedS: job.requestedS }),
@@ -117,10 +122,27 @@ export class BatchSite {
       this.cluster.submit(this.nextBackground);
       this.nextBackground = this.workload!.next();
     }
-    while (this.pilotsLive < this.submission.pilots && this.hooks.worksLeft() && !this.givenUp) this.submitPilot(nowS);
+    const left = this.hooks.worksLeft();
+    const wanted = left === 0 ? 0 : this.perWork ? Math.min(this.submission.pilots, left) : this.submission.pilots;
+    while (this.pilotsLive < wanted && !this.givenUp) this.submitPilot(nowS);
     this.cluster.dispatch();
     const nextS = Math.min(this.nextBackground?.submitS ?? Infinity, this.cluster.nextEndS());
+    this.wakeVersion++;
     if (nextS < Infinity) this.hooks.wakeAt(this, nextS);
+  }
+
+  /** per-work: whether `host` is the core of a per-Work job (it ends once a Work is computed there). */
+  endsAfterOneWork(host: HostId): boolean {
+    return this.perWork && this.jobOfHost.has(host);
+  }
+
+  /** per-work: a Work was computed on `host`: its job ends now, and the site moves on. */
+  workComputedOn(host: HostId): void {
+    const job = this.jobOfHost.get(host);
+    if (job === undefined || !this.perWork) return;
+    this.cluster.advanceTo(this.hooks.nowS());
+    this.cluster.endEarly(job);
+    this.advance();
   }
 
   outcome(): BatchSiteOutcome {
@@ -158,8 +180,9 @@ export class BatchSite {
     if (s.job.id >= 0) return;
     this.pilotsStarted++;
     this.pilotWaitS += s.startS - s.job.submitS;
-    const hosts = Array.from({ length: s.job.cores }, (_, k) => `${this.id}.pilot${-s.job.id}.${k + 1}`);
+    const hosts = Array.from({ length: s.job.cores }, (_, k) => `${this.id}.${this.perWork ? 'job' : 'pilot'}${-s.job.id}.${k + 1}`);
     this.hostsOfPilot.set(s.job.id, hosts);
+    for (const h of hosts) this.jobOfHost.set(h, s.job.id);
     this.hooks.pilotStarted(this, hosts, s.endS);
   }
 
@@ -168,6 +191,7 @@ export class BatchSite {
     this.pilotsLive--;
     const hosts = this.hostsOfPilot.get(s.job.id)!;
     this.hostsOfPilot.delete(s.job.id);
+    for (const h of hosts) this.jobOfHost.delete(h);
     this.idlePilotsInARow = this.hooks.pilotEnded(this, hosts) ? 0 : this.idlePilotsInARow + 1;
     if (this.idlePilotsInARow >= Math.max(IDLE_PILOTS_LIMIT, 2 * this.submission.pilots)) this.givenUp = true;
   }

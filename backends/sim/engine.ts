@@ -88,7 +88,11 @@ export interface EngineOutcome {
 
 /** A batch site's next wake in the event queue. */
 class BatchWake {
-  constructor(readonly site: BatchSite) {}
+  constructor(
+    readonly site: BatchSite,
+    /** The site's wakeVersion when it asked; a later advance() makes this wake stale. */
+    readonly version: number,
+  ) {}
 }
 
 type QueueItem = Activity | GridEvent | TimerEntry | BatchWake;
@@ -124,6 +128,13 @@ export class SimEngine {
   private ran = false;
   private readonly submission: SubmissionOptions;
   private readonly batchSites: BatchSite[] = [];
+  /** The batch site whose job a host is a core of. */
+  private readonly siteOfHost = new Map<HostId, BatchSite>();
+  /** Hosts that take no new Work (a per-Work job whose Work is computed): InformationService.hostIsLeaving. */
+  readonly leavingHosts = new Set<HostId>();
+  /** Works computed whose outputs have not reached the origin yet (the batch sites count Works to compute). */
+  private awaitingOutput = 0;
+  private readonly computedNotDone: Uint8Array;
   /** Bumped whenever the set of up resources changes (the information service caches the topology). */
   topologyVersion = 0;
 
@@ -140,6 +151,7 @@ export class SimEngine {
     this.fileSends = new Array<number>(this.app.files.length).fill(0);
     this.workStarted = new Uint8Array(this.app.works.length);
     this.workDone = new Uint8Array(this.app.works.length);
+    this.computedNotDone = new Uint8Array(this.app.works.length);
     // Pushed in file order: the queue's sequence numbers keep file order among same-time, same-class events.
     for (const e of options.grid.events) this.queue.push(e.timeS, gridEventKind(e), e);
     this.pendingGridEvents = options.grid.events.length;
@@ -192,9 +204,10 @@ export class SimEngine {
           if (++idleTimerStreak >= MAX_IDLE_TIMER_FIRINGS) break;
         } else idleTimerStreak = 0;
       } else if (item instanceof BatchWake) {
+        this.pendingGridEvents--;
+        if (item.version !== item.site.wakeVersion) continue; // the site moved on since (a per-Work job ended)
         this.clock.advanceTo(t);
         this.events++;
-        this.pendingGridEvents--;
         idleTimerStreak = 0;
         item.site.advance();
       } else {
@@ -294,21 +307,26 @@ export class SimEngine {
     const site = new BatchSite(e, this.submission, {
       nowS: () => this.now,
       wakeAt: (s, atS) => {
-        this.queue.push(atS, EventKind.Failure, new BatchWake(s));
+        this.queue.push(atS, EventKind.Failure, new BatchWake(s, s.wakeVersion));
         this.pendingGridEvents++;
       },
       pilotStarted: (s, hosts, leavesAtS) => {
         for (const host of hosts) {
+          this.siteOfHost.set(host, s);
           this.queue.push(this.now, EventKind.Addition, { kind: 'ADD_HOST', timeS: this.now, cluster: s.id, host, behavior: s.event.hostBehavior, offset: 0, arch: s.event.arch, leavesAtS });
           this.pendingGridEvents++;
         }
       },
       pilotEnded: (_s, hosts) => {
         const used = hosts.some((host) => this.hosts.get(host)!.computesDone > 0);
-        for (const host of hosts) this.applyFailure({ kind: 'REMOVE_HOST', timeS: this.now, host });
+        for (const host of hosts) {
+          this.siteOfHost.delete(host);
+          this.applyFailure({ kind: 'REMOVE_HOST', timeS: this.now, host });
+          this.leavingHosts.delete(host);
+        }
         return used;
       },
-      worksLeft: () => this.worksDone < this.app.works.length,
+      worksLeft: () => this.app.works.length - this.worksDone - this.awaitingOutput,
       ...(this.record ? { record: this.record } : {}),
     });
     this.batchSites.push(site);
@@ -330,6 +348,13 @@ export class SimEngine {
       if (c.linkActivity) this.abort(c.linkActivity);
       for (const h of c.hosts) if (h.up) this.takeHostDown(h);
       c.up = false;
+      // Outputs waiting in its storage are lost: those Works are to compute again.
+      for (const w of c.computedWorks) {
+        if (this.computedNotDone[w] === 1) {
+          this.computedNotDone[w] = 0;
+          this.awaitingOutput--;
+        }
+      }
       this.closeHistory(c.linkHistory);
       this.topologyVersion++;
       scheduler.sched_disk_failed([c.id]);
@@ -462,7 +487,16 @@ export class SimEngine {
       c.computedWorks.add(work.id);
       a.host!.computesDone++;
       for (const f of work.outputs) c.storage.add(f);
+      if (this.workDone[work.id] === 0 && this.computedNotDone[work.id] === 0) {
+        this.computedNotDone[work.id] = 1;
+        this.awaitingOutput++;
+      }
+      // A per-Work job's core takes no other Work: it leaves once the scheduler knows this one is computed.
+      const site = this.siteOfHost.get(a.host!.id);
+      const oneWork = site?.endsAfterOneWork(a.host!.id) === true;
+      if (oneWork) this.leavingHosts.add(a.host!.id);
       scheduler.sched_work_done([work.id], a.host!.id);
+      if (oneWork) site!.workComputedOn(a.host!.id);
     } else {
       c.bytesOut += a.sizeBytes;
       c.transfers++;
@@ -471,6 +505,10 @@ export class SimEngine {
         this.workDone[w] = 1;
         this.worksDone++;
         this.lastOutputS = this.now;
+      }
+      if (this.computedNotDone[w] === 1) {
+        this.computedNotDone[w] = 0;
+        this.awaitingOutput--;
       }
       scheduler.sched_fileTransfer_done({ kind: 'output', workId: w, clusterId: c.id });
     }

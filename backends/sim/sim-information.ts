@@ -13,6 +13,8 @@ export interface SimGridView {
   readonly hosts: ReadonlyMap<HostId, SimHost>;
   readonly topologyVersion: number;
   readonly clock: Clock;
+  /** Hosts that take no new Work (per-Work batch jobs whose Work is computed). */
+  readonly leavingHosts: ReadonlySet<HostId>;
 }
 
 const NOTHING_STORED: ReadonlySet<FileId> = new Set<FileId>();
@@ -54,6 +56,10 @@ export class SimInformation implements InformationService {
     this.topologyCache = { clusters, hosts };
     this.topologyCacheVersion = this.grid.topologyVersion;
     return this.topologyCache;
+  }
+
+  hostIsLeaving(hostId: HostId): boolean {
+    return this.grid.leavingHosts.has(hostId);
   }
 
   storedFiles(clusterId: ClusterId): ReadonlySet<FileId> {

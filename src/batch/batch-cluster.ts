@@ -27,6 +27,8 @@ export interface ScheduleObserver {
 interface Running extends RunningEnd {
   readonly started: StartedJob;
   readonly seq: number;
+  /** Ended before its time (endEarly); its entry in `ends` is skipped when it comes up. */
+  over: boolean;
 }
 
 const byEnd = (a: Running, b: Running): boolean => a.started.endS < b.started.endS || (a.started.endS === b.started.endS && a.seq < b.seq);
@@ -43,6 +45,9 @@ export class BatchCluster {
   private readonly metrics: JobMetrics;
   private seq = 0;
   private clockS = -Infinity;
+  private readonly runningById = new Map<number, Running>();
+  /** Entries of `ends` whose job already ended early. */
+  private endedEarly = 0;
   private readonly machine: Machine;
 
   constructor(
@@ -75,7 +80,7 @@ export class BatchCluster {
   }
 
   get runningJobs(): number {
-    return this.ends.size;
+    return this.ends.size - this.endedEarly;
   }
 
   get freeCores(): number {
@@ -84,6 +89,7 @@ export class BatchCluster {
 
   /** When the next running job ends, or Infinity. */
   nextEndS(): number {
+    this.dropEndedEarly();
     return this.ends.peek()?.started.endS ?? Infinity;
   }
 
@@ -96,9 +102,27 @@ export class BatchCluster {
 
   /** Ends every job due by the current time. */
   endDueJobs(): void {
+    this.dropEndedEarly();
     for (let top = this.ends.peek(); top !== undefined && top.started.endS <= this.clockS; top = this.ends.peek()) {
       this.ends.pop();
-      this.release(top);
+      this.release(top, top.started);
+      this.dropEndedEarly();
+    }
+  }
+
+  /** Ends running job `jobId` now, before its time (a per-Work job whose Work is done). */
+  endEarly(jobId: number): void {
+    const r = this.runningById.get(jobId);
+    if (r === undefined) throw new Error(`BatchCluster: job ${jobId} is not running`);
+    r.over = true;
+    this.endedEarly++;
+    this.release(r, { ...r.started, endS: this.clockS, killed: false });
+  }
+
+  private dropEndedEarly(): void {
+    for (let top = this.ends.peek(); top?.over === true; top = this.ends.peek()) {
+      this.ends.pop();
+      this.endedEarly--;
     }
   }
 
@@ -123,19 +147,21 @@ export class BatchCluster {
     const allocation = this.allocator.allocate(this.freeByNode, job.cores);
     this.free -= job.cores;
     const started = startJob(job, this.clockS, allocation);
-    const running: Running = { started, seq: this.seq++, expectedEndS: started.expectedEndS, cores: job.cores };
+    const running: Running = { started, seq: this.seq++, expectedEndS: started.expectedEndS, cores: job.cores, over: false };
     this.ends.push(running);
+    this.runningById.set(job.id, running);
     this.byLimit.splice(this.limitIndex(running), 0, running);
     this.observer.started?.(started);
   }
 
-  private release(r: Running): void {
+  private release(r: Running, ended: StartedJob): void {
     const a = r.started.allocation;
     for (let i = 0; i < a.length; i += 2) this.freeByNode[a[i]!] = this.freeByNode[a[i]!]! + a[i + 1]!;
     this.free += r.cores;
     this.byLimit.splice(this.limitIndex(r), 1);
-    this.metrics.ended(r.started);
-    this.observer.ended?.(r.started);
+    this.runningById.delete(r.started.job.id);
+    this.metrics.ended(ended);
+    this.observer.ended?.(ended);
   }
 
   /** Where `r` is (or belongs) in byLimit. */

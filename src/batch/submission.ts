@@ -6,6 +6,10 @@
 // for `pilotCores` cores (default: one node's) for `pilotWalltimeS`. While a pilot runs, each of its cores
 // is a host to the scheduler (sched_new_host); when its walltime ends the hosts leave (a Work still running
 // there is re-executed elsewhere, as when a host is removed) and a new pilot is submitted if Works remain.
+//
+// per-work: one single-core job per Work still to do (at most `pilots` queued or running at once), each
+// asking for `pilotWalltimeS`; its core is a host for one Work: once a Work has been computed there, the
+// job ends and frees the core (a job whose core got no Work ends at its walltime).
 
 export interface SubmissionStrategy {
   readonly name: string;
@@ -15,10 +19,11 @@ export interface SubmissionStrategy {
 
 export const SUBMISSION_STRATEGIES: readonly SubmissionStrategy[] = [
   { name: 'pilots', help: 'keep N pilot jobs queued or running per batch cluster while Works remain; their cores are hosts until the walltime ends' },
+  { name: 'per-work', help: 'one single-core job per Work to do (at most N at once); it ends as soon as one Work has been computed on it' },
 ];
 
 export interface SubmissionOptions {
-  readonly strategy: 'pilots';
+  readonly strategy: 'pilots' | 'per-work';
   /** Pilot jobs queued or running at once, per batch cluster. */
   readonly pilots: number;
   /** Cores per pilot (undefined: one node's cores). */
@@ -30,7 +35,7 @@ export const DEFAULT_SUBMISSION: SubmissionOptions = { strategy: 'pilots', pilot
 
 /** One line per parameter, for --help and the README. */
 export const SUBMISSION_PARAMETERS = [
-  { flag: 'pilots', help: 'pilots: pilot jobs queued or running at once per batch cluster', default: String(DEFAULT_SUBMISSION.pilots) },
+  { flag: 'pilots', help: 'jobs (pilots, or per-Work jobs) queued or running at once per batch cluster', default: String(DEFAULT_SUBMISSION.pilots) },
   { flag: 'pilot-cores', help: "pilots: cores each pilot asks for (default: one node's cores)", default: undefined },
-  { flag: 'pilot-walltime', help: 'pilots: seconds each pilot holds its cores (its requested time)', default: String(DEFAULT_SUBMISSION.pilotWalltimeS) },
+  { flag: 'pilot-walltime', help: "seconds each job asks for (its requested time): a pilot holds its cores that long, a per-Work job at most", default: String(DEFAULT_SUBMISSION.pilotWalltimeS) },
 ] as const;

@@ -25,7 +25,7 @@ function works(n: number, runS: number): Application {
   } as unknown as Application;
 }
 
-function run(gridFile: string, app: Application, heuristic: string, submission: { pilots: number; pilotWalltimeS: number }) {
+function run(gridFile: string, app: Application, heuristic: string, submission: { pilots: number; pilotWalltimeS: number; strategy?: 'pilots' | 'per-work' }) {
   const { grid } = loadGrid(join(FIXTURES, gridFile));
   const events: RunRecordEvent[] = [];
   const result = simulate({ app, grid, scheduler: { ...DEFAULT_SCHEDULER_OPTIONS, heuristic }, seed: 1, submission: { strategy: 'pilots', ...submission }, record: (e) => events.push(e) });
@@ -120,4 +120,18 @@ describe('a sweep on a batch cluster', () => {
     expect(result.reexecutions).toBe(0);
     expect(result.batch[0]).toMatchObject({ pilotsSubmitted: 4, pilotsGivenUp: true });
   });
+
+  for (const heuristic of ['workqueue', 'xsufferage']) {
+    it(`${heuristic}: per-Work jobs: one single-core job per Work, each ending as soon as its Work is computed`, () => {
+      // Idle cluster of 2 cores, 3 Works of 30 s, at most 3 jobs at once: jobs 1 and 2 start at 0, job 3
+      // waits for a core. At 30 Works 0 and 1 are computed, jobs 1 and 2 end, job 3 starts and runs Work 2
+      // until 60. No other job is submitted: every Work has one.
+      const { result, events } = run('idle.grid', works(3, 30), heuristic, { strategy: 'per-work', pilots: 3, pilotWalltimeS: 100 });
+      expect(result.makespanS).toBe(60);
+      expect(result.reexecutions).toBe(0);
+      expect(result.batch[0]).toMatchObject({ pilotsSubmitted: 3, pilotsStarted: 3 });
+      const ends = events.filter((e) => e.type === 'job' && e.event === 'end').map((e) => [e.t, (e as { job: number }).job]);
+      expect(ends).toEqual([[30, -1], [30, -2], [60, -3]]);
+    });
+  }
 });
