@@ -45,7 +45,6 @@ export class BatchCluster {
   private readonly metrics: JobMetrics;
   private seq = 0;
   private clockS = -Infinity;
-  private readonly runningById = new Map<number, Running>();
   /** Entries of `ends` whose job already ended early. */
   private endedEarly = 0;
   private readonly machine: Machine;
@@ -110,9 +109,12 @@ export class BatchCluster {
     }
   }
 
-  /** Ends running job `jobId` now, before its time (a per-Work job whose Work is done). */
+  /**
+   * Ends running job `jobId` now, before its time (a per-Work job whose Work is done). A scan of the running
+   * jobs: rare (once per Work), where a map kept for every job of a trace cost 30 MB of RSS on Seth.
+   */
   endEarly(jobId: number): void {
-    const r = this.runningById.get(jobId);
+    const r = this.byLimit.find((x) => x.started.job.id === jobId);
     if (r === undefined) throw new Error(`BatchCluster: job ${jobId} is not running`);
     r.over = true;
     this.endedEarly++;
@@ -149,7 +151,6 @@ export class BatchCluster {
     const started = startJob(job, this.clockS, allocation);
     const running: Running = { started, seq: this.seq++, expectedEndS: started.expectedEndS, cores: job.cores, over: false };
     this.ends.push(running);
-    this.runningById.set(job.id, running);
     this.byLimit.splice(this.limitIndex(running), 0, running);
     this.observer.started?.(started);
   }
@@ -159,7 +160,6 @@ export class BatchCluster {
     for (let i = 0; i < a.length; i += 2) this.freeByNode[a[i]!] = this.freeByNode[a[i]!]! + a[i + 1]!;
     this.free += r.cores;
     this.byLimit.splice(this.limitIndex(r), 1);
-    this.runningById.delete(r.started.job.id);
     this.metrics.ended(ended);
     this.observer.ended?.(ended);
   }
