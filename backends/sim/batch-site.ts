@@ -85,19 +85,24 @@ export class BatchSite {
     this.pilotCores = this.perWork ? 1 : (submission.pilotCores ?? event.coresPerNode);
     if (this.pilotCores > cores) throw new Error(`pilots of ${this.pilotCores} cores cannot run on batch cluster '${event.cluster}' (${cores} cores)`);
     this.cluster = new BatchCluster({ nodes: event.nodes, coresPerNode: event.coresPerNode }, getBatchPolicy(event.policy), getAllocator(event.allocator), {
-      submitted: (job) => this.note({ job: job.id, event: 'submit', cores: job.cores, requestedS: job.requestedS }),
+      // Record events are built only when the run is recorded: a background workload has millions of jobs.
+      submitted: (job) => {
+        if (this.recording) this.note({ job: job.id, event: 'submit', cores: job.cores, requestedS: job.requestedS });
+      },
       reserved: (job, startS) => {
-        if (this.reserved.has(job.id)) return;
+        if (!this.recording || this.reserved.has(job.id)) return;
         this.reserved.add(job.id);
         this.note({ job: job.id, event: 'reserve', reservedS: startS });
       },
       started: (s) => {
-        this.reserved.delete(s.job.id);
-        this.note({ job: s.job.id, event: 'start', allocation: s.allocation });
+        if (this.recording) {
+          this.reserved.delete(s.job.id);
+          this.note({ job: s.job.id, event: 'start', allocation: s.allocation });
+        }
         this.started(s);
       },
       ended: (s) => {
-        this.note({ job: s.job.id, event: 'end', killed: s.killed });
+        if (this.recording) this.note({ job: s.job.id, event: 'end', killed: s.killed });
         this.ended(s);
       },
     });
@@ -165,8 +170,12 @@ export class BatchSite {
     };
   }
 
+  private get recording(): boolean {
+    return this.hooks.record !== undefined;
+  }
+
   private note(e: Omit<BatchJobRecord, 'type' | 't' | 'cluster'>): void {
-    this.hooks.record?.({ type: 'job', t: this.hooks.nowS(), cluster: this.id, ...e });
+    this.hooks.record!({ type: 'job', t: this.hooks.nowS(), cluster: this.id, ...e });
   }
 
   private submitPilot(nowS: number): void {

@@ -177,8 +177,9 @@ export class BatchCluster {
   }
 }
 
-/** One observer that tells each of `observers`, in order. */
+/** One observer that tells each of `observers`, in order (none or one: no wrapper on the per-job path). */
 export function allObservers(...observers: readonly ScheduleObserver[]): ScheduleObserver {
+  if (observers.length <= 1) return observers[0] ?? {};
   return {
     submitted: (job) => observers.forEach((o) => o.submitted?.(job)),
     started: (s) => observers.forEach((o) => o.started?.(s)),

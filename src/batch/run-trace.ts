@@ -34,6 +34,11 @@ export interface TraceRun extends TraceResult {
   readonly violations: readonly string[];
 }
 
+/** The workload's header does not give the cluster's size, and the caller did not either. */
+export class ClusterSizeUnknown extends Error {
+  override readonly name = 'ClusterSizeUnknown';
+}
+
 export function runTrace(o: TraceRunOptions): TraceRun {
   const policy = getBatchPolicy(o.policy);
   const allocator = getAllocator(o.allocator);
@@ -68,7 +73,7 @@ function clusterShape(workload: SwfWorkload, o: TraceRunOptions): { nodes: numbe
   const nodes = o.nodes ?? header.maxNodes;
   const coresPerNode = o.coresPerNode ?? (nodes !== undefined && header.maxProcs !== undefined ? Math.floor(header.maxProcs / nodes) : undefined);
   if (nodes === undefined || coresPerNode === undefined || !(nodes >= 1) || !(coresPerNode >= 1)) {
-    throw new Error(`${workload.path}: the header gives no cluster size (MaxNodes, MaxProcs); give --nodes and --cores-per-node`);
+    throw new ClusterSizeUnknown(`${workload.path}: the header gives no cluster size (MaxNodes, MaxProcs); give --nodes and --cores-per-node`);
   }
   return { nodes, coresPerNode };
 }

@@ -216,16 +216,19 @@ export function parseExperimentSpec(text: string, file: string, known: readonly 
   };
 }
 
-export function loadExperimentSpec(path: string, knownHeuristics: readonly (string | KnownHeuristic)[]): LoadedExperimentSpec {
-  let text: string;
+/** The text of an experiment specification file (sweep or batch); an InputError if it cannot be read. */
+export function readSpecText(path: string): string {
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (err) {
     throw new InputError([
       { severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read the experiment specification: ${(err as Error).message}`, hint: 'check the path' },
     ]);
   }
-  return parseExperimentSpec(text, path, knownHeuristics);
+}
+
+export function loadExperimentSpec(path: string, knownHeuristics: readonly (string | KnownHeuristic)[]): LoadedExperimentSpec {
+  return parseExperimentSpec(readSpecText(path), path, knownHeuristics);
 }
 
 /** Replaces ${name} in every string of `value`; a string that is exactly "${name}" takes the variable's own type. */

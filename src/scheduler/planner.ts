@@ -153,7 +153,6 @@ export function makePlan(input: PlanInput): PlanOutput {
   }));
   const specFor = (spec: WorkSpec): WorkSpec => (avoidance === undefined ? spec : avoidance.spec(spec));
 
-
   // Running sub-tasks end when the running estimate says (step 3); computed once for every attempt below.
   const linkEnds = input.clusters.map((cluster) => (cluster.busy === null ? null : runningEndS(cluster.busy, { kind: 'link', clusterId: cluster.id })));
   const hostEnds = hosts.map((host) => (host.running === null ? null : runningEndS(host.running, { kind: 'host', hostId: host.info.id })));

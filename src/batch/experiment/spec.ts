@@ -1,14 +1,13 @@
 // The batch experiment specification (AccaSim's "every combination" experiment): SWF workloads × batch
 // policies × allocators, each run in trace mode. JSON with `"batch": 1`, checked against a schema; every
 // error names file:line:column.
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { listAllocators } from '../allocators/registry.js';
 import { listBatchPolicies } from '../policies/registry.js';
 import type { WorkloadSpec } from '../workload-generator.js';
 import { checkAgainstSchema, compileSchema } from '../../sweep/schema-check.js';
 import { parseJsonSource, type JsonSource } from '../../sweep/json-source.js';
-import { InputError } from '../../util/diagnostics.js';
+import { readSpecText } from '../../experiment/spec.js';
 
 export type WorkloadSource = { readonly file: string } | { readonly generator: WorkloadSpec; readonly seed?: number };
 
@@ -79,13 +78,7 @@ export function isBatchExperiment(source: JsonSource): boolean {
 }
 
 export function readJsonSpec(path: string): JsonSource {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new InputError([{ severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read the experiment specification: ${(err as Error).message}`, hint: 'check the path' }]);
-  }
-  return parseJsonSource(text, path);
+  return parseJsonSource(readSpecText(path), path);
 }
 
 export function loadBatchExperiment(source: JsonSource): LoadedBatchExperiment {

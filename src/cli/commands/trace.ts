@@ -7,7 +7,7 @@ import { formatTraceRun } from '../../batch/format-trace.js';
 import { listAllocators } from '../../batch/allocators/registry.js';
 import { listBatchPolicies } from '../../batch/policies/registry.js';
 import { DEFAULT_BOUNDED_SLOWDOWN_THRESHOLD_S } from '../../batch/job-metrics.js';
-import { runTrace } from '../../batch/run-trace.js';
+import { ClusterSizeUnknown, runTrace } from '../../batch/run-trace.js';
 
 function choice(args: Parameters<Command['run']>[0], name: string, valid: readonly string[], fallback: string): string {
   const v = stringOption(args, name) ?? fallback;
@@ -58,7 +58,7 @@ const command: Command = {
         check: flagOption(args, 'check'),
       });
     } catch (err) {
-      if (err instanceof Error && err.message.includes('give --nodes and --cores-per-node')) throw new UsageError(err.message);
+      if (err instanceof ClusterSizeUnknown) throw new UsageError(err.message);
       throw err;
     }
     for (const w of run.warnings) console.error(`warning: ${w}`);

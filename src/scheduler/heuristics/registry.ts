@@ -1,5 +1,6 @@
 // The one list of heuristics: the CLI help, the docs table and the experiment tool all read it.
 // Adding a heuristic is one file in this folder and one line below.
+import { resolve } from 'node:path';
 import { extendedSufferage } from './extended-sufferage.js';
 import type { Heuristic } from './heuristic.js';
 import { maxMin } from './maxmin.js';
@@ -13,7 +14,6 @@ import { sufferage2 } from './sufferage2.js';
 import { workqueue } from './workqueue.js';
 import { xSufferage } from './xsufferage.js';
 import { isPluginRef, loadedPlugin } from './plugin.js';
-import { resolve } from 'node:path';
 
 export type { Heuristic, PlanContext } from './heuristic.js';
 
