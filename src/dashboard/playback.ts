@@ -4,11 +4,20 @@
 // changes are handed out as protocol updates.
 import type { RunRecordEvent } from '../record/events.js';
 import { RunState } from '../report/run-state.js';
-import { KIND_CODES, type SourceUpdate, type WireClock, type WireEnd, type WireResource, type WireSourceInfo, type WireStart, type WireSummary } from './protocol.js';
+import type { BatchClusterJobs, BatchLevel } from '../report/batch-jobs.js';
+import { KIND_CODES, type SourceUpdate, type WireBatchCluster, type WireBatchLevel, type WireClock, type WireEnd, type WireResource, type WireSourceInfo, type WireStart, type WireSummary } from './protocol.js';
 import { isLive, type DashboardSource } from './source.js';
 
 /** Wall seconds a whole recorded run takes at the default speed. */
 export const DEFAULT_PLAYBACK_WALL_S = 20;
+
+function wireBatchLevel(clusterIndex: number, p: BatchLevel): WireBatchLevel {
+  return [clusterIndex, p.t, p.busyCores - p.pilotBusyCores, p.pilotBusyCores, p.waiting - p.pilotsWaiting, p.pilotsWaiting];
+}
+
+function wireBatchCluster(c: BatchClusterJobs): WireBatchCluster {
+  return { cluster: c.cluster, cores: c.cores };
+}
 
 function recordEndS(events: readonly RunRecordEvent[]): number {
   const last = events[events.length - 1];
@@ -19,8 +28,10 @@ export class SourcePlayer {
   state = new RunState();
   private cursor = 0;
   private sentResources = 0;
+  private sentBatchClusters = 0;
   private starts: WireStart[] = [];
   private ends: WireEnd[] = [];
+  private batchLevels: WireBatchLevel[] = [];
   readonly live: boolean;
 
   constructor(readonly source: DashboardSource) {
@@ -66,7 +77,20 @@ export class SourcePlayer {
       this.starts.push([bar.id, bar.resourceIndex, KIND_CODES[bar.kind], bar.startS, bar.attempt, bar.work ?? -1]);
     } else if (e.type === 'end') {
       this.ends.push([e.id, e.t, e.ok ? 1 : 0]);
+    } else if (e.type === 'job') {
+      this.takeBatchLevel(e.cluster);
     }
+  }
+
+  /** Queues a batch cluster's latest level; one queued at the same time for that cluster is replaced. */
+  private takeBatchLevel(cluster: string): void {
+    const clusters = this.state.batch.clusters;
+    const index = clusters.findIndex((c) => c.cluster === cluster);
+    const latest = clusters[index]?.timeline.at(-1);
+    if (latest === undefined) return;
+    const previous = this.batchLevels.at(-1);
+    if (previous !== undefined && previous[0] === index && previous[1] === latest.t) this.batchLevels.pop();
+    this.batchLevels.push(wireBatchLevel(index, latest));
   }
 
   /** The time a run's figures are computed at: the shared clock, capped at the run's own end. */
@@ -91,9 +115,13 @@ export class SourcePlayer {
   takeUpdate(index: number, clockS: number): SourceUpdate {
     const resources: WireResource[] = [];
     for (; this.sentResources < this.state.resources.length; this.sentResources++) resources.push(this.wireResource(this.sentResources));
-    const update = { source: index, resources, starts: this.starts, ends: this.ends, summary: this.summary(clockS) };
+    const clusters = this.state.batch.clusters;
+    const batchClusters = clusters.slice(this.sentBatchClusters).map(wireBatchCluster);
+    this.sentBatchClusters = clusters.length;
+    const update = { source: index, resources, starts: this.starts, ends: this.ends, batchClusters, batchLevels: this.batchLevels, summary: this.summary(clockS) };
     this.starts = [];
     this.ends = [];
+    this.batchLevels = [];
     return update;
   }
 
@@ -106,7 +134,9 @@ export class SourcePlayer {
       starts.push([b.id, b.resourceIndex, KIND_CODES[b.kind], b.startS, b.attempt, b.work ?? -1]);
       if (b.endS !== null) ends.push([b.id, b.endS, b.ok ? 1 : 0]);
     }
-    return { source: index, resources, starts, ends, summary: this.summary(clockS) };
+    const clusters = this.state.batch.clusters.slice(0, this.sentBatchClusters);
+    const batchLevels = clusters.flatMap((c, i) => c.timeline.map((p) => wireBatchLevel(i, p)));
+    return { source: index, resources, starts, ends, batchClusters: clusters.map(wireBatchCluster), batchLevels, summary: this.summary(clockS) };
   }
 }
 

@@ -28,6 +28,19 @@ export interface WireResource {
   readonly label: string;
 }
 
+/** A batch-managed cluster: its cores are shared by other users' jobs and the sweep's pilots. */
+export interface WireBatchCluster {
+  readonly cluster: string;
+  readonly cores: number;
+}
+
+/**
+ * A batch cluster's load from time `t` on: [batch cluster index, t, cores used by other users' jobs, cores
+ * used by the sweep's pilots, other users' jobs waiting, pilots waiting]. A level at the same time as the
+ * cluster's last one replaces it.
+ */
+export type WireBatchLevel = [number, number, number, number, number, number];
+
 export interface WireSourceInfo {
   readonly name: string;
   readonly heuristic: string;
@@ -78,6 +91,9 @@ export interface SourceUpdate {
   readonly resources: readonly WireResource[];
   readonly starts: readonly WireStart[];
   readonly ends: readonly WireEnd[];
+  /** Batch clusters first seen in this batch; their indexes follow the ones already sent. */
+  readonly batchClusters: readonly WireBatchCluster[];
+  readonly batchLevels: readonly WireBatchLevel[];
   readonly summary: WireSummary;
 }
 

@@ -1,16 +1,29 @@
 // What a run record says about its batch clusters (job events, src/record/events.ts BatchJobRecord): per
 // cluster, the queue length and the cores in use over time, and each ended job's wait and slowdown,
-// other users' jobs apart from the sweep's pilots. Read by the HTML report.
+// other users' jobs apart from the sweep's pilots. Read by the HTML report and the dashboard.
 import type { RunRecordEvent } from '../record/events.js';
 
 export interface BatchClusterJobs {
   readonly cluster: string;
   readonly cores: number;
   readonly policy: string;
-  /** (time, waiting jobs, cores in use) after each change, in time order. */
-  readonly timeline: Array<{ readonly t: number; readonly waiting: number; readonly busyCores: number }>;
+  /** After each change, in time order: jobs waiting and cores in use, all jobs and the sweep's pilots alone. */
+  readonly timeline: BatchLevel[];
   readonly waitS: { readonly background: number[]; readonly pilots: number[] };
   readonly slowdown: { readonly background: number[]; readonly pilots: number[] };
+}
+
+export interface BatchLevel {
+  readonly t: number;
+  readonly waiting: number;
+  readonly busyCores: number;
+  readonly pilotsWaiting: number;
+  readonly pilotBusyCores: number;
+}
+
+interface Counts {
+  waiting: number;
+  busy: number;
 }
 
 interface Live {
@@ -21,38 +34,41 @@ interface Live {
 
 export class BatchJobs {
   readonly clusters: BatchClusterJobs[] = [];
-  private readonly byName = new Map<string, { view: BatchClusterJobs; live: Map<number, Live>; waiting: number; busy: number }>();
+  private readonly byName = new Map<string, { view: BatchClusterJobs; live: Map<number, Live>; all: Counts; pilots: Counts }>();
 
   apply(e: RunRecordEvent): void {
     if (e.type === 'grid' && e.event.kind === 'ADD_BATCH_CLUSTER') {
       const view: BatchClusterJobs = { cluster: e.event.cluster, cores: e.event.nodes * e.event.coresPerNode, policy: e.event.policy, timeline: [], waitS: { background: [], pilots: [] }, slowdown: { background: [], pilots: [] } };
       this.clusters.push(view);
-      this.byName.set(view.cluster, { view, live: new Map(), waiting: 0, busy: 0 });
+      this.byName.set(view.cluster, { view, live: new Map(), all: { waiting: 0, busy: 0 }, pilots: { waiting: 0, busy: 0 } });
       return;
     }
     if (e.type !== 'job') return;
     const c = this.byName.get(e.cluster);
     if (c === undefined) return;
     const group = e.job < 0 ? 'pilots' : 'background';
+    const counts = e.job < 0 ? [c.all, c.pilots] : [c.all];
     if (e.event === 'submit') {
       c.live.set(e.job, { submitS: e.t, cores: e.cores ?? 0 });
-      c.waiting++;
+      for (const n of counts) n.waiting++;
     } else if (e.event === 'start') {
       const j = c.live.get(e.job);
       if (j === undefined) return;
       j.startS = e.t;
-      c.waiting--;
-      c.busy += j.cores;
+      for (const n of counts) {
+        n.waiting--;
+        n.busy += j.cores;
+      }
     } else if (e.event === 'end') {
       const j = c.live.get(e.job);
       if (j?.startS === undefined) return;
       c.live.delete(e.job);
-      c.busy -= j.cores;
+      for (const n of counts) n.busy -= j.cores;
       c.view.waitS[group].push(j.startS - j.submitS);
       c.view.slowdown[group].push((e.t - j.submitS) / Math.max(e.t - j.startS, 1));
     } else return;
     const last = c.view.timeline[c.view.timeline.length - 1];
     if (last !== undefined && last.t === e.t) c.view.timeline.pop();
-    c.view.timeline.push({ t: e.t, waiting: c.waiting, busyCores: c.busy });
+    c.view.timeline.push({ t: e.t, waiting: c.all.waiting, busyCores: c.all.busy, pilotsWaiting: c.pilots.waiting, pilotBusyCores: c.pilots.busy });
   }
 }

@@ -21,7 +21,8 @@ export interface Bar {
   readonly attempt: number;
 }
 
-export type HostState = 'up' | 'busy' | 'failed' | 'rejoined';
+/** `left`: a batch job's core that left when its job ended (not a failure). */
+export type HostState = 'up' | 'busy' | 'failed' | 'rejoined' | 'left';
 
 /** A row of the Gantt chart. */
 export interface ResourceRow {
@@ -43,6 +44,8 @@ interface HostLife {
   readonly host: HostId;
   readonly cluster: ClusterId;
   up: boolean;
+  /** A batch job's core, known to leave when its job ends. */
+  leaves: boolean;
   joins: number;
   upSinceS: number;
   upClosedS: number;
@@ -153,7 +156,7 @@ export class RunState {
   private hostLife(host: HostId, cluster: ClusterId): HostLife {
     let life = this.hosts.get(host);
     if (!life) {
-      life = { host, cluster, up: true, joins: 1, upSinceS: this.timeS, upClosedS: 0, downSpans: [] };
+      life = { host, cluster, up: true, leaves: false, joins: 1, upSinceS: this.timeS, upClosedS: 0, downSpans: [] };
       this.hosts.set(host, life);
     }
     return life;
@@ -269,6 +272,7 @@ export class RunState {
       case 'ADD_HOST': {
         const known = this.hosts.get(g.host);
         this.resource({ type: 'host', host: g.host, cluster: g.cluster });
+        if (g.leavesAtS !== undefined) this.hosts.get(g.host)!.leaves = true;
         if (known && !known.up) {
           known.up = true;
           known.joins++;
@@ -300,7 +304,7 @@ export class RunState {
   hostState(host: HostId): HostState {
     const life = this.hosts.get(host);
     if (!life) return 'up';
-    if (!life.up) return 'failed';
+    if (!life.up) return life.leaves ? 'left' : 'failed';
     const row = this.resourceByKey.get(`host:${host}`);
     if (row && row.running.size > 0) return 'busy';
     return life.joins > 1 ? 'rejoined' : 'up';

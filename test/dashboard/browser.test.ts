@@ -7,9 +7,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startDashboard, type Dashboard } from '../../src/dashboard/server.js';
 import type { RunRecordEvent } from '../../src/record/events.js';
+import type { BatchLevel } from '../../src/report/batch-jobs.js';
+import { RunState } from '../../src/report/run-state.js';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 import { countSubtasks, syntheticRun } from '../fixtures/records/synthetic-run.js';
-import { canvasImage, computePixels, differingPixels, launchChromium, socketOutcome } from './chromium.js';
+import { batchRunRecord } from '../fixtures/records/batch-run.js';
+import { canvasImage, colorPixels, computePixels, differingPixels, launchChromium, socketOutcome } from './chromium.js';
 
 const fast = syntheticRun({ seed: 1, policy: 'min-completion' });
 const slow = syntheticRun({ seed: 1, policy: 'round-robin' });
@@ -186,6 +189,51 @@ describe('dashboard in Chromium', () => {
     await expect.poll(() => s.getAttribute('data-drawn-bars')).toBe(String(countSubtasks(fast).all));
     expect(differingPixels(whole, await canvasImage(canvas))).toBe(0);
     expect(await wholePaints()).toBeLessThan(10);
+    expect(errors).toEqual([]);
+  });
+
+  it("shows a batch cluster's cores and queue: other users' jobs beside the sweep's pilots, frame by frame as drawn whole", async () => {
+    const events = batchRunRecord();
+    dashboard = await startDashboard({ sources: [{ name: 'batch', events }], speed: endOf(events) / 4 });
+    const { page, errors } = await openPage(dashboard.url);
+    const s = section(page, 'batch');
+    const canvas = s.locator('canvas');
+    const others = () => colorPixels(canvas, [0x79, 0x70, 0x6e]);
+    const pilots = () => colorPixels(canvas, [0xb0, 0x7a, 0xa1]);
+    const row = s.locator('table.batch tr[data-cluster="b"] td');
+    const wholePaints = async () => Number(await s.getAttribute('data-whole-paints'));
+    async function sameAsWholeRepaint(): Promise<number> {
+      const incremental = await canvasImage(canvas);
+      const before = await wholePaints();
+      await page.click('#zoom-fit');
+      await expect.poll(wholePaints).toBeGreaterThan(before);
+      return differingPixels(incremental, await canvasImage(canvas));
+    }
+    // Mid-run (after 900 s: another user's job and both pilots waiting), paused.
+    await expect.poll(async () => Number(await page.locator('#clock').getAttribute('data-time-s')), { timeout: 10_000 }).toBeGreaterThan(900);
+    await page.click('#pause');
+    await expect.poll(() => page.locator('#status').getAttribute('data-state')).toBe('paused');
+    const clockS = Number(await page.locator('#clock').getAttribute('data-time-s'));
+    // The table says what the record says at that time.
+    const level = RunState.from(events.filter((e) => e.t <= clockS)).batch.clusters[0]!.timeline.at(-1)!;
+    expect(level.pilotsWaiting).toBeGreaterThan(0);
+    const asRow = (l: BatchLevel) => ['b', `${l.busyCores - l.pilotBusyCores} / 16`, String(l.pilotBusyCores), String(l.waiting - l.pilotsWaiting), String(l.pilotsWaiting)];
+    expect(await row.allTextContents()).toEqual(asRow(level));
+    expect(await others()).toBeGreaterThan(200);
+    expect(await pilots()).toBeGreaterThan(50);
+    expect(await sameAsWholeRepaint()).toBe(0);
+    // At the end: 14 cores in use, 8 of them the two pilots', nobody waiting.
+    await page.click('#pause');
+    await expect.poll(() => page.locator('#status').getAttribute('data-state'), { timeout: 15_000 }).toBe('finished');
+    expect(await row.allTextContents()).toEqual(['b', '6 / 16', '8', '0', '0']);
+    // The first two pilots' cores left at their walltime's end: not failures.
+    expect(await s.locator('.host[data-state="left"]').count()).toBe(8);
+    expect(await s.locator('.host[data-state="failed"]').count()).toBe(0);
+    expect(asRow(RunState.from(events).batch.clusters[0]!.timeline.at(-1)!)).toEqual(['b', '6 / 16', '8', '0', '0']);
+    const timeline = events.filter((e) => e.type === 'job').map((e) => e.t);
+    expect(Number(await s.getAttribute('data-batch-levels'))).toBeGreaterThanOrEqual(new Set(timeline).size);
+    expect(await sameAsWholeRepaint()).toBe(0);
+    await page.screenshot({ path: join(PACKAGE_ROOT, 'test-artifacts', 'dashboard-batch.png'), fullPage: true });
     expect(errors).toEqual([]);
   });
 

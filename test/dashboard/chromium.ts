@@ -25,13 +25,18 @@ interface CanvasPixels {
 
 /** How many pixels of a chart's canvas have the compute colour (#59a14f): bars were drawn. */
 export async function computePixels(canvas: Locator): Promise<number> {
-  return canvas.evaluate((element: unknown) => {
+  return colorPixels(canvas, [89, 161, 79]);
+}
+
+/** How many pixels of a canvas have exactly this colour. */
+export async function colorPixels(canvas: Locator, rgb: readonly [number, number, number]): Promise<number> {
+  return canvas.evaluate((element: unknown, [r, g, b]) => {
     const c = element as CanvasPixels;
     const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
     let n = 0;
-    for (let i = 0; i < data.length; i += 4) if (data[i] === 89 && data[i + 1] === 161 && data[i + 2] === 79) n++;
+    for (let i = 0; i < data.length; i += 4) if (data[i] === r && data[i + 1] === g && data[i + 2] === b) n++;
     return n;
-  });
+  }, rgb);
 }
 
 export interface CanvasImage {

@@ -3,6 +3,8 @@ import { Playback, DEFAULT_PLAYBACK_WALL_S } from '../../src/dashboard/playback.
 import { LiveRecordSource, teeSinks } from '../../src/dashboard/source.js';
 import type { SourceUpdate } from '../../src/dashboard/protocol.js';
 import type { RunRecordEvent } from '../../src/record/events.js';
+import { RunState } from '../../src/report/run-state.js';
+import { batchRunRecord } from '../fixtures/records/batch-run.js';
 import { countSubtasks, syntheticRun } from '../fixtures/records/synthetic-run.js';
 
 const fast = syntheticRun({ seed: 2, policy: 'min-completion' });
@@ -92,5 +94,42 @@ describe('playback on a shared virtual clock', () => {
     p.tick(0.05);
     expect(p.finished).toBe(true);
     expect(p.snapshots()[0]!.summary.makespanS).toBe(endOf(fast));
+  });
+});
+
+describe('a batch cluster on the dashboard', () => {
+  const events = batchRunRecord();
+
+  it('streams each batch cluster once and its levels as they change, ending where the record ends', () => {
+    const p = new Playback([{ name: 'batch', events }], { speed: 200 });
+    const clusters: string[] = [];
+    /** The levels as a page keeps them: one at the same time as the last replaces it. */
+    const levels: number[][] = [];
+    let ticks = 0;
+    while (!p.finished) {
+      const r = p.tick(1);
+      ticks++;
+      for (const u of r?.updates ?? []) {
+        clusters.push(...u.batchClusters.map((c) => `${c.cluster}:${c.cores}`));
+        for (const l of u.batchLevels) {
+          if (levels.at(-1)?.[1] === l[1]) levels.pop();
+          levels.push(l);
+        }
+      }
+    }
+    expect(ticks).toBeGreaterThan(5);
+    expect(clusters).toEqual(['b:16']);
+    // The same as a page joining at the end gets, and as the report's timeline.
+    const snapshot = p.snapshots()[0]!;
+    expect(snapshot.batchClusters).toEqual([{ cluster: 'b', cores: 16 }]);
+    expect(levels).toEqual(snapshot.batchLevels);
+    const timeline = RunState.from(events).batch.clusters[0]!.timeline;
+    expect(levels.map((l) => [l[1], l[2] + l[3], l[4] + l[5], l[3], l[5]])).toEqual(timeline.map((q) => [q.t, q.busyCores, q.waiting, q.pilotBusyCores, q.pilotsWaiting]));
+    // Other users' jobs and the sweep's pilots both held cores and both waited.
+    expect(Math.max(...levels.map((l) => l[2]))).toBeGreaterThan(0);
+    expect(Math.max(...levels.map((l) => l[3]))).toBe(8);
+    expect(Math.max(...levels.map((l) => l[5]))).toBe(2);
+    expect(Math.max(...levels.map((l) => l[4]))).toBeGreaterThan(0);
+    for (const l of levels) expect(l[2] + l[3]).toBeLessThanOrEqual(16);
   });
 });

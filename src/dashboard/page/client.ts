@@ -3,7 +3,7 @@
 // except the `helpers` and `createChart` it is given and browser globals. Types are checked; DOM
 // objects are `any` because the project compiles without the DOM library. The charts themselves are
 // drawn by gantt-canvas.ts.
-import type { ServerMessage, SourceUpdate, WireClock, WireMatrixProgress, WireSourceInfo, WireSummary } from '../protocol.js';
+import type { ServerMessage, SourceUpdate, WireBatchCluster, WireBatchLevel, WireClock, WireMatrixProgress, WireSourceInfo, WireSummary } from '../protocol.js';
 import type { createGanttChart, GanttChart } from './gantt-canvas.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -38,7 +38,11 @@ export function dashboardClient(helpers: ClientHelpers, createChart: typeof crea
     readonly liveEl: any;
     readonly clustersEl: any;
     readonly hostsEl: any;
+    readonly batchEl: any;
     readonly chart: GanttChart;
+    /** Each batch cluster and its latest level. */
+    readonly batch: { cluster: WireBatchCluster; level: WireBatchLevel | null }[];
+    batchLevels: number;
     summary: WireSummary | null;
     barCount: number;
     wholePaints: number;
@@ -135,7 +139,9 @@ export function dashboardClient(helpers: ClientHelpers, createChart: typeof crea
     const details = el('div', 'details');
     const clustersEl = el('table', 'clusters');
     const hostsEl = el('div', 'hosts');
-    details.append(clustersEl, hostsEl);
+    const batchEl = el('table', 'clusters batch');
+    batchEl.hidden = true;
+    details.append(clustersEl, batchEl, hostsEl);
     section.appendChild(details);
     const v: SourceView = {
       info,
@@ -148,7 +154,10 @@ export function dashboardClient(helpers: ClientHelpers, createChart: typeof crea
       liveEl,
       clustersEl,
       hostsEl,
+      batchEl,
       chart: createChart(canvas, helpers.tickStepS),
+      batch: [],
+      batchLevels: 0,
       summary: null,
       barCount: 0,
       wholePaints: 0,
@@ -163,6 +172,17 @@ export function dashboardClient(helpers: ClientHelpers, createChart: typeof crea
     for (const r of u.resources) v.chart.addResource(r);
     for (const s of u.starts) if (v.chart.start(s)) v.barCount++;
     for (const e of u.ends) v.chart.end(e);
+    for (const c of u.batchClusters) {
+      v.chart.addBatchCluster(c);
+      v.batch.push({ cluster: c, level: null });
+    }
+    for (const l of u.batchLevels) {
+      v.chart.batchLevel(l);
+      const b = v.batch[l[0]];
+      if (b && (b.level === null || b.level[1] <= l[1])) b.level = l;
+    }
+    v.batchLevels += u.batchLevels.length;
+    v.section.dataset['batchLevels'] = String(v.batchLevels);
     v.chart.setHosts(u.summary.hosts);
     v.summary = u.summary;
     v.section.dataset['barCount'] = String(v.barCount);
@@ -192,12 +212,30 @@ export function dashboardClient(helpers: ClientHelpers, createChart: typeof crea
       tr.append(el('td', '', c.cluster), el('td', 'num', helpers.formatBytes(c.linkBytes)), el('td', 'num', helpers.formatPercent(c.linkUtilization)), el('td', 'num', helpers.formatPercent(c.computeUtilization)));
       v.clustersEl.appendChild(tr);
     }
+    showBatch(v);
     v.hostsEl.textContent = '';
     for (const h of s.hosts) {
       const chip = el('span', `host ${h.state}`, h.host);
       chip.title = `${h.host} (${h.cluster}): ${h.state}`;
       chip.dataset['state'] = h.state;
       v.hostsEl.appendChild(chip);
+    }
+  }
+
+  /** Each batch cluster's cores and queue now: other users' jobs and the sweep's pilots. */
+  function showBatch(v: SourceView): void {
+    v.batchEl.hidden = v.batch.length === 0;
+    if (v.batch.length === 0) return;
+    v.batchEl.textContent = '';
+    const head = el('tr', '');
+    for (const h of ['batch cluster', 'cores used by others', 'by the sweep', 'jobs waiting', 'pilots waiting']) head.appendChild(el('th', '', h));
+    v.batchEl.appendChild(head);
+    for (const { cluster, level } of v.batch) {
+      const tr = el('tr', '');
+      tr.dataset['cluster'] = cluster.cluster;
+      const [others, sweep, waiting, pilotsWaiting] = level === null ? [0, 0, 0, 0] : level.slice(2);
+      tr.append(el('td', '', cluster.cluster), el('td', 'num', `${others} / ${cluster.cores}`), el('td', 'num', String(sweep)), el('td', 'num', String(waiting)), el('td', 'num', String(pilotsWaiting)));
+      v.batchEl.appendChild(tr);
     }
   }
 

@@ -3,14 +3,16 @@
 // old and new place of the clock line), so its cost follows what changed, not how big the run is; a new
 // view, size or set of rows repaints the whole chart.
 //
-// The chart is a stack of horizontal bands (the axis, a header per cluster, a row per link or host). A
+// The chart is a stack of horizontal bands (the axis, a header per cluster, a row per link or host, and
+// for a batch cluster two rows of levels: its cores in use and its queue, other users' jobs below the
+// sweep's pilots). A
 // strip of a band is repainted by clipping to it and drawing, in a fixed order, everything that reaches
 // into it; a whole repaint is the same thing with strips as wide as the chart. Bars are snapped to whole
 // pixels, so a strip comes out exactly as the whole repaint would have drawn it, and bars narrower than
 // a pixel are drawn once per pixel column instead of once each.
 //
 // Like client.ts, this function's source is inlined into the page: it must be self-contained.
-import type { WireEnd, WireHost, WireResource, WireStart } from '../protocol.js';
+import type { WireBatchCluster, WireBatchLevel, WireEnd, WireHost, WireResource, WireStart } from '../protocol.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const Path2D: any;
@@ -39,6 +41,9 @@ export interface GanttPaint {
 
 export interface GanttChart {
   addResource(resource: WireResource): void;
+  /** Adds a batch cluster's rows of levels (the next batch cluster index). */
+  addBatchCluster(cluster: WireBatchCluster): void;
+  batchLevel(level: WireBatchLevel): void;
   /** False when the bar is already known (a snapshot may repeat bars already streamed). */
   start(start: WireStart): boolean;
   end(end: WireEnd): void;
@@ -51,7 +56,11 @@ export interface GanttChart {
 
 export function createGanttChart(canvas: any, tickStepS: (spanS: number, target?: number) => number): GanttChart {
   const KIND_COLORS = ['#4e79a7', '#59a14f', '#f28e2b'];
+  /** Levels: other users' jobs, then the sweep's pilots stacked on them. */
+  const LEVEL_COLORS = ['#79706e', '#b07aa1'];
   const ROW_PX = 14;
+  /** A row of levels is taller: its values are drawn as heights. */
+  const LEVELS_ROW_PX = 30;
   const CLUSTER_PX = 16;
   const AXIS_PX = 22;
   const GUTTER_PX = 110;
@@ -76,8 +85,18 @@ export function createGanttChart(canvas: any, tickStepS: (spanS: number, target?
     readonly attempt: number;
   }
 
+  /** A step function of two stacked values, drawn as a fraction of `scale`. */
+  interface Levels {
+    /** [t, below, above, t, below, above, …] in time order; each holds until the next (the last, until now). */
+    readonly points: number[];
+    scale: number;
+    /** The scale follows the largest total seen (a queue has no fixed size). */
+    readonly growing: boolean;
+  }
+
   interface Row {
-    readonly resource: WireResource;
+    readonly resource: { readonly type: 'link' | 'host' | 'levels'; readonly cluster: string; readonly label: string };
+    readonly levels: Levels | null;
     /** Ordered by start time. */
     readonly bars: Bar[];
     readonly running: Set<Bar>;
@@ -101,6 +120,8 @@ export function createGanttChart(canvas: any, tickStepS: (spanS: number, target?
 
   const rows: Row[] = [];
   const hostRows = new Map<string, Row>();
+  /** Per batch cluster: its cores-in-use row and its queue row. */
+  const batchRows: [Row, Row][] = [];
   const byId = new Map<number, Bar>();
   /** Bars started or ended since the last frame. */
   let changed: Bar[] = [];
@@ -126,11 +147,43 @@ export function createGanttChart(canvas: any, tickStepS: (spanS: number, target?
   const x = (t: number): number => GUTTER_PX + ((t - frame.startS) / (frame.endS - frame.startS)) * plotPx;
   const timeAt = (px: number): number => frame.startS + ((px - GUTTER_PX) / plotPx) * (frame.endS - frame.startS);
 
-  function addResource(resource: WireResource): void {
-    const row: Row = { resource, bars: [], running: new Set(), longestS: 0, downs: [], dirtyS: [], band: null };
+  function addRow(resource: Row['resource'], levels: Levels | null): Row {
+    const row: Row = { resource, levels, bars: [], running: new Set(), longestS: 0, downs: [], dirtyS: [], band: null };
     rows.push(row);
-    if (resource.type === 'host' && !hostRows.has(resource.label)) hostRows.set(resource.label, row);
     layoutDirty = true;
+    return row;
+  }
+
+  function addResource(resource: WireResource): void {
+    const row = addRow(resource, null);
+    if (resource.type === 'host' && !hostRows.has(resource.label)) hostRows.set(resource.label, row);
+  }
+
+  function addBatchCluster(c: WireBatchCluster): void {
+    const inUse = addRow({ type: 'levels', cluster: c.cluster, label: 'cores in use' }, { points: [], scale: Math.max(1, c.cores), growing: false });
+    const queue = addRow({ type: 'levels', cluster: c.cluster, label: 'jobs waiting' }, { points: [], scale: 1, growing: true });
+    batchRows.push([inUse, queue]);
+  }
+
+  function addLevel(row: Row, t: number, below: number, above: number): void {
+    const levels = row.levels!;
+    const points = levels.points;
+    const lastS = points.length > 0 ? points[points.length - 3]! : -Infinity;
+    if (t < lastS) return;
+    if (t === lastS) points.length -= 3;
+    points.push(t, below, above);
+    row.dirtyS.push(t, Infinity);
+    if (levels.growing && below + above > levels.scale) {
+      levels.scale = below + above;
+      row.dirtyS.push(-Infinity, Infinity);
+    }
+  }
+
+  function batchLevel(l: WireBatchLevel): void {
+    const pair = batchRows[l[0]];
+    if (!pair) return;
+    addLevel(pair[0], l[1], l[2], l[3]);
+    addLevel(pair[1], l[1], l[4], l[5]);
   }
 
   function start(s: WireStart): boolean {
@@ -187,12 +240,13 @@ export function createGanttChart(canvas: any, tickStepS: (spanS: number, target?
     for (const c of clusters) {
       bands.push({ y0: y, y1: y + CLUSTER_PX, kind: 'cluster', row: null, cluster: c, strips: [] });
       y += CLUSTER_PX;
-      for (const type of ['link', 'host']) {
+      for (const type of ['link', 'levels', 'host']) {
         for (const row of rows) {
           if (row.resource.cluster !== c || row.resource.type !== type) continue;
-          row.band = { y0: y, y1: y + ROW_PX, kind: 'row', row, cluster: c, strips: [] };
+          const rowPx = row.levels === null ? ROW_PX : LEVELS_ROW_PX;
+          row.band = { y0: y, y1: y + rowPx, kind: 'row', row, cluster: c, strips: [] };
           bands.push(row.band);
-          y += ROW_PX;
+          y += rowPx;
         }
       }
     }
@@ -323,6 +377,41 @@ export function createGanttChart(canvas: any, tickStepS: (spanS: number, target?
     ctx.fill(retried.path);
   }
 
+  /** A row of levels: each step as whole-pixel rectangles, at least a pixel wide (a column shows its highest). */
+  function paintLevelsPlot(levels: Levels, band: Band, x0: number, x1: number): void {
+    const y = band.y0 + 1;
+    const h = band.y1 - band.y0 - 2;
+    ctx.fillStyle = '#f4f4f4';
+    ctx.fillRect(x0, y, x1 - x0, h);
+    const points = levels.points;
+    const n = points.length / 3;
+    const fromS = timeAt(x0 - 1);
+    const toS = timeAt(x1 + 1);
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (points[3 * mid]! <= fromS) lo = mid + 1;
+      else hi = mid;
+    }
+    const below = new Path2D();
+    const above = new Path2D();
+    for (let i = Math.max(0, lo - 1); i < n && points[3 * i]! <= toS; i++) {
+      const t = points[3 * i]!;
+      const endS = i + 1 < n ? points[3 * i + 3]! : Math.max(frame.nowS, t);
+      const a = Math.round(x(t));
+      const w = Math.max(1, Math.round(x(endS)) - a);
+      const hBelow = Math.round(h * Math.min(1, points[3 * i + 1]! / levels.scale));
+      const hBoth = Math.round(h * Math.min(1, (points[3 * i + 1]! + points[3 * i + 2]!) / levels.scale));
+      if (hBelow > 0) below.rect(a, y + h - hBelow, w, hBelow);
+      if (hBoth > hBelow) above.rect(a, y + h - hBoth, w, hBoth - hBelow);
+    }
+    ctx.fillStyle = LEVEL_COLORS[0]!;
+    ctx.fill(below);
+    ctx.fillStyle = LEVEL_COLORS[1]!;
+    ctx.fill(above);
+  }
+
   function clipTo(x0: number, y0: number, x1: number, y1: number): void {
     ctx.beginPath();
     ctx.rect(x0, y0, x1 - x0, y1 - y0);
@@ -364,7 +453,8 @@ export function createGanttChart(canvas: any, tickStepS: (spanS: number, target?
     if (band.row !== null && p1 > p0) {
       ctx.save();
       clipTo(p0, band.y0, p1, band.y1);
-      paintRowPlot(band.row, band, p0, p1);
+      if (band.row.levels !== null) paintLevelsPlot(band.row.levels, band, p0, p1);
+      else paintRowPlot(band.row, band, p0, p1);
       ctx.restore();
     }
     const clockX = Math.round(x(frame.clockS));
@@ -443,6 +533,8 @@ export function createGanttChart(canvas: any, tickStepS: (spanS: number, target?
       for (let i = 0; i < row.dirtyS.length; i += 2) markTimes(row, row.dirtyS[i]!, row.dirtyS[i + 1]!);
       row.dirtyS = [];
       if (frame.nowS !== shownNowS) for (const bar of row.running) markTimes(row, shownNowS, frame.nowS);
+      // The last level holds until now.
+      if (frame.nowS !== shownNowS && row.levels !== null && row.levels.points.length > 0) markTimes(row, shownNowS, frame.nowS);
       const lastDown = row.downs[row.downs.length - 1];
       if (lastDown && lastDown[1] === null && frame.clockS !== shownClockS) markTimes(row, shownClockS, frame.clockS);
     }
@@ -501,5 +593,5 @@ export function createGanttChart(canvas: any, tickStepS: (spanS: number, target?
     return { whole, drawnBars };
   }
 
-  return { addResource, start, end, setHosts, plotArea, paint };
+  return { addResource, addBatchCluster, batchLevel, start, end, setHosts, plotArea, paint };
 }

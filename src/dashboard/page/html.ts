@@ -19,6 +19,7 @@ header h1 { font-size: 1.1em; margin: 0 0 4px 0; display: inline-block; margin-r
 .k-input { background: #4e79a7; } .k-compute { background: #59a14f; } .k-output { background: #f28e2b; }
 .k-failed { border: 2px solid #d62728; } .k-retry { border: 1px dashed #222; } .k-down { background: #aaa; }
 .legend i.k-clock { background: #d62728; width: 2px; }
+.k-others { background: #79706e; } .k-pilots { background: #b07aa1; }
 main { padding: 8px 12px; }
 section.source { border: 1px solid #ddd; border-radius: 4px; margin-bottom: 12px; padding: 6px 8px; }
 section.source h2 { font-size: 1em; margin: 0 0 4px 0; }
@@ -43,6 +44,7 @@ table.clusters td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .host.busy { background: #cfe8c9; border-color: #59a14f; }
 .host.failed { background: #f6c6c6; border-color: #d62728; }
 .host.rejoined { background: #fff2cc; border-color: #c9a227; }
+.host.left { background: #eee; color: #777; }
 #parse-error { margin: 12px; padding: 10px; border: 2px solid #d62728; background: #fff5f5; white-space: pre-wrap; font: 13px ui-monospace, monospace; }
 #message { margin: 6px 12px; padding: 4px 8px; background: #fff2cc; border: 1px solid #c9a227; }
 `;
@@ -75,7 +77,7 @@ export function renderDashboardPage(options: { nonce: string; title: string }): 
 <span id="status"></span>
 <span id="conn">connecting…</span>
 </div>
-<div class="legend"><span><i class="k-input"></i>input</span><span><i class="k-compute"></i>compute</span><span><i class="k-output"></i>output</span><span><i class="k-failed"></i>failed ✕</span><span><i class="k-retry"></i>re-execution</span><span><i class="k-down"></i>host down</span><span><i class="k-clock"></i>clock</span></div>
+<div class="legend"><span><i class="k-input"></i>input</span><span><i class="k-compute"></i>compute</span><span><i class="k-output"></i>output</span><span><i class="k-failed"></i>failed ✕</span><span><i class="k-retry"></i>re-execution</span><span><i class="k-down"></i>host down</span><span><i class="k-clock"></i>clock</span><span title="a batch cluster's cores in use and queue"><i class="k-others"></i>other users' jobs</span><span><i class="k-pilots"></i>the sweep's pilots</span></div>
 <div id="matrix" hidden title="the experiment's runs: simulated, from the cache, failed, running"><div class="progress"><div class="done"></div><div class="cached"></div><div class="failed"></div><div class="running"></div><span class="progress-text"></span></div></div>
 </header>
 <div id="message" hidden></div>
