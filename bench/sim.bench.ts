@@ -10,148 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadApplication, loadGrid, saveApplication, writeGrid } from '../src/formats/index.js';
-import type { Application, FileSpec, WorkSpec } from '../src/model/application.js';
-import type { GridDescription, GridEvent } from '../src/model/grid.js';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../src/scheduler/options.js';
-import { Rng } from '../src/util/rng.js';
 import { formatReport } from '../src/cli/commands/simulate.js';
 import { simulate } from '../backends/sim/simulate.js';
-import { runSimulation, type SimScheduler, type SimSchedulerDeps } from '../backends/sim/run-simulation.js';
-import type { HostInfo } from '../src/interfaces/information.js';
-import type { Transfer } from '../src/interfaces/scheduler-events.js';
+import { runSimulation } from '../backends/sim/run-simulation.js';
 import { enlargeYoungGeneration } from '../src/util/young-generation.js';
+import { MinimalWorkQueue } from './support/minimal-work-queue.js';
+import { mcell, workQueue } from './support/sim-scenarios.js';
 
 // As the gridsweep command does.
 enlargeYoungGeneration();
-
-/** Hands each idle host the next Work; each link sends inputs and outputs in request order. O(1) per event. */
-class MinimalWorkQueue implements SimScheduler {
-  private next = 0;
-  private readonly links = new Map<string, { busy: boolean; queue: { host: HostInfo; work: number; output: boolean }[]; head: number }>();
-  private readonly hosts = new Map<string, HostInfo>();
-  /** The Work whose (only) input a file is, and the host waiting for it. */
-  private readonly workOfInput = new Map<number, number>();
-  private readonly waiting = new Map<number, HostInfo>();
-
-  constructor(
-    private readonly deps: SimSchedulerDeps,
-    private readonly app: Application,
-  ) {
-    for (const w of app.works) this.workOfInput.set(w.inputs[0]!, w.id);
-  }
-
-  sched_new_work(): void {}
-  sched_new_host(hosts: readonly HostInfo[]): void {
-    for (const h of hosts) {
-      this.hosts.set(h.id, h);
-      this.assign(h);
-    }
-  }
-  sched_work_done(works: readonly number[], hostId: string): void {
-    const h = this.hosts.get(hostId)!;
-    this.enqueue(h, works[0]!, true);
-    this.assign(h);
-  }
-  sched_host_failed(): void {}
-  sched_work_failed(): void {}
-  sched_disk_failed(): void {}
-  sched_fileTransfer_done(t: Transfer): void {
-    this.links.get(t.clusterId)!.busy = false;
-    if (t.kind === 'input') {
-      const h = this.waiting.get(t.fileId)!;
-      this.waiting.delete(t.fileId);
-      this.deps.gridOS.compute(this.workOfInput.get(t.fileId)!, h.id);
-    }
-    this.pump(t.clusterId);
-  }
-  private assign(h: HostInfo): void {
-    if (this.next < this.app.works.length) this.enqueue(h, this.next++, false);
-  }
-  private enqueue(host: HostInfo, work: number, output: boolean): void {
-    let link = this.links.get(host.clusterId);
-    if (!link) this.links.set(host.clusterId, (link = { busy: false, queue: [], head: 0 }));
-    link.queue.push({ host, work, output });
-    if (!output) this.waiting.set(this.app.works[work]!.inputs[0]!, host);
-    this.pump(host.clusterId);
-  }
-  private pump(clusterId: string): void {
-    const link = this.links.get(clusterId)!;
-    if (link.busy || link.head >= link.queue.length) return;
-    const op = link.queue[link.head++]!;
-    link.busy = true;
-    if (op.output) this.deps.gridOS.retrieve(op.work, op.host.id);
-    else this.deps.gridOS.store(this.app.works[op.work]!.inputs[0]!, clusterId);
-  }
-}
-
-interface Scenario {
-  readonly name: string;
-  readonly heuristic: string;
-  readonly repetitions: number;
-  readonly targetS: number;
-  readonly app: () => Application;
-  readonly grid: () => GridDescription;
-}
-
-function gridOf(clusters: number, hostsPerCluster: number, rng: Rng): GridDescription {
-  const events: GridEvent[] = [];
-  for (let c = 0; c < clusters; c++) {
-    events.push({ kind: 'ADD_CLUSTER', timeS: 0, cluster: `cluster${c}`, behavior: 'link', offset: 0 });
-    for (let h = 0; h < hostsPerCluster; h++)
-      events.push({ kind: 'ADD_HOST', timeS: 0, cluster: `cluster${c}`, host: `host${c}.${h}`, behavior: `cpu${rng.int(4)}`, offset: rng.int(20), arch: 0 });
-  }
-  return {
-    version: '1',
-    events,
-    linkBehaviors: new Map([['link', { kind: 'link', name: 'link', samples: [{ latencyMs: 10, bandwidthBps: 1e8 }] }]]),
-    hostBehaviors: new Map(
-      [0, 1, 2, 3].map((i) => [`cpu${i}`, { kind: 'host' as const, name: `cpu${i}`, availabilityPct: Array.from({ length: 20 }, () => 50 + rng.int(51)) }]),
-    ),
-  };
-}
-
-const workQueue: Scenario = {
-  name: '(a) work-queue sweep: 100,000 tasks, 1,000 hosts in 10 clusters',
-  heuristic: 'workqueue',
-  repetitions: 3,
-  targetS: 3,
-  app: () => {
-    const tasks = 100_000;
-    const files: FileSpec[] = [];
-    const works: WorkSpec[] = [];
-    for (let w = 0; w < tasks; w++) {
-      files.push({ id: 2 * w, name: `in_${w}`, sizeBytes: 1_000_000, estSizeBytes: 1_000_000 });
-      files.push({ id: 2 * w + 1, name: `out_${w}`, sizeBytes: 10_000, estSizeBytes: 10_000 });
-      works.push({ id: w, inputs: [2 * w], outputs: [2 * w + 1], runTimeS: [100], estRunTimeS: [100] });
-    }
-    return { version: '1', files, works };
-  },
-  grid: () => gridOf(10, 100, new Rng(1)),
-};
-
-const mcell: Scenario = {
-  name: '(b) MCell-style sweep: 20,000 tasks in chunks of 50 sharing a 50 MB file, 200 hosts in 4 clusters',
-  heuristic: 'xsufferage',
-  repetitions: 2,
-  targetS: 30,
-  app: () => {
-    const rng = new Rng(2);
-    const tasks = 20_000;
-    const chunks = tasks / 50;
-    const files: FileSpec[] = [];
-    const works: WorkSpec[] = [];
-    const file = (name: string, sizeBytes: number) => files.push({ id: files.length, name, sizeBytes, estSizeBytes: sizeBytes }) - 1;
-    const shared = Array.from({ length: chunks }, (_, c) => file(`chunk_${c}`, 50_000_000));
-    for (let w = 0; w < tasks; w++) {
-      const input = file(`param_${w}`, 100_000);
-      const output = file(`out_${w}`, 10_000 + rng.int(10_000));
-      const runS = 90 + rng.int(21);
-      works.push({ id: w, inputs: [shared[Math.floor(w / 50)]!, input], outputs: [output], runTimeS: [runS], estRunTimeS: [runS] });
-    }
-    return { version: '1', files, works };
-  },
-  grid: () => gridOf(4, 50, new Rng(3)),
-};
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

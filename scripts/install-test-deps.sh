@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the tests need on a fresh Debian machine (as root): the Debian packages for the real-SSH,
-# browser and GNU parallel comparisons, then the npm packages from the lockfile (which also builds).
+# browser, GNU parallel and SimGrid comparisons, then the npm packages from the lockfile (which also builds).
 set -euo pipefail
 
-packages=(openssh-server openssh-client chromium parallel rsync iproute2)
+packages=(openssh-server openssh-client chromium parallel rsync iproute2 g++ libsimgrid-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

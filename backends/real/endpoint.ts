@@ -62,13 +62,15 @@ export interface Endpoint {
   isUp(): boolean;
   /** Called once each time the endpoint goes down after having been up. */
   onDown(listener: (reason: string) => void): void;
-  putFile(localPath: string, storageName: string): Promise<void>;
+  /** Abandoned (EndpointDownError, the endpoint down) after `deadlineS`. */
+  putFile(localPath: string, storageName: string, deadlineS: number): Promise<void>;
   removeFile(storageName: string): Promise<void>;
   run(task: TaskLaunch): Promise<TaskExit>;
   kill(workKey: string): Promise<void>;
   /** Size and SHA-256 of each output in the task's working directory, undefined where missing. */
   outputFacts(workKey: string, paths: readonly string[]): Promise<(FileFacts | undefined)[]>;
-  fetch(workKey: string, path: string, localPath: string): Promise<void>;
+  /** Abandoned (EndpointDownError, the endpoint down) after `deadlineS`. */
+  fetch(workKey: string, path: string, localPath: string, deadlineS: number): Promise<void>;
   removeWork(workKey: string): Promise<void>;
   probe(): Promise<LoadSample>;
   /** Removes this run's directory from the storage. */

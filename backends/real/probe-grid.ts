@@ -12,6 +12,7 @@ import type { RealGrid } from '../../src/realgrid/real-grid-file.js';
 import { Rng } from '../../src/util/rng.js';
 import { LocalEndpoint } from '../local/local-endpoint.js';
 import { SshEndpoint } from '../ssh/ssh-endpoint.js';
+import { transferDeadlineS } from './deadline.js';
 import { availabilityFromLoad, type Endpoint } from './endpoint.js';
 
 export interface ProbeOptions {
@@ -108,7 +109,7 @@ export async function probeRealGrid(grid: RealGrid, o: ProbeOptions): Promise<Pr
           const via = c.endpoints[0]!;
           const name = `probe-${k}`;
           const t0 = performance.now();
-          await via.putFile(testFile, name);
+          await via.putFile(testFile, name, transferDeadlineS(grid.deadlines, o.transferBytes, undefined));
           const seconds = (performance.now() - t0) / 1000;
           await via.removeFile(name);
           // the transfer's time beyond one round trip is what the bytes took

@@ -12,7 +12,8 @@ import type { FileId, WorkId } from '../../src/model/application.js';
 import type { ClusterId, GridEvent, HostId } from '../../src/model/grid.js';
 import type { RecordSink, ResourceRef, SubtaskKind } from '../../src/record/events.js';
 import type { ExpandedSweep } from '../../src/sweep/expand.js';
-import { availabilityFromLoad, EndpointDownError, PermanentEndpointError, type Endpoint } from './endpoint.js';
+import { transferDeadlineS, type Deadlines } from './deadline.js';
+import { availabilityFromLoad, EndpointDownError, PermanentEndpointError, type Endpoint, type LoadSample } from './endpoint.js';
 import { fileFacts, sameFacts } from './file-facts.js';
 import type { Journal, OutputFacts } from './journal.js';
 import type { RetryPolicy } from './retry-policy.js';
@@ -27,6 +28,9 @@ export interface RealGridOptions {
   readonly policy: RetryPolicy;
   /** Seconds between load probes of each machine. */
   readonly samplePeriodS: number;
+  readonly deadlines: Deadlines;
+  /** Once one machine is up, how long the run waits for the others before it starts without them (they join when they answer). */
+  readonly startGraceS: number;
   /** Reconnection back-off: first wait and longest wait, seconds. */
   readonly reconnectBaseS: number;
   readonly reconnectMaxS: number;
@@ -161,21 +165,50 @@ export class RealGridOS implements GridOS, InformationService {
 
   // ---- life cycle --------------------------------------------------------------------------------
 
-  /** Connects every machine; those that fail transiently are retried in the background. */
+  /**
+   * Connects every machine and returns when all have answered, or `startGraceS` after the first one is
+   * up: the run starts without the slow ones, which join when they answer (a hung login holds up only its
+   * own machine). Those that fail transiently are retried in the background.
+   */
   async connectAll(): Promise<void> {
-    await Promise.all(
+    let firstUp: () => void = () => undefined;
+    const oneUp = new Promise<void>((resolve) => (firstUp = resolve));
+    let started = false;
+    const all = Promise.all(
       [...this.clusters.values()].flatMap((c) =>
         c.endpoints.map(async (e) => {
           try {
             await e.connect();
           } catch (err) {
             this.connectFailed(e, err);
+            return;
           }
+          firstUp();
+          if (started) this.lateArrival(c, e);
         }),
       ),
     );
+    await Promise.race([all, oneUp.then(() => new Promise((resolve) => setTimeout(resolve, this.o.startGraceS * 1000)))]);
+    started = true;
     this.probeTimer = setInterval(() => void this.probeAll(), this.o.samplePeriodS * 1000);
     await this.probeAll();
+  }
+
+  /** A machine that answered after the run started: probed, then offered to the scheduler. */
+  private lateArrival(c: ClusterState, e: Endpoint): void {
+    if (this.stopped) {
+      void e.close().catch(() => undefined);
+      return;
+    }
+    this.o.log({ kind: 'up', machine: e.spec.name });
+    void this.probeEndpoint(c, e, this.o.clock.nowS())
+      .catch(() => undefined)
+      .then(() => {
+        if (this.stopped || !e.isUp() || !this.events) return;
+        const hosts = this.bringUp(e);
+        if (hosts.length > 0) this.events.sched_new_host(hosts);
+      })
+      .catch((err: unknown) => this.internalError(err));
   }
 
   /** Hands the grid to the scheduler: every machine that is up becomes available. */
@@ -382,7 +415,8 @@ export class RealGridOS implements GridOS, InformationService {
     c.linkSubtask = this.recordStart('input', { type: 'link', cluster: clusterId }, { file: fileId, sizeBytes });
     const epoch = c.epoch;
     const started = this.o.clock.nowS();
-    void this.onSomeEndpoint(c, epoch, (e) => e.putFile(resolve(this.o.sweep.originDir, path), storageName(fileId)))
+    const deadlineS = this.transferDeadlineS(c, sizeBytes);
+    void this.onSomeEndpoint(c, epoch, (e) => e.putFile(resolve(this.o.sweep.originDir, path), storageName(fileId), deadlineS))
       .then((ok) => {
         if (!ok || c.epoch !== epoch) return;
         const seconds = this.o.clock.nowS() - started;
@@ -558,6 +592,7 @@ export class RealGridOS implements GridOS, InformationService {
   }
 
   private async fetchOutputs(e: Endpoint, done: ComputedWork): Promise<void> {
+    const c = this.cluster(e.clusterId);
     for (const o of done.outputs) {
       const dest = resolve(this.o.sweep.originDir, o.path);
       const part = `${dest}.gridsweep-part`;
@@ -565,7 +600,7 @@ export class RealGridOS implements GridOS, InformationService {
       let lastProblem = '';
       let ok = false;
       for (let attempt = 0; attempt < FETCH_ATTEMPTS && !ok; attempt++) {
-        await e.fetch(done.workKey, o.path, part);
+        await e.fetch(done.workKey, o.path, part, this.transferDeadlineS(c, o.sizeBytes));
         const got = await fileFacts(part);
         if (sameFacts(got, o)) ok = true;
         else lastProblem = `${o.path}: received ${got.sizeBytes} bytes sha256 ${got.sha256}, the host reported ${o.sizeBytes} bytes sha256 ${o.sha256}`;
@@ -767,28 +802,42 @@ export class RealGridOS implements GridOS, InformationService {
     this.timers.add(t);
   }
 
+  /**
+   * Probes every machine that is up, all at once: the probe is also the heartbeat (a machine that misses
+   * its deadline is dropped by its endpoint and reported down). A cluster's latency is its first answer's.
+   */
   private async probeAll(): Promise<void> {
     const t = this.o.clock.nowS();
     await Promise.all(
       [...this.clusters.values()].map(async (c) => {
         let latencyDone = false;
-        for (const e of [...c.endpoints]) {
-          if (!e.isUp()) continue;
-          try {
-            await this.probeEndpoint(c, e, t, !latencyDone);
-            latencyDone = true;
-          } catch {
-            // a machine that cannot be probed is either reported down by its connection or probed next time
-          }
-        }
+        await Promise.all(
+          c.endpoints
+            .filter((e) => e.isUp())
+            .map(async (e) => {
+              try {
+                const s = await this.probeEndpoint(c, e, t);
+                if (!latencyDone) push(c.latency, { timeS: t, value: s.rttMs });
+                latencyDone = true;
+              } catch {
+                // a machine that cannot be probed is either reported down by its endpoint or probed next time
+              }
+            }),
+        );
       }),
     );
   }
 
-  private async probeEndpoint(c: ClusterState, e: Endpoint, t: number, latency = false): Promise<void> {
+  private async probeEndpoint(c: ClusterState, e: Endpoint, t: number): Promise<LoadSample> {
     const s = await e.probe();
     for (const h of e.spec.hostIds) push(this.availability.get(h)!, { timeS: t, value: availabilityFromLoad(s) });
-    if (latency) push(c.latency, { timeS: t, value: s.rttMs });
+    return s;
+  }
+
+  /** A transfer's deadline on the cluster's link, from the median of its measured bandwidths. */
+  private transferDeadlineS(c: ClusterState, sizeBytes: number): number {
+    const measured = c.bandwidth.map((s) => s.value).sort((a, b) => a - b);
+    return transferDeadlineS(this.o.deadlines, sizeBytes, measured[measured.length >> 1]);
   }
 
   private bandwidthSample(c: ClusterState, sizeBytes: number, seconds: number): void {

@@ -54,6 +54,8 @@ export interface RealRunInput {
   readonly record: RecordSink;
   readonly log: (event: RunLogEvent) => void;
   readonly samplePeriodS?: number;
+  /** Once one machine is up, seconds the run waits for the others before it starts without them (default 2). */
+  readonly startGraceS?: number;
   readonly reconnectBaseS?: number;
   readonly reconnectMaxS?: number;
   readonly retry?: RetryPolicyOptions;
@@ -152,6 +154,8 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
     ...(journal ? { journal } : {}),
     policy: new RetryPolicy({ ...(input.retry ?? DEFAULT_RETRY_POLICY), maxAttempts: input.scheduler.maxExitFailures ?? DEFAULT_RETRY_POLICY.maxAttempts }),
     samplePeriodS,
+    deadlines: input.grid.deadlines,
+    startGraceS: input.startGraceS ?? 2,
     reconnectBaseS: input.reconnectBaseS ?? 2,
     reconnectMaxS: input.reconnectMaxS ?? 120,
     works: works.map((w) => w.id),

@@ -1,8 +1,11 @@
 // One SSH host: one persistent connection (node-ssh over ssh2) with keep-alives, host keys checked against
 // known_hosts, SFTP for files, and every remote command built from single-quoted arguments. Channels are
-// bounded with p-queue (sshd allows 10 sessions per connection): running tasks in one queue (one per slot),
-// short operations in another. Every operation is abandoned with EndpointDownError the moment its connection
-// is lost: ssh2 leaves some calls (an SFTP download cut mid-way) pending forever otherwise.
+// bounded with p-queue (sshd allows 10 sessions per connection): running tasks in one queue (one per slot, at
+// most 6), short operations in another (3), the load probe in a third (1). Every operation is abandoned with EndpointDownError the moment its connection
+// is lost (ssh2 leaves some calls, such as an SFTP download cut mid-way, pending forever otherwise) or when it
+// misses its deadline (backends/real/deadline.ts): then the connection is dropped and the host counts as down,
+// since a hung host keeps its connection open and answers nothing. A running task has no deadline: the load
+// probe, which has one, is the heartbeat that notices its host hang.
 import { NodeSSH } from 'node-ssh';
 import PQueue from 'p-queue';
 import { performance } from 'node:perf_hooks';
@@ -19,6 +22,7 @@ import {
   type TaskLaunch,
 } from '../real/endpoint.js';
 import type { FileFacts } from '../real/file-facts.js';
+import { withDeadline } from '../real/deadline.js';
 import { checkHostKey, knownHostsName } from './known-hosts.js';
 import { shellCommand, shellQuote } from './shell-quote.js';
 
@@ -66,11 +70,23 @@ function parseFacts(out: string, count: number): (FileFacts | undefined)[] {
 export interface SshEndpointOptions {
   /** Add unknown hosts to known_hosts (OpenSSH's StrictHostKeyChecking=accept-new). */
   readonly acceptNew: boolean;
+  /** Replaces the grid file's login deadline. */
   readonly readyTimeoutMs?: number;
+}
+
+/**
+ * Closes a connection at once, established or still being set up. (NodeSSH's dispose() only ends it
+ * politely: the socket stays open, and keeps this process alive, until a hung host answers.)
+ */
+function destroy(ssh: NodeSSH): void {
+  (ssh.connection as unknown as { destroy(): void } | null)?.destroy();
+  ssh.dispose();
 }
 
 export class SshEndpoint implements Endpoint {
   private ssh: NodeSSH | undefined;
+  /** A connection being set up; close() abandons it. */
+  private connecting: NodeSSH | undefined;
   private sftp: Promise<Sftp> | undefined;
   private up = false;
   private generation = 0;
@@ -80,6 +96,8 @@ export class SshEndpoint implements Endpoint {
   private readonly downListeners: ((reason: string) => void)[] = [];
   private readonly tasks: PQueue;
   private readonly ops = new PQueue({ concurrency: SHORT_OPERATION_CHANNELS });
+  /** The load probe has a channel of its own: as the heartbeat, it must not wait behind slow operations. */
+  private readonly heartbeat = new PQueue({ concurrency: 1 });
   private readonly runDir: string;
 
   constructor(
@@ -105,6 +123,10 @@ export class SshEndpoint implements Endpoint {
     return `${this.spec.name} (${this.spec.user}@${knownHostsName(this.spec.address, this.spec.port)})`;
   }
 
+  private get loginS(): number {
+    return this.options.readyTimeoutMs !== undefined ? this.options.readyTimeoutMs / 1000 : this.spec.deadlines.loginS;
+  }
+
   async connect(): Promise<void> {
     if (this.up) return;
     const ssh = new NodeSSH();
@@ -115,6 +137,7 @@ export class SshEndpoint implements Endpoint {
       agent = process.env['SSH_AUTH_SOCK'];
       if (!agent) throw new PermanentEndpointError(`${this.label}: "agent": true but SSH_AUTH_SOCK is not set; start ssh-agent or use "identityFile"`);
     }
+    this.connecting = ssh;
     try {
       await ssh.connect({
         host: this.spec.address,
@@ -124,15 +147,23 @@ export class SshEndpoint implements Endpoint {
         ...(agent !== undefined ? { agent } : {}),
         keepaliveInterval: this.spec.keepaliveIntervalMs,
         keepaliveCountMax: this.spec.keepaliveCountMax,
-        readyTimeout: this.options.readyTimeoutMs ?? 20000,
+        readyTimeout: this.loginS * 1000,
         hostVerifier: (key: Buffer): boolean => {
           const verdict = checkHostKey(this.spec.knownHostsFile, knownName, key, this.options.acceptNew);
           if (!verdict.ok) keyProblem = verdict.reason;
           return verdict.ok;
         },
       });
+      if (this.connecting !== ssh) throw new EndpointDownError(`${this.label}: closed while connecting`);
+      // The first command goes through the login shell, whose start-up files can hang (a network home).
+      const loginS = this.loginS;
+      const mkdir = `mkdir -p ${shellQuote(this.filesDir())} ${shellQuote(posix.join(this.runDir, 'work'))}`;
+      const r = await withDeadline(ssh.execCommand(mkdir), loginS, `${this.label}: no answer from its login shell within ${loginS} s (a start-up file or home directory that hangs?)`, () => destroy(ssh));
+      if (r.code !== 0) throw new PermanentEndpointError(`${this.label}: cannot create the storage directory ${this.runDir}: ${r.stderr.trim()}`);
     } catch (err) {
-      ssh.dispose();
+      destroy(ssh);
+      if (err instanceof EndpointDownError || err instanceof PermanentEndpointError) throw err;
+      if (this.connecting !== ssh) throw new EndpointDownError(`${this.label}: closed while connecting`);
       if (keyProblem !== undefined) throw new PermanentEndpointError(`${this.label}: ${keyProblem}`);
       const message = (err as Error).message;
       if (/privateKeyPath does not exist|Cannot parse privateKey|passphrase/i.test(message)) {
@@ -143,6 +174,7 @@ export class SshEndpoint implements Endpoint {
       }
       throw new Error(`${this.label}: ${message}`);
     }
+    this.connecting = undefined;
     const connection = ssh.connection as unknown as NodeJS.EventEmitter;
     const generation = ++this.generation;
     this.lost = new Promise<never>((_, reject) => {
@@ -157,11 +189,6 @@ export class SshEndpoint implements Endpoint {
     this.ssh = ssh;
     this.up = true;
     this.sftp = undefined;
-    const r = await this.exec(`mkdir -p ${shellQuote(this.filesDir())} ${shellQuote(posix.join(this.runDir, 'work'))}`);
-    if (r.code !== 0) {
-      await this.close();
-      throw new PermanentEndpointError(`${this.label}: cannot create the storage directory ${this.runDir}: ${r.stderr.trim()}`);
-    }
   }
 
   private wentDown(generation: number, reason: string): void {
@@ -177,7 +204,7 @@ export class SshEndpoint implements Endpoint {
     this.ssh = undefined;
     this.sftp = undefined;
     this.loseConnection(reason);
-    ssh?.dispose();
+    if (ssh) destroy(ssh);
   }
 
   isUp(): boolean {
@@ -195,14 +222,16 @@ export class SshEndpoint implements Endpoint {
 
   /**
    * Runs `op` on the current connection. It rejects with EndpointDownError as soon as that connection is
-   * lost, whether or not `op` ever settles; a transport error from `op` counts as that loss.
+   * lost, or `deadlineS` after it started (the connection is then dropped), whether or not `op` ever
+   * settles; a transport error from `op` counts as that loss.
    */
-  private async onConnection<T>(what: string, op: (ssh: NodeSSH) => Promise<T>): Promise<T> {
+  private async onConnection<T>(what: string, deadlineS: number, op: (ssh: NodeSSH) => Promise<T>): Promise<T> {
     const ssh = this.connection();
     const generation = this.generation;
     const lost = this.lost;
+    const late = `no answer to ${what} within ${+deadlineS.toPrecision(3)} s`;
     try {
-      return await Promise.race([op(ssh), lost]);
+      return await withDeadline(Promise.race([op(ssh), lost]), deadlineS, `${this.label} went down: ${late}`, () => this.wentDown(generation, late));
     } catch (err) {
       if (err instanceof EndpointDownError) throw err;
       if (generation === this.generation && this.up && !isTransportError(err as Error)) throw err;
@@ -212,9 +241,9 @@ export class SshEndpoint implements Endpoint {
   }
 
   /** Runs a shell command line; rejects with EndpointDownError when the connection is lost meanwhile. */
-  private async execOn(queue: PQueue, command: string): Promise<ExecResult> {
+  private async execOn(queue: PQueue, command: string, what: string, deadlineS: number): Promise<ExecResult> {
     return (await queue.add(() =>
-      this.onConnection('a command', async (ssh) => {
+      this.onConnection(what, deadlineS, async (ssh) => {
         const r = await ssh.execCommand(command, { noTrim: true });
         if (r.code === null && r.signal === null && !ssh.isConnected()) throw new EndpointDownError(`${this.label} went down during a command`);
         return r;
@@ -222,12 +251,12 @@ export class SshEndpoint implements Endpoint {
     ))!;
   }
 
-  private exec(command: string): Promise<ExecResult> {
-    return this.execOn(this.ops, command);
+  private exec(command: string, what: string, deadlineS = this.spec.deadlines.commandS): Promise<ExecResult> {
+    return this.execOn(this.ops, command, what, deadlineS);
   }
 
   private async mustExec(command: string, what: string): Promise<string> {
-    const r = await this.exec(command);
+    const r = await this.exec(command, what);
     if (r.code !== 0) throw new Error(`${this.label}: ${what} failed (exit ${r.code ?? r.signal}): ${r.stderr.trim().slice(-500)}`);
     return r.stdout;
   }
@@ -252,10 +281,10 @@ export class SshEndpoint implements Endpoint {
     return this.sftp;
   }
 
-  private async sftpCall(what: string, call: (s: Sftp, cb: (err: Error | null | undefined) => void) => void): Promise<void> {
+  private async sftpCall(what: string, deadlineS: number, call: (s: Sftp, cb: (err: Error | null | undefined) => void) => void): Promise<void> {
     try {
       await this.ops.add(() =>
-        this.onConnection(what, async (ssh) => {
+        this.onConnection(what, deadlineS, async (ssh) => {
           const s = await this.session(ssh);
           await new Promise<void>((resolve, reject) => call(s, (err) => (err ? reject(err) : resolve())));
         }),
@@ -266,11 +295,11 @@ export class SshEndpoint implements Endpoint {
     }
   }
 
-  async putFile(localPath: string, storageName: string): Promise<void> {
+  async putFile(localPath: string, storageName: string, deadlineS: number): Promise<void> {
     const dest = posix.join(this.filesDir(), storageName);
     const tmp = `${dest}.part`;
-    await this.sftpCall(`upload of ${storageName}`, (s, cb) => s.fastPut(localPath, tmp, cb));
-    await this.sftpCall(`rename of ${storageName}`, (s, cb) => s.ext_openssh_rename(tmp, dest, cb));
+    await this.sftpCall(`the upload of ${storageName}`, deadlineS, (s, cb) => s.fastPut(localPath, tmp, cb));
+    await this.sftpCall(`the rename of ${storageName}`, this.spec.deadlines.commandS, (s, cb) => s.ext_openssh_rename(tmp, dest, cb));
   }
 
   async removeFile(storageName: string): Promise<void> {
@@ -301,7 +330,7 @@ export class SshEndpoint implements Endpoint {
   }
 
   async run(task: TaskLaunch): Promise<TaskExit> {
-    const r = await this.execOn(this.tasks, this.taskScript(task));
+    const r = await this.execOn(this.tasks, this.taskScript(task), 'a task', Infinity);
     const exit = { exitCode: r.code, signal: r.signal, stderrTail: r.stderr.slice(-STDERR_TAIL_BYTES) };
     return r.code === 0 ? { ...exit, outputs: parseFacts(r.stdout, task.outputs.length) } : exit;
   }
@@ -310,6 +339,8 @@ export class SshEndpoint implements Endpoint {
     const pidFile = shellQuote(posix.join(this.workDir(workKey), '.gridsweep.pid'));
     await this.exec(
       `p=$(cat ${pidFile} 2>/dev/null) && [ -n "$p" ] && { kill -TERM -- -"$p" 2>/dev/null; sleep ${KILL_GRACE_S}; kill -KILL -- -"$p" 2>/dev/null; }; true`,
+      'killing a task',
+      this.spec.deadlines.commandS + KILL_GRACE_S,
     );
   }
 
@@ -319,9 +350,9 @@ export class SshEndpoint implements Endpoint {
     return parseFacts(out, paths.length);
   }
 
-  async fetch(workKey: string, path: string, localPath: string): Promise<void> {
+  async fetch(workKey: string, path: string, localPath: string, deadlineS: number): Promise<void> {
     const remote = posix.join(this.workDir(workKey), path);
-    await this.sftpCall(`download of ${path}`, (s, cb) => s.fastGet(remote, localPath, cb));
+    await this.sftpCall(`the download of ${path}`, deadlineS, (s, cb) => s.fastGet(remote, localPath, cb));
   }
 
   async removeWork(workKey: string): Promise<void> {
@@ -330,8 +361,10 @@ export class SshEndpoint implements Endpoint {
 
   async probe(): Promise<LoadSample> {
     const t0 = performance.now();
-    const out = await this.mustExec('cat /proc/loadavg; nproc', 'probing the load');
+    const r = await this.execOn(this.heartbeat, 'cat /proc/loadavg; nproc', 'the load probe', this.spec.deadlines.probeS);
     const rttMs = performance.now() - t0;
+    if (r.code !== 0) throw new Error(`${this.label}: the load probe failed (exit ${r.code ?? r.signal}): ${r.stderr.trim().slice(-500)}`);
+    const out = r.stdout;
     const [loadLine, coresLine] = out.trim().split('\n');
     const load1 = Number(loadLine?.split(' ')[0]);
     const cores = Number(coresLine);
@@ -345,11 +378,14 @@ export class SshEndpoint implements Endpoint {
 
   async close(): Promise<void> {
     this.generation++;
+    const connecting = this.connecting;
+    this.connecting = undefined;
+    if (connecting) destroy(connecting);
     this.dropConnection('closed');
   }
 
   /** Runs an argv on the host through the same quoting as tasks (used by tests and `probe`). */
   async runArgv(argv: readonly string[]): Promise<ExecResult> {
-    return this.exec(shellCommand(argv));
+    return this.exec(shellCommand(argv), 'a command');
   }
 }

@@ -110,6 +110,13 @@ export interface NetnsGrid {
   setLinkLimit(cluster: string, limit: LinkLimit | undefined): void;
   /** Kills every process in the host's namespace (its sshd, sessions and tasks): the machine dies. */
   killHost(name: string): void;
+  /**
+   * Stops every process in the host's namespace (SIGSTOP): the machine hangs, its TCP connections stay
+   * open and nothing answers. Returns how many processes were stopped.
+   */
+  hangHost(name: string): number;
+  /** Continues a hung host's processes (SIGCONT). */
+  continueHost(name: string): void;
   /** Starts a killed host's sshd again, with the same key. */
   restartHost(name: string): Promise<void>;
   /** A real grid file (JSON text) for these hosts; `extra` is merged into the top level. */
@@ -224,7 +231,8 @@ function slotOfName(name: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-function killNamespaceProcesses(ns: string, tools: NetnsTools): number[] {
+/** Sends `signal` to every process in the namespace; returns their ids. */
+function signalNamespaceProcesses(ns: string, signal: NodeJS.Signals, tools: NetnsTools): number[] {
   let pids: number[] = [];
   try {
     pids = run(tools.ip, ['netns', 'pids', ns]).split(/\s+/).filter(Boolean).map(Number);
@@ -233,12 +241,16 @@ function killNamespaceProcesses(ns: string, tools: NetnsTools): number[] {
   }
   for (const pid of pids) {
     try {
-      process.kill(pid, 'SIGKILL');
+      process.kill(pid, signal);
     } catch {
       // ended meanwhile
     }
   }
   return pids;
+}
+
+function killNamespaceProcesses(ns: string, tools: NetnsTools): number[] {
+  return signalNamespaceProcesses(ns, 'SIGKILL', tools);
 }
 
 /** Deletes every object of one slot: processes in its namespaces, root-side links, namespaces. */
@@ -557,6 +569,12 @@ export async function startNetnsGrid(layout: readonly NetnsClusterLayout[], opti
       },
       killHost(name) {
         killNamespaceProcesses(runtime(name).spec.namespace, tools);
+      },
+      hangHost(name) {
+        return signalNamespaceProcesses(runtime(name).spec.namespace, 'SIGSTOP', tools).length;
+      },
+      continueHost(name) {
+        signalNamespaceProcesses(runtime(name).spec.namespace, 'SIGCONT', tools);
       },
       async restartHost(name) {
         const rt = runtime(name);

@@ -7,6 +7,7 @@
 //   "origin": ".",                              optional; relative to this file; default: the sweep's directory
 //   "knownHosts": "~/.ssh/known_hosts",         optional; default for every SSH host
 //   "keepalive": { "intervalS": 10, "countMax": 3 },   optional
+//   "deadlines": { "commandS": 60, "probeS": 15, "loginS": 30, "assumedBandwidthBps": 100000 },   optional
 //   "clusters": [
 //     { "name": "here", "storage": "scratch/here", "hosts": { "type": "local", "slots": 2, "arch": 0 } },
 //     { "name": "c1", "storage": "/scratch/gridsweep", "hosts": [
@@ -18,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ClusterId, HostId, SourcePos } from '../model/grid.js';
+import { DEFAULT_DEADLINES, type Deadlines } from '../../backends/real/deadline.js';
 import { InputError, type Diagnostic } from '../util/diagnostics.js';
 import { parseJsonSource } from '../sweep/json-source.js';
 import { checkAgainstSchema, compileSchema } from '../sweep/schema-check.js';
@@ -40,6 +42,17 @@ export const REAL_GRID_SCHEMA = {
         countMax: { type: 'integer', minimum: 1, description: 'unanswered keep-alives before the host counts as failed' },
       },
       description: 'an object {"intervalS": 10, "countMax": 3}',
+    },
+    deadlines: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        commandS: { type: 'number', exclusiveMinimum: 0, description: 'seconds a short command on a host may take' },
+        probeS: { type: 'number', exclusiveMinimum: 0, description: "seconds the load probe (the hosts' heartbeat) may take" },
+        loginS: { type: 'number', exclusiveMinimum: 0, description: 'seconds a connection and its login shell may take to answer' },
+        assumedBandwidthBps: { type: 'number', exclusiveMinimum: 0, description: "a link's bandwidth in bytes/s until it is measured" },
+      },
+      description: 'an object {"commandS": 60, "probeS": 15, "loginS": 30, "assumedBandwidthBps": 100000}',
     },
     clusters: {
       type: 'array',
@@ -111,6 +124,7 @@ export interface SshEndpointSpec {
   readonly knownHostsFile: string;
   readonly keepaliveIntervalMs: number;
   readonly keepaliveCountMax: number;
+  readonly deadlines: Deadlines;
   /** The scheduler's hosts served by this endpoint (one per slot). */
   readonly hostIds: readonly HostId[];
   readonly arch: number;
@@ -139,6 +153,7 @@ export interface RealGrid {
   /** Absolute origin directory, or undefined when the file does not name one. */
   readonly originDir?: string;
   readonly clusters: readonly RealClusterSpec[];
+  readonly deadlines: Deadlines;
 }
 
 function expandHome(p: string): string {
@@ -165,6 +180,7 @@ interface RawGrid {
   origin?: string;
   knownHosts?: string;
   keepalive?: { intervalS?: number; countMax?: number };
+  deadlines?: Partial<Deadlines>;
   clusters: RawCluster[];
 }
 
@@ -181,6 +197,7 @@ export function parseRealGrid(text: string, file: string): RealGrid {
   const knownHostsDefault = raw.knownHosts ? fromFile(raw.knownHosts) : join(homedir(), '.ssh', 'known_hosts');
   const keepaliveIntervalMs = Math.round((raw.keepalive?.intervalS ?? 10) * 1000);
   const keepaliveCountMax = raw.keepalive?.countMax ?? 3;
+  const deadlines: Deadlines = { ...DEFAULT_DEADLINES, ...raw.deadlines };
 
   const clusterNames = new Set<string>();
   const hostNames = new Map<string, string>();
@@ -227,6 +244,7 @@ export function parseRealGrid(text: string, file: string): RealGrid {
         knownHostsFile: h.knownHosts ? fromFile(h.knownHosts) : knownHostsDefault,
         keepaliveIntervalMs,
         keepaliveCountMax,
+        deadlines,
         hostIds,
         arch: h.arch,
       };
@@ -234,7 +252,7 @@ export function parseRealGrid(text: string, file: string): RealGrid {
     return { id: c.name, kind: 'ssh', storageDir: c.storage, endpoints, pos };
   });
   if (problems.length > 0) throw new InputError(problems);
-  return { file, ...(raw.origin !== undefined ? { originDir: fromFile(raw.origin) } : {}), clusters };
+  return { file, ...(raw.origin !== undefined ? { originDir: fromFile(raw.origin) } : {}), clusters, deadlines };
 }
 
 export function loadRealGrid(path: string): RealGrid {

@@ -51,7 +51,7 @@ describe('an SSH endpoint losing its sshd mid-operation', () => {
       };
       const loops: Promise<void>[] = [];
       for (let i = 0; i < LOOPS_PER_KIND; i++) {
-        loops.push(repeat(() => endpoint.fetch('w', 'out', join(localDir, `out-${i}`))));
+        loops.push(repeat(() => endpoint.fetch('w', 'out', join(localDir, `out-${i}`), 60)));
         loops.push(repeat(() => endpoint.outputFacts('w', ['out'])));
       }
       await new Promise((r) => setTimeout(r, killAfterMs));

@@ -12,6 +12,7 @@ import { parseSweep } from '../../src/sweep/sweep-file.js';
 import { InputError } from '../../src/util/diagnostics.js';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 import { parseRealGrid } from '../../src/realgrid/real-grid-file.js';
+import { DEFAULT_DEADLINES } from '../../backends/real/deadline.js';
 import { EXAMPLE_DIR } from './support/origin.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gridsweep-sweep-'));
@@ -138,6 +139,16 @@ describe('real grid files', () => {
     }
     const ssh = parseRealGrid(readFileSync(join(EXAMPLE_DIR, 'grid-ssh.json'), 'utf8'), 'grid-ssh.json');
     expect(ssh.clusters[0]!.endpoints.flatMap((e) => e.hostIds)).toEqual(['host1.1', 'host1.2.1', 'host1.2.2']);
+  });
+
+  it('reads deadlines, each defaulting on its own, and names a bad one with its place', () => {
+    const grid = (deadlines: unknown) =>
+      JSON.stringify({ realgrid: 1, deadlines, clusters: [{ name: 'c1', storage: '/s', hosts: [{ name: 'h', address: 'x', identityFile: 'k', arch: 0 }] }] }, null, 2);
+    const parsed = parseRealGrid(grid({ probeS: 3 }), 'g.json');
+    expect(parsed.deadlines).toEqual({ ...DEFAULT_DEADLINES, probeS: 3 });
+    expect(parsed.clusters[0]!.endpoints[0]).toMatchObject({ deadlines: { ...DEFAULT_DEADLINES, probeS: 3 } });
+    expect(() => parseRealGrid(grid({ loginS: 0 }), 'g.json')).toThrow(/g\.json:4:\d+: error: .*loginS/s);
+    expect(() => parseRealGrid(grid({ probe: 3 }), 'g.json')).toThrow(/g\.json:\d+:\d+: error: .*probe/s);
   });
 
   it('reports missing credentials, duplicate names and relative SSH storage with their place', () => {

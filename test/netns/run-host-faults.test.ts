@@ -1,0 +1,126 @@
+// `gridsweep run` on namespaced hosts that fail the way machines do: every process of a host killed mid-run
+// (its sshd and the session serving the run too); every process of a host stopped (SIGSTOP: its TCP
+// connection stays open and nothing answers), for good or for a while; and a host whose login shell hangs
+// from the start (a start-up file that never returns, as on a network home that hangs). Each run ends with
+// every task verified exactly once, says what happened to the host, and does not wait for it to come back.
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNetnsGrid, type NetnsGrid } from '../support/netns.js';
+import { expectEachTaskDoneOnce, makeOrigin, runCli, type Origin } from './run-support.js';
+
+const SEEDS = 12;
+const TASKS = 2 * SEEDS;
+const TASK_S = 1;
+/** A run of these 24 one-second tasks on three hosts takes about 10 s; one that needs this long waited on the faulty host. */
+const LIMIT_S = 50;
+
+describe('gridsweep run when a host crashes or hangs', () => {
+  let grid: NetnsGrid;
+  const origins: Origin[] = [];
+
+  beforeAll(async () => {
+    grid = await startNetnsGrid([
+      { name: 'c0', hosts: ['a0', 'a1'] },
+      { name: 'c1', hosts: ['b0', 'b1'] },
+    ]);
+  });
+  afterAll(async () => {
+    grid?.continueHost('b0');
+    await grid?.stop();
+    for (const o of origins) rmSync(o.dir, { recursive: true, force: true });
+  });
+
+  /**
+   * Runs the sweep under the work queue; `disturb` is called once b0 has finished its first task (or
+   * never, when it is undefined). Checks that the run ended by itself, verified every task exactly once
+   * and said that b0 was down; returns its output, with each line's time since the start.
+   */
+  async function runDisturbed(gridExtra: Record<string, unknown>, disturb: (() => void) | undefined) {
+    const origin = makeOrigin(grid, SEEDS, TASK_S, gridExtra);
+    origins.push(origin);
+    let disturbed = false;
+    const lines: string[] = [];
+    const startedMs = Date.now();
+    const args = ['run', origin.sweepPath, '--grid', origin.gridPath, '--journal', origin.journalPath, '--record', origin.recordPath, '--heuristic', 'workqueue'];
+    const r = await runCli(
+      args,
+      (line) => {
+        lines.push(`${((Date.now() - startedMs) / 1000).toFixed(1)} s: ${line}`);
+        if (disturb && !disturbed && /^done .* on b0 /.test(line)) {
+          disturbed = true;
+          disturb();
+        }
+      },
+      LIMIT_S,
+    );
+    const log = `--- the run's output ---\n${lines.join('\n')}\n${r.stderr}`;
+    try {
+      expect(r.killedAtLimit, `the run was still going after ${LIMIT_S} s`).toBe(false);
+      if (disturb) expect(disturbed).toBe(true);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`tasks: ${TASKS} done and verified, 0 skipped \\(verified before\\), 0 failed, of ${TASKS}`));
+      expectEachTaskDoneOnce(origin, SEEDS);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\n${log}`);
+    }
+    return { stdout: r.stdout, log };
+  }
+
+  it('every process of a host killed mid-run', async () => {
+    try {
+      const { stdout, log } = await runDisturbed({}, () => grid.killHost('b0'));
+      expect(stdout, log).toMatch(/^down +b0/m);
+    } finally {
+      await grid.restartHost('b0');
+    }
+  }, 120_000);
+
+  it('every process of a host stopped mid-run for longer than the run: noticed by the heartbeat, not TCP, and the run ends while the host still hangs', async () => {
+    // Keep-alives an order of magnitude slower than the load probe's deadline: the probe notices the hang.
+    const extra = { keepalive: { intervalS: 60, countMax: 3 }, deadlines: { probeS: 3 } };
+    let hungAtMs = 0;
+    let downAfterS = Infinity;
+    try {
+      const { stdout, log } = await runDisturbed(extra, () => {
+        hungAtMs = Date.now();
+        expect(grid.hangHost('b0')).toBeGreaterThan(0);
+      });
+      expect(stdout, log).toMatch(/^down +b0: .*no answer to the load probe within 3 s/m);
+      downAfterS = (Date.now() - hungAtMs) / 1000;
+      expect(downAfterS, log).toBeLessThan(LIMIT_S);
+    } finally {
+      grid.continueHost('b0');
+    }
+  }, 120_000);
+
+  it('every process of a host stopped for 12 s, then continued while the run still tries to reach it', async () => {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const { stdout, log } = await runDisturbed({}, () => {
+        grid.hangHost('b0');
+        timer = setTimeout(() => grid.continueHost('b0'), 12_000);
+      });
+      expect(stdout, log).toMatch(/^down +b0/m);
+    } finally {
+      clearTimeout(timer);
+      grid.continueHost('b0');
+    }
+  }, 120_000);
+
+  it("a host whose login shell hangs from the start: the run starts without it and ends while it still hangs", async () => {
+    const bashrc = join(grid.host('b0').home, '.bashrc');
+    writeFileSync(bashrc, 'sleep 600\n');
+    try {
+      const { stdout, log } = await runDisturbed({ deadlines: { loginS: 4 } }, undefined);
+      expect(stdout, log).toMatch(/^down +b0: cannot connect: .*no answer from its login shell within 4 s/m);
+      expect(stdout, log).not.toMatch(/ on b0 /);
+      // The run started as soon as the other hosts were up, not after b0's login deadline.
+      const start = /^([\d.]+) s: start /m.exec(log);
+      expect(Number(start?.[1]), log).toBeLessThan(4);
+    } finally {
+      rmSync(bashrc, { force: true });
+    }
+  }, 120_000);
+});

@@ -1,0 +1,30 @@
+// Deadlines of remote operations (backends/real/deadline.ts).
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_DEADLINES, transferDeadlineS, withDeadline } from '../../backends/real/deadline.js';
+import { EndpointDownError } from '../../backends/real/endpoint.js';
+
+describe('deadlines', () => {
+  it('a transfer gets the command deadline plus four times what it should take', () => {
+    const d = { ...DEFAULT_DEADLINES, commandS: 10, assumedBandwidthBps: 1000 };
+    expect(transferDeadlineS(d, 5000, 2500)).toBe(10 + 8);
+    // Before the link is measured, the assumed bandwidth.
+    expect(transferDeadlineS(d, 5000, undefined)).toBe(10 + 20);
+  });
+
+  it('an operation that never settles is abandoned at its deadline, after dropping what it runs on', async () => {
+    let dropped = false;
+    const never = new Promise<number>(() => undefined);
+    const started = Date.now();
+    await expect(withDeadline(never, 0.2, 'h went down: no answer', () => (dropped = true))).rejects.toThrow(EndpointDownError);
+    expect(dropped).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+  });
+
+  it('an operation that settles in time is untouched, and so is one without a deadline', async () => {
+    let dropped = false;
+    await expect(withDeadline(Promise.resolve(7), 5, 'x', () => (dropped = true))).resolves.toBe(7);
+    await expect(withDeadline(Promise.reject(new Error('exit 1')), 5, 'x', () => (dropped = true))).rejects.toThrow('exit 1');
+    await expect(withDeadline(Promise.resolve(8), Infinity, 'x', () => (dropped = true))).resolves.toBe(8);
+    expect(dropped).toBe(false);
+  });
+});
