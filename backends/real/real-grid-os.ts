@@ -13,7 +13,8 @@ import type { ClusterId, GridEvent, HostId } from '../../src/model/grid.js';
 import type { RecordSink, ResourceRef, SubtaskKind } from '../../src/record/events.js';
 import type { ExpandedSweep } from '../../src/sweep/expand.js';
 import { transferDeadlineS, type Deadlines } from './deadline.js';
-import { availabilityFromLoad, EndpointDownError, PermanentEndpointError, type Endpoint, type LoadSample } from './endpoint.js';
+import { GridMeasurements } from './grid-measurements.js';
+import { EndpointDownError, PermanentEndpointError, type Endpoint, type LoadSample } from './endpoint.js';
 import { fileFacts, sameFacts } from './file-facts.js';
 import type { Journal, OutputFacts } from './journal.js';
 import type { RetryPolicy } from './retry-policy.js';
@@ -81,8 +82,6 @@ interface ClusterState {
   readonly stored: Set<FileId>;
   linkBusy: boolean;
   linkSubtask?: number;
-  readonly bandwidth: Sample[];
-  readonly latency: Sample[];
 }
 
 interface ComputedWork {
@@ -91,24 +90,13 @@ interface ComputedWork {
   readonly outputs: readonly OutputFacts[];
 }
 
-const MAX_SAMPLES_KEPT = 1000;
-const MIN_BANDWIDTH_SAMPLE_BYTES = 64 * 1024;
 const FETCH_ATTEMPTS = 3;
-
-function push(series: Sample[], sample: Sample): void {
-  series.push(sample);
-  if (series.length > MAX_SAMPLES_KEPT) series.splice(0, series.length - MAX_SAMPLES_KEPT);
-}
-
-function lastSamples(series: readonly Sample[], maxSamples: number): readonly Sample[] {
-  return maxSamples <= 0 ? [] : series.slice(-maxSamples);
-}
 
 export class RealGridOS implements GridOS, InformationService {
   private events: SchedulerEvents | undefined;
   private readonly hosts = new Map<HostId, HostState>();
   private readonly clusters = new Map<ClusterId, ClusterState>();
-  private readonly availability = new Map<HostId, Sample[]>();
+  private readonly measured = new GridMeasurements();
   private readonly attempts = new Map<WorkId, number>();
   private readonly computed = new Map<WorkId, ComputedWork>();
   private readonly finished = new Set<WorkId>();
@@ -148,7 +136,7 @@ export class RealGridOS implements GridOS, InformationService {
   private clusterState(id: ClusterId): ClusterState {
     let c = this.clusters.get(id);
     if (!c) {
-      c = { id, endpoints: [], up: false, epoch: 0, stored: new Set(), linkBusy: false, bandwidth: [], latency: [] };
+      c = { id, endpoints: [], up: false, epoch: 0, stored: new Set(), linkBusy: false };
       this.clusters.set(id, c);
     }
     return c;
@@ -158,7 +146,6 @@ export class RealGridOS implements GridOS, InformationService {
     this.clusterState(clusterId).endpoints.push(e);
     for (const h of e.spec.hostIds) {
       this.hosts.set(h, { info: { id: h, clusterId, arch: e.spec.arch }, endpoint: e, announced: false, setAside: false, leaving: false, left: false });
-      if (!this.availability.has(h)) this.availability.set(h, []);
     }
     e.onDown((reason) => this.endpointDown(e, reason));
   }
@@ -393,15 +380,15 @@ export class RealGridOS implements GridOS, InformationService {
   }
 
   hostAvailability(hostId: HostId, maxSamples: number): readonly Sample[] {
-    return lastSamples(this.availability.get(hostId) ?? [], maxSamples);
+    return this.measured.hostAvailability(hostId, maxSamples);
   }
 
   linkBandwidthBps(clusterId: ClusterId, maxSamples: number): readonly Sample[] {
-    return lastSamples(this.clusters.get(clusterId)?.bandwidth ?? [], maxSamples);
+    return this.measured.linkBandwidthBps(clusterId, maxSamples);
   }
 
   linkLatencyMs(clusterId: ClusterId, maxSamples: number): readonly Sample[] {
-    return lastSamples(this.clusters.get(clusterId)?.latency ?? [], maxSamples);
+    return this.measured.linkLatencyMs(clusterId, maxSamples);
   }
 
   // ---- port (2): grid OS -------------------------------------------------------------------------
@@ -420,7 +407,7 @@ export class RealGridOS implements GridOS, InformationService {
       .then((ok) => {
         if (!ok || c.epoch !== epoch) return;
         const seconds = this.o.clock.nowS() - started;
-        this.bandwidthSample(c, sizeBytes, seconds);
+        this.measured.transferred(c.id, this.o.clock.nowS(), sizeBytes, seconds);
         c.stored.add(fileId);
         const key = `${fileId}@${clusterId}`;
         this.inputSends.set(key, (this.inputSends.get(key) ?? 0) + 1);
@@ -510,7 +497,7 @@ export class RealGridOS implements GridOS, InformationService {
     void this.onSomeEndpoint(c, epoch, (e) => this.fetchOutputs(e, done), prefer)
       .then((ok) => {
         if (!ok || c.epoch !== epoch) return;
-        this.bandwidthSample(c, sizeBytes, this.o.clock.nowS() - started);
+        this.measured.transferred(c.id, this.o.clock.nowS(), sizeBytes, this.o.clock.nowS() - started);
         const task = this.o.sweep.tasks[workId]!;
         this.o.journal?.append({ type: 'verified', work: workId, host: done.host, argv: task.argv, outputs: done.outputs });
         this.computed.delete(workId);
@@ -817,7 +804,7 @@ export class RealGridOS implements GridOS, InformationService {
             .map(async (e) => {
               try {
                 const s = await this.probeEndpoint(c, e, t);
-                if (!latencyDone) push(c.latency, { timeS: t, value: s.rttMs });
+                if (!latencyDone) this.measured.latencyProbed(c.id, t, s.rttMs);
                 latencyDone = true;
               } catch {
                 // a machine that cannot be probed is either reported down by its endpoint or probed next time
@@ -830,19 +817,13 @@ export class RealGridOS implements GridOS, InformationService {
 
   private async probeEndpoint(c: ClusterState, e: Endpoint, t: number): Promise<LoadSample> {
     const s = await e.probe();
-    for (const h of e.spec.hostIds) push(this.availability.get(h)!, { timeS: t, value: availabilityFromLoad(s) });
+    this.measured.probed(e.spec.hostIds, t, s);
     return s;
   }
 
   /** A transfer's deadline on the cluster's link, from the median of its measured bandwidths. */
   private transferDeadlineS(c: ClusterState, sizeBytes: number): number {
-    const measured = c.bandwidth.map((s) => s.value).sort((a, b) => a - b);
-    return transferDeadlineS(this.o.deadlines, sizeBytes, measured[measured.length >> 1]);
-  }
-
-  private bandwidthSample(c: ClusterState, sizeBytes: number, seconds: number): void {
-    if (sizeBytes < MIN_BANDWIDTH_SAMPLE_BYTES || seconds <= 0) return;
-    push(c.bandwidth, { timeS: this.o.clock.nowS(), value: sizeBytes / seconds });
+    return transferDeadlineS(this.o.deadlines, sizeBytes, this.measured.medianBandwidthBps(c.id));
   }
 
   private recordStart(kind: SubtaskKind, resource: ResourceRef, extra: { work?: WorkId; file?: FileId; sizeBytes?: number }): number {
