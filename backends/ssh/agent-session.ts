@@ -58,6 +58,7 @@ interface AgentAnswer {
   readonly stdout?: string;
   readonly stderr: string;
   readonly outputs?: readonly ([number, string] | null)[];
+  readonly data?: string;
 }
 
 let agentSource: string | undefined;
@@ -121,6 +122,20 @@ export class AgentSession {
   async task(task: AgentTask): Promise<AgentTaskExit> {
     const a = await this.request({ task });
     return { code: a.code, signal: a.signal, stderr: bytesOf(a.stderr), ...(a.outputs ? { outputs: a.outputs } : {}) };
+  }
+
+  /** Writes a small file on the host whole (to path.part, then renamed). */
+  async write(path: string, data: Buffer): Promise<void> {
+    const a = await this.request({ write: { path, data: data.toString('base64') } });
+    if (a.code !== 0) throw new Error(`${this.label}: ${a.stderr}`);
+  }
+
+  /** Reads a file on the host whole, or undefined when it is larger than `max` bytes. */
+  async read(path: string, max: number): Promise<Buffer | undefined> {
+    const a = await this.request({ read: { path, max } });
+    if (a.code === 0) return Buffer.from(a.data ?? '', 'base64');
+    if (/ is larger than \d+ bytes$/.test(a.stderr)) return undefined;
+    throw new Error(`${this.label}: ${a.stderr}`);
   }
 
   private request(body: object): Promise<AgentAnswer> {

@@ -12,6 +12,9 @@
 #   process group's id in .gridsweep.pid, for cancelling), its output and error in .gridsweep.stdout and
 #   .gridsweep.stderr. Out: {"id": N, "code", "signal", "stderr": its last 4000 bytes, "outputs": [[size,
 #   sha256] or null per output] on exit 0}; code 200 when the directory could not be prepared.
+#   In {"id": N, "write": {"path", "data": base64}}: a small file written whole (to path.part, then renamed).
+#   In {"id": N, "read": {"path", "max": bytes}}: a small file read whole. Out for both: {"id": N, "code": 0
+#   or 1, "stderr": why it failed, "data": base64 (read)}; a read of a file larger than max fails.
 # Everything it needs ships with perl (core modules since 5.14). When the controller's side closes, it lets
 # the commands running finish, then removes its scratch directory and exits.
 use strict;
@@ -22,11 +25,22 @@ use IO::Select;
 use Digest::SHA;
 use File::Path qw(make_path);
 use JSON::PP;
+use MIME::Base64 qw(encode_base64 decode_base64);
 use POSIX qw(setsid WNOHANG _exit);
 
 my @signal_names = split ' ', $Config{sig_name};
-# ascii: bytes above 127 travel as \u00XX escapes, so the controller gets the bytes back exactly.
+# Answers: bytes above 127 travel as \u00XX escapes, so the controller gets the bytes back exactly.
 my $json = JSON::PP->new->canonical->ascii;
+# Requests are UTF-8 JSON; their strings are used as UTF-8 bytes (command lines, paths).
+my $json_in = JSON::PP->new->utf8;
+
+sub as_bytes {
+  my ($value) = @_;
+  if (ref $value eq 'HASH') { $value->{$_} = as_bytes($value->{$_}) for keys %$value; return $value }
+  if (ref $value eq 'ARRAY') { $_ = as_bytes($_) for @$value; return $value }
+  utf8::encode($value) if defined $value && !ref $value;
+  return $value;
+}
 my $scratch = ($ENV{TMPDIR} || '/tmp') . "/gridsweep-agent-$$";
 mkdir $scratch or die "gridsweep agent: cannot create $scratch: $!\n";
 $SIG{PIPE} = 'IGNORE';
@@ -47,13 +61,19 @@ sub answer {
   print STDOUT $json->encode($message), "\n" if $controller;
 }
 
-sub take_file {
-  my ($path, $max, $tail) = @_;
-  open(my $fh, '<', $path) or return '';
+sub read_whole {
+  my ($path) = @_;
+  open(my $fh, '<', $path) or return undef;
   binmode $fh;
   local $/;
-  my $text = <$fh> // '';
+  my $data = <$fh> // '';
   close $fh;
+  return $data;
+}
+
+sub take_file {
+  my ($path, $max, $tail) = @_;
+  my $text = read_whole($path) // '';
   unlink $path;
   return $text if length($text) <= $max;
   return $tail ? substr($text, -$max) : substr($text, 0, $max);
@@ -124,6 +144,26 @@ sub task_ended {
   answer(\%answer);
 }
 
+sub write_file {
+  my ($id, $request) = @_;
+  my $path = $request->{path};
+  my $ok = open(my $fh, '>', "$path.part");
+  $ok = $ok && binmode($fh) && print($fh decode_base64($request->{data})) && close($fh) && rename("$path.part", $path);
+  answer({ id => $id, code => $ok ? 0 : 1, signal => undef, stderr => $ok ? '' : "cannot write $path: $!" });
+}
+
+sub read_file {
+  my ($id, $request) = @_;
+  my $path = $request->{path};
+  my $size = -s $path;
+  if (!defined $size || $size > $request->{max}) {
+    answer({ id => $id, code => 1, signal => undef, stderr => defined $size ? "$path is larger than $request->{max} bytes" : "cannot read $path: $!" });
+    return;
+  }
+  my $data = read_whole($path);
+  answer({ id => $id, code => defined $data ? 0 : 1, signal => undef, stderr => defined $data ? '' : "cannot read $path: $!", data => encode_base64($data // '', '') });
+}
+
 sub launch {
   my ($id, $script) = @_;
   my $pid = fork();
@@ -177,9 +217,14 @@ while ($controller || %job_of_pid) {
     }
     $input .= $chunk;
     while ($input =~ s/^([^\n]*)\n//) {
-      my $request = eval { $json->decode($1) };
+      my $request = eval { $json_in->decode($1) };
       next unless ref $request eq 'HASH';
+      for my $part (qw(script task write read)) {
+        $request->{$part} = as_bytes($request->{$part}) if exists $request->{$part};
+      }
       if ($request->{task}) { start_task($request->{id}, $request->{task}) }
+      elsif ($request->{write}) { write_file($request->{id}, $request->{write}) }
+      elsif ($request->{read}) { read_file($request->{id}, $request->{read}) }
       else { launch($request->{id}, $request->{script}) }
     }
   }

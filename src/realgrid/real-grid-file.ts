@@ -250,7 +250,7 @@ export function parseRealGrid(text: string, file: string): RealGrid {
         keepaliveIntervalMs,
         keepaliveCountMax,
         deadlines,
-        transport: raw.transport ?? 'exec',
+        transport: raw.transport ?? 'agent',
         hostIds,
         arch: h.arch,
       };

@@ -114,12 +114,12 @@ describe.each(['exec', 'agent'] as const)('gridsweep run (transport %s) when a h
     const bashrc = join(grid.host('b0').home, '.bashrc');
     writeFileSync(bashrc, 'sleep 600\n');
     try {
-      const { stdout, log } = await runDisturbed({ deadlines: { loginS: 4 } }, undefined);
-      expect(stdout, log).toMatch(/^down +b0: cannot connect: .*no answer from its login shell within 4 s/m);
+      const { stdout, log } = await runDisturbed({ deadlines: { loginS: 8 } }, undefined);
+      expect(stdout, log).toMatch(/^down +b0: cannot connect: .*no answer from its login shell within 8 s/m);
       expect(stdout, log).not.toMatch(/ on b0 /);
       // The run started as soon as the other hosts were up, not after b0's login deadline.
       const start = /^([\d.]+) s: start /m.exec(log);
-      expect(Number(start?.[1]), log).toBeLessThan(4);
+      expect(Number(start?.[1]), log).toBeLessThan(8);
     } finally {
       rmSync(bashrc, { force: true });
     }

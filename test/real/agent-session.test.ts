@@ -85,6 +85,23 @@ describe('the agent', () => {
     }
   });
 
+  it('writes and reads small files whole, and says when one is too large to read inline', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'gridsweep-agent-'));
+    try {
+      const agent = await AgentSession.open(localClient, 'here');
+      const bytes = Buffer.from([0, 1, 2, 200, 255, 10]);
+      await agent.write(join(scratch, 'f'), bytes);
+      expect(readFileSync(join(scratch, 'f'))).toEqual(bytes);
+      expect(await agent.read(join(scratch, 'f'), 100)).toEqual(bytes);
+      expect(await agent.read(join(scratch, 'f'), 5)).toBeUndefined();
+      await expect(agent.read(join(scratch, 'missing'), 100)).rejects.toThrow(/here: cannot read .*missing/);
+      await expect(agent.write(join(scratch, 'no-dir', 'f'), bytes)).rejects.toThrow(/here: cannot write/);
+      agent.close();
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
   it('fails every command in flight with EndpointDownError when the agent dies', async () => {
     const agent = await AgentSession.open(localClient, 'here');
     const pending = agent.run('sleep 30');
