@@ -92,7 +92,7 @@ async function runGridsweep(w: Workload, gridPath: string, side: Side): Promise<
   if (r.peakMb !== undefined) side.peaksMb.push(r.peakMb);
   const makespan = /makespan: ([\d.]+) s/.exec(r.stdout)?.[1];
   const sends = /inputs sent: (.*)/.exec(r.stdout)?.[1];
-  console.log(`  gridsweep       ${r.seconds.toFixed(2)} s wall (its own makespan ${makespan ?? '?'} s; inputs sent: ${sends ?? '?'})`);
+  console.log(`  ${side.label.padEnd(18)} ${r.seconds.toFixed(2)} s wall (its own makespan ${makespan ?? '?'} s; inputs sent: ${sends ?? '?'})`);
 }
 
 async function runParallel(w: Workload, grid: NetnsGrid, loginFile: string, side: Side): Promise<void> {
@@ -108,7 +108,7 @@ async function runParallel(w: Workload, grid: NetnsGrid, loginFile: string, side
   }
   side.times.push(r.seconds);
   if (r.peakMb !== undefined) side.peaksMb.push(r.peakMb);
-  console.log(`  GNU parallel    ${r.seconds.toFixed(2)} s wall`);
+  console.log(`  ${side.label.padEnd(18)} ${r.seconds.toFixed(2)} s wall`);
 }
 
 function missingForParallel(): string | undefined {
@@ -143,26 +143,31 @@ async function compare(
   target: (gridsweep: number, parallel: number) => { ratio: number; text: string },
 ): Promise<void> {
   console.log(`\n${title}`);
-  const gridPath = join(w.dir, 'grid.json');
-  writeFileSync(gridPath, grid.realGridJson(w.dir, { keepalive: { intervalS: 5, countMax: 3 } }, slotsPerHost));
   const loginFile = join(w.dir, 'sshlogins');
   writeFileSync(loginFile, `${grid.clusters.flatMap((c) => c.hosts.map((h) => `${slotsPerHost}/${h.name}`)).join('\n')}\n`);
-  const gs: Side = { label: 'gridsweep', times: [], peaksMb: [] };
+  // gridsweep with each transport: an SSH channel per command (exec), or the agent on one channel per host.
+  const ours = (['exec', 'agent'] as const).map((transport) => {
+    const gridPath = join(w.dir, `grid-${transport}.json`);
+    writeFileSync(gridPath, grid.realGridJson(w.dir, { keepalive: { intervalS: 5, countMax: 3 }, transport }, slotsPerHost));
+    const side: Side = { label: `gridsweep (${transport})`, times: [], peaksMb: [] };
+    return { gridPath, side };
+  });
   const gp: Side = { label: 'GNU parallel', times: [], peaksMb: [] };
   const gsMissing = missingForGridsweep();
   const gpMissing = missingForParallel();
-  if (gsMissing) gs.failure = gsMissing;
+  if (gsMissing) for (const o of ours) o.side.failure = gsMissing;
   if (gpMissing) gp.failure = gpMissing;
   for (let rep = 0; rep < Math.max(reps, parallelReps); rep++) {
-    if (gs.failure === undefined && rep < reps) await runGridsweep(w, gridPath, gs);
+    for (const o of ours) if (o.side.failure === undefined && rep < reps) await runGridsweep(w, o.gridPath, o.side);
     if (gp.failure === undefined && rep < parallelReps) await runParallel(w, grid, loginFile, gp);
   }
-  const a = summary(gs, unit, w.taskCount);
   const b = summary(gp, unit, w.taskCount);
-  console.log(a.line);
+  for (const o of ours) {
+    const a = summary(o.side, unit, w.taskCount);
+    console.log(a.line);
+    if (a.value !== undefined && b.value !== undefined) console.log(`    ${target(a.value, b.value).text}`);
+  }
   console.log(b.line);
-  if (a.value !== undefined && b.value !== undefined) console.log(`  ${target(a.value, b.value).text}`);
-  else console.log('  ratio: not available (one side not measured)');
 }
 
 async function main(): Promise<void> {

@@ -9,6 +9,7 @@
 import { NodeSSH } from 'node-ssh';
 import PQueue from 'p-queue';
 import { performance } from 'node:perf_hooks';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { ClusterId } from '../../src/model/grid.js';
 import type { SshEndpointSpec } from '../../src/realgrid/real-grid-file.js';
@@ -23,10 +24,13 @@ import {
 } from '../real/endpoint.js';
 import type { FileFacts } from '../real/file-facts.js';
 import { withDeadline } from '../real/deadline.js';
+import { AgentSession, type CommandResult, type ExecClient } from './agent-session.js';
 import { checkHostKey, knownHostsName } from './known-hosts.js';
 import { shellCommand, shellQuote } from './shell-quote.js';
 
 const SHORT_OPERATION_CHANNELS = 3;
+/** Through the agent, files up to this size travel inline, in one round trip instead of SFTP's several. */
+const INLINE_FILE_BYTES = 64 * 1024;
 const KILL_GRACE_S = 2;
 
 /** The SFTP session calls we use (ssh2's SFTPWrapper, which ships without types here). */
@@ -44,17 +48,22 @@ function isTransportError(err: Error): boolean {
   return code === 'EPIPE' || code === 'ECONNRESET' || /No response from server|Not connected/i.test(err.message);
 }
 
-interface ExecResult {
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly code: number | null;
-  readonly signal: string | null;
-}
+type ExecResult = CommandResult;
 
 /** Shell loop printing "SIZE SHA256" (or MISSING) for each path, one line each, in order. */
 function factsLoop(paths: readonly string[]): string {
   if (paths.length === 0) return 'true';
   return `for f in ${shellCommand(paths)}; do if [ -f "$f" ]; then printf '%s %s\\n' "$(stat -c %s -- "$f")" "$(sha256sum < "$f" | cut -c1-64)"; else echo MISSING; fi; done`;
+}
+
+/** The directories a task's inputs and outputs go in, relative to its working directory. */
+function parentDirs(task: TaskLaunch): string[] {
+  const dirs = new Set<string>();
+  for (const p of [...task.inputs.map((i) => i.path), ...task.outputs]) {
+    const d = posix.dirname(p);
+    if (d !== '.') dirs.add(d);
+  }
+  return [...dirs];
 }
 
 function parseFacts(out: string, count: number): (FileFacts | undefined)[] {
@@ -87,6 +96,8 @@ export class SshEndpoint implements Endpoint {
   private ssh: NodeSSH | undefined;
   /** A connection being set up; close() abandons it. */
   private connecting: NodeSSH | undefined;
+  /** With "transport": "agent", the agent on the current connection runs every command. */
+  private agent: AgentSession | undefined;
   private sftp: Promise<Sftp> | undefined;
   private up = false;
   private generation = 0;
@@ -160,8 +171,14 @@ export class SshEndpoint implements Endpoint {
       const mkdir = `mkdir -p ${shellQuote(this.filesDir())} ${shellQuote(posix.join(this.runDir, 'work'))}`;
       const r = await withDeadline(ssh.execCommand(mkdir), loginS, `${this.label}: no answer from its login shell within ${loginS} s (a start-up file or home directory that hangs?)`, () => destroy(ssh));
       if (r.code !== 0) throw new PermanentEndpointError(`${this.label}: cannot create the storage directory ${this.runDir}: ${r.stderr.trim()}`);
+      if (this.spec.transport === 'agent') {
+        const client = ssh.connection as unknown as ExecClient;
+        this.agent = await withDeadline(AgentSession.open(client, this.label), loginS, `${this.label}: the agent did not start within ${loginS} s`, () => destroy(ssh));
+      }
     } catch (err) {
       destroy(ssh);
+      this.agent?.close();
+      this.agent = undefined;
       if (err instanceof EndpointDownError || err instanceof PermanentEndpointError) throw err;
       if (this.connecting !== ssh) throw new EndpointDownError(`${this.label}: closed while connecting`);
       if (keyProblem !== undefined) throw new PermanentEndpointError(`${this.label}: ${keyProblem}`);
@@ -204,6 +221,8 @@ export class SshEndpoint implements Endpoint {
     this.ssh = undefined;
     this.sftp = undefined;
     this.loseConnection(reason);
+    this.agent?.close();
+    this.agent = undefined;
     if (ssh) destroy(ssh);
   }
 
@@ -244,6 +263,7 @@ export class SshEndpoint implements Endpoint {
   private async execOn(queue: PQueue, command: string, what: string, deadlineS: number): Promise<ExecResult> {
     return (await queue.add(() =>
       this.onConnection(what, deadlineS, async (ssh) => {
+        if (this.agent) return this.agent.run(command);
         const r = await ssh.execCommand(command, { noTrim: true });
         if (r.code === null && r.signal === null && !ssh.isConnected()) throw new EndpointDownError(`${this.label} went down during a command`);
         return r;
@@ -297,6 +317,11 @@ export class SshEndpoint implements Endpoint {
 
   async putFile(localPath: string, storageName: string, deadlineS: number): Promise<void> {
     const dest = posix.join(this.filesDir(), storageName);
+    if (this.agent && statSync(localPath).size <= INLINE_FILE_BYTES) {
+      const data = readFileSync(localPath);
+      await this.ops.add(() => this.onConnection(`the upload of ${storageName}`, deadlineS, () => this.agent!.write(dest, data)));
+      return;
+    }
     const tmp = `${dest}.part`;
     await this.sftpCall(`the upload of ${storageName}`, deadlineS, (s, cb) => s.fastPut(localPath, tmp, cb));
     await this.sftpCall(`the rename of ${storageName}`, this.spec.deadlines.commandS, (s, cb) => s.ext_openssh_rename(tmp, dest, cb));
@@ -310,12 +335,8 @@ export class SshEndpoint implements Endpoint {
   taskScript(task: TaskLaunch): string {
     const wd = this.workDir(task.workKey);
     const lines = [`rm -rf ${shellQuote(wd)} && mkdir -p ${shellQuote(wd)} && cd ${shellQuote(wd)} || exit 200`];
-    const dirs = new Set<string>();
-    for (const p of [...task.inputs.map((i) => i.path), ...task.outputs]) {
-      const d = posix.dirname(p);
-      if (d !== '.') dirs.add(d);
-    }
-    if (dirs.size > 0) lines.push(`mkdir -p -- ${shellCommand([...dirs])} || exit 200`);
+    const dirs = parentDirs(task);
+    if (dirs.length > 0) lines.push(`mkdir -p -- ${shellCommand(dirs)} || exit 200`);
     for (const i of task.inputs) lines.push(`ln -s -- ${shellQuote(posix.join(this.filesDir(), i.storageName))} ${shellQuote(i.path)} || exit 200`);
     // setsid makes the task a process-group leader whose id (written to .gridsweep.pid) cancel() kills.
     lines.push(
@@ -330,15 +351,30 @@ export class SshEndpoint implements Endpoint {
   }
 
   async run(task: TaskLaunch): Promise<TaskExit> {
+    if (this.agent) return this.runThroughAgent(task);
     const r = await this.execOn(this.tasks, this.taskScript(task), 'a task', Infinity);
     const exit = { exitCode: r.code, signal: r.signal, stderrTail: r.stderr.slice(-STDERR_TAIL_BYTES) };
     return r.code === 0 ? { ...exit, outputs: parseFacts(r.stdout, task.outputs.length) } : exit;
   }
 
+  /** The agent prepares the working directory, runs the task and measures its outputs itself. */
+  private async runThroughAgent(task: TaskLaunch): Promise<TaskExit> {
+    const spec = {
+      dir: this.workDir(task.workKey),
+      argv: task.argv,
+      links: task.inputs.map((i) => [posix.join(this.filesDir(), i.storageName), i.path] as const),
+      dirs: parentDirs(task),
+      outputs: task.outputs,
+    };
+    const r = (await this.tasks.add(() => this.onConnection('a task', Infinity, () => this.agent!.task(spec))))!;
+    const exit = { exitCode: r.code, signal: r.signal, stderrTail: r.stderr };
+    return r.code === 0 ? { ...exit, outputs: (r.outputs ?? []).map((f) => (f === null ? undefined : { sizeBytes: f[0], sha256: f[1] })) } : exit;
+  }
+
   async kill(workKey: string): Promise<void> {
     const pidFile = shellQuote(posix.join(this.workDir(workKey), '.gridsweep.pid'));
     await this.exec(
-      `p=$(cat ${pidFile} 2>/dev/null) && [ -n "$p" ] && { kill -TERM -- -"$p" 2>/dev/null; sleep ${KILL_GRACE_S}; kill -KILL -- -"$p" 2>/dev/null; }; true`,
+      `p=$(cat ${pidFile} 2>/dev/null) && [ -n "$p" ] && { kill -TERM -"$p" 2>/dev/null; sleep ${KILL_GRACE_S}; kill -KILL -"$p" 2>/dev/null; }; true`,
       'killing a task',
       this.spec.deadlines.commandS + KILL_GRACE_S,
     );
@@ -352,6 +388,13 @@ export class SshEndpoint implements Endpoint {
 
   async fetch(workKey: string, path: string, localPath: string, deadlineS: number): Promise<void> {
     const remote = posix.join(this.workDir(workKey), path);
+    if (this.agent) {
+      const data = await this.ops.add(() => this.onConnection(`the download of ${path}`, deadlineS, () => this.agent!.read(remote, INLINE_FILE_BYTES)));
+      if (data !== undefined) {
+        writeFileSync(localPath, data);
+        return;
+      }
+    }
     await this.sftpCall(`the download of ${path}`, deadlineS, (s, cb) => s.fastGet(remote, localPath, cb));
   }
 

@@ -8,6 +8,7 @@
 //   "knownHosts": "~/.ssh/known_hosts",         optional; default for every SSH host
 //   "keepalive": { "intervalS": 10, "countMax": 3 },   optional
 //   "deadlines": { "commandS": 60, "probeS": 15, "loginS": 30, "assumedBandwidthBps": 100000 },   optional
+//   "transport": "exec",                        optional; or "agent": one channel per SSH host for every command
 //   "clusters": [
 //     { "name": "here", "storage": "scratch/here", "hosts": { "type": "local", "slots": 2, "arch": 0 } },
 //     { "name": "c1", "storage": "/scratch/gridsweep", "hosts": [
@@ -43,6 +44,7 @@ export const REAL_GRID_SCHEMA = {
       },
       description: 'an object {"intervalS": 10, "countMax": 3}',
     },
+    transport: { enum: ['exec', 'agent'], description: '"exec" (an SSH channel per command) or "agent" (one channel per host, every command through gridsweep\'s agent)' },
     deadlines: {
       type: 'object',
       additionalProperties: false,
@@ -125,6 +127,8 @@ export interface SshEndpointSpec {
   readonly keepaliveIntervalMs: number;
   readonly keepaliveCountMax: number;
   readonly deadlines: Deadlines;
+  /** "exec": an SSH channel per command; "agent": every command through the agent on one channel. */
+  readonly transport: 'exec' | 'agent';
   /** The scheduler's hosts served by this endpoint (one per slot). */
   readonly hostIds: readonly HostId[];
   readonly arch: number;
@@ -181,6 +185,7 @@ interface RawGrid {
   knownHosts?: string;
   keepalive?: { intervalS?: number; countMax?: number };
   deadlines?: Partial<Deadlines>;
+  transport?: 'exec' | 'agent';
   clusters: RawCluster[];
 }
 
@@ -245,6 +250,7 @@ export function parseRealGrid(text: string, file: string): RealGrid {
         keepaliveIntervalMs,
         keepaliveCountMax,
         deadlines,
+        transport: raw.transport ?? 'agent',
         hostIds,
         arch: h.arch,
       };

@@ -61,15 +61,15 @@ describe('shellQuote', () => {
   }
 });
 
-describe('shellQuote over a real sshd', () => {
+describe.each(['exec', 'agent'] as const)('shellQuote over a real sshd (transport %s)', (transport) => {
   let farm: SshdFarm;
   let endpoint: SshEndpoint;
 
   beforeAll(async () => {
     farm = await startSshdFarm({ c1: ['h1'] });
     const grid = parseRealGrid(farm.realGridJson(farm.dir), 'grid.json');
-    const spec = grid.clusters[0]!.endpoints[0] as SshEndpointSpec;
-    endpoint = new SshEndpoint(spec, 'c1', farm.clusters[0]!.storage, 'quoting', { acceptNew: false });
+    const spec = { ...(grid.clusters[0]!.endpoints[0] as SshEndpointSpec), transport };
+    endpoint = new SshEndpoint(spec, 'c1', farm.clusters[0]!.storage, `quoting-${transport}`, { acceptNew: false });
     await endpoint.connect();
   });
 
@@ -94,9 +94,9 @@ describe('shellQuote over a real sshd', () => {
     expect(facts[1]).toBeUndefined();
   });
 
-  it('cancel kills the remote task and every process it started (setsid + kill -- -PGID)', async () => {
+  it('cancel kills the remote task and every process it started (setsid + kill -PGID)', async () => {
     const running = endpoint.run({ workKey: 'k1', argv: ['sh', '-c', 'sleep 60 & echo $! > child.pid; wait'], inputs: [], outputs: [] });
-    const wd = join(farm.clusters[0]!.storage, 'gridsweep', 'quoting', 'work', 'k1');
+    const wd = join(farm.clusters[0]!.storage, 'gridsweep', `quoting-${transport}`, 'work', 'k1');
     let childPid = 0;
     for (let i = 0; i < 100 && !childPid; i++) {
       await new Promise((r) => setTimeout(r, 50));

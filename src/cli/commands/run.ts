@@ -115,6 +115,8 @@ const command: Command = {
     'assumedBandwidthBps 100000 before it is measured); past it the host counts as down. The load probe,',
     'every 5 s on a channel of its own, is the heartbeat that notices a hung host. The run starts 2 s after',
     'the first host is up; the others join when they answer.',
+    'On SSH hosts every command goes through gridsweep\'s agent (perl, sent over the connection; nothing to',
+    'install) on one channel; "transport": "exec" in the real grid file uses a channel per command instead.',
     'The real grid file is watched during the run: a host added to it joins (and the scheduler re-plans);',
     'a host removed from it finishes its running task and takes no new one (the next plan moves the tasks',
     'queued on it to the other hosts); an edit that does not parse is reported (file:line:column) and',

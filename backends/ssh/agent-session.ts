@@ -1,0 +1,182 @@
+// The controller's side of the agent (agent.pl): one SSH exec channel per host carrying every command of
+// the run as a line of JSON each way, instead of a channel per command. The agent's source travels as the
+// channel's command line (perl -e), so nothing is installed on the host.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../src/util/package-root.js';
+import { EndpointDownError } from '../real/endpoint.js';
+import { shellQuote } from './shell-quote.js';
+
+/** What a command on a host gave: its standard output and error, and how it ended. */
+export interface CommandResult {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly code: number | null;
+  readonly signal: string | null;
+}
+
+/** The little of an ssh2 exec channel used here (ssh2 ships without types). */
+interface Channel {
+  write(data: string): boolean;
+  end(): void;
+  close(): void;
+  on(event: 'data', fn: (data: Buffer) => void): void;
+  on(event: 'close', fn: () => void): void;
+  stderr: { on(event: 'data', fn: (data: Buffer) => void): void };
+}
+
+/** The little of an ssh2 client used here. */
+export interface ExecClient {
+  exec(command: string, callback: (err: Error | undefined, channel: Channel) => void): void;
+}
+
+/** A task as the agent prepares, runs and measures it (agent.pl's "task" request). */
+export interface AgentTask {
+  /** The working directory, made afresh. */
+  readonly dir: string;
+  readonly argv: readonly string[];
+  /** [target, path in the working directory] for each input. */
+  readonly links: readonly (readonly [string, string])[];
+  /** Directories to make in the working directory (the inputs' and outputs' parents). */
+  readonly dirs: readonly string[];
+  readonly outputs: readonly string[];
+}
+
+export interface AgentTaskExit {
+  readonly code: number | null;
+  readonly signal: string | null;
+  /** The last 4000 bytes of the task's standard error. */
+  readonly stderr: string;
+  /** On exit 0: [size, sha256] of each output, null where it is missing. */
+  readonly outputs?: readonly ([number, string] | null)[];
+}
+
+interface AgentAnswer {
+  readonly id: number;
+  readonly code: number | null;
+  readonly signal: string | null;
+  readonly stdout?: string;
+  readonly stderr: string;
+  readonly outputs?: readonly ([number, string] | null)[];
+  readonly data?: string;
+}
+
+let agentSource: string | undefined;
+
+/** The agent's perl source, with its comments left out (it travels on every connection). */
+function agentCommand(): string {
+  agentSource ??= readFileSync(join(PACKAGE_ROOT, 'backends/ssh/agent.pl'), 'utf8')
+    .split('\n')
+    .filter((line) => !/^\s*#/.test(line) && line.trim() !== '')
+    .join('\n');
+  return `exec perl -e ${shellQuote(agentSource)}`;
+}
+
+/** The agent sends bytes above 127 as \u00XX: back to the bytes, read as UTF-8. */
+function bytesOf(text: string): string {
+  return /[\u0080-\u00ff]/.test(text) ? Buffer.from(text, 'latin1').toString('utf8') : text;
+}
+
+export class AgentSession {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (a: AgentAnswer) => void; reject: (err: Error) => void }>();
+  private received = '';
+  private agentStderr = '';
+  private closedBecause: string | undefined;
+
+  private constructor(
+    private readonly channel: Channel,
+    private readonly label: string,
+  ) {
+    channel.on('data', (data) => this.receive(data));
+    channel.stderr.on('data', (data) => {
+      this.agentStderr = (this.agentStderr + data.toString('utf8')).slice(-2000);
+    });
+    channel.on('close', () => this.closed(`the agent's channel closed${this.agentStderr ? `: ${this.agentStderr.trim()}` : ''}`));
+  }
+
+  /** Opens the channel and starts the agent; the first command answered proves it runs. */
+  static open(client: ExecClient, label: string): Promise<AgentSession> {
+    return new Promise((resolve, reject) => {
+      client.exec(agentCommand(), (err, channel) => {
+        if (err) {
+          reject(new EndpointDownError(`${label}: cannot start the agent: ${err.message}`));
+          return;
+        }
+        const session = new AgentSession(channel, label);
+        session.run('true').then(
+          (r) => (r.code === 0 ? resolve(session) : reject(new EndpointDownError(`${label}: the agent does not run commands (exit ${r.code ?? r.signal}): ${r.stderr}`))),
+          reject,
+        );
+      });
+    });
+  }
+
+  /** Runs a shell script on the host; rejects with EndpointDownError if the agent goes away first. */
+  async run(script: string): Promise<CommandResult> {
+    const a = await this.request({ script });
+    return { stdout: bytesOf(a.stdout ?? ''), stderr: bytesOf(a.stderr), code: a.code, signal: a.signal };
+  }
+
+  /** Runs a task (see AgentTask); rejects with EndpointDownError if the agent goes away first. */
+  async task(task: AgentTask): Promise<AgentTaskExit> {
+    const a = await this.request({ task });
+    return { code: a.code, signal: a.signal, stderr: bytesOf(a.stderr), ...(a.outputs ? { outputs: a.outputs } : {}) };
+  }
+
+  /** Writes a small file on the host whole (to path.part, then renamed). */
+  async write(path: string, data: Buffer): Promise<void> {
+    const a = await this.request({ write: { path, data: data.toString('base64') } });
+    if (a.code !== 0) throw new Error(`${this.label}: ${a.stderr}`);
+  }
+
+  /** Reads a file on the host whole, or undefined when it is larger than `max` bytes. */
+  async read(path: string, max: number): Promise<Buffer | undefined> {
+    const a = await this.request({ read: { path, max } });
+    if (a.code === 0) return Buffer.from(a.data ?? '', 'base64');
+    if (/ is larger than \d+ bytes$/.test(a.stderr)) return undefined;
+    throw new Error(`${this.label}: ${a.stderr}`);
+  }
+
+  private request(body: object): Promise<AgentAnswer> {
+    if (this.closedBecause !== undefined) return Promise.reject(new EndpointDownError(`${this.label}: ${this.closedBecause}`));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.channel.write(`${JSON.stringify({ id, ...body })}\n`);
+    });
+  }
+
+  close(): void {
+    this.closed('closed');
+    this.channel.end();
+  }
+
+  private receive(data: Buffer): void {
+    this.received += data.toString('latin1');
+    let newline: number;
+    while ((newline = this.received.indexOf('\n')) >= 0) {
+      const line = this.received.slice(0, newline);
+      this.received = this.received.slice(newline + 1);
+      let answer: AgentAnswer;
+      try {
+        answer = JSON.parse(line) as AgentAnswer;
+      } catch {
+        this.closed(`the agent sent something that is not JSON: ${line.slice(0, 200)}`);
+        return;
+      }
+      const waiting = this.pending.get(answer.id);
+      if (waiting === undefined) continue;
+      this.pending.delete(answer.id);
+      waiting.resolve(answer);
+    }
+  }
+
+  private closed(reason: string): void {
+    if (this.closedBecause !== undefined) return;
+    this.closedBecause = reason;
+    const err = new EndpointDownError(`${this.label}: ${reason}`);
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,113 @@
+// The agent (backends/ssh/agent.pl) and the controller's side of it, on this machine: the channel is a
+// local `sh -c` process instead of an SSH exec channel, the agent the same perl program that runs on hosts.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AgentSession, type ExecClient } from '../../backends/ssh/agent-session.js';
+import { EndpointDownError } from '../../backends/real/endpoint.js';
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+});
+
+/** Runs the channel's command with the local shell, as sshd would on a host. */
+const localClient: ExecClient = {
+  exec(command, callback) {
+    const child = spawn('sh', ['-c', command], { stdio: ['pipe', 'pipe', 'pipe'] });
+    children.push(child);
+    callback(undefined, {
+      write: (data) => child.stdin.write(data),
+      end: () => child.stdin.end(),
+      close: () => child.kill(),
+      on: (event: 'data' | 'close', fn: (data: Buffer) => void) => (event === 'data' ? child.stdout.on('data', fn) : child.on('close', () => (fn as () => void)())),
+      stderr: { on: (_event, fn) => child.stderr.on('data', fn) },
+    } as Parameters<Parameters<ExecClient['exec']>[1]>[1]);
+  },
+};
+
+describe('the agent', () => {
+  it('runs many commands at once on one channel, each answered with its output and how it ended', async () => {
+    const agent = await AgentSession.open(localClient, 'here');
+    const started = Date.now();
+    const [slow, fails, killed, text] = await Promise.all([
+      agent.run('sleep 0.5; echo slow'),
+      agent.run('echo out; echo err >&2; exit 3'),
+      agent.run('kill -TERM $$'),
+      agent.run("printf 'caf\\303\\251 \\342\\234\\223\\n' >&2; printf '%s' \"$PWD\""),
+    ]);
+    expect(slow).toEqual({ stdout: 'slow\n', stderr: '', code: 0, signal: null });
+    expect(fails).toEqual({ stdout: 'out\n', stderr: 'err\n', code: 3, signal: null });
+    expect(killed).toMatchObject({ code: null, signal: 'TERM' });
+    expect(text.stderr).toBe('café ✓\n');
+    expect(text.code).toBe(0);
+    // Run at once, not one after another.
+    expect(Date.now() - started).toBeLessThan(2000);
+    const many = await Promise.all(Array.from({ length: 200 }, (_, i) => agent.run(`echo ${i}`)));
+    expect(many.map((r) => r.stdout)).toEqual(Array.from({ length: 200 }, (_, i) => `${i}\n`));
+    agent.close();
+  });
+
+  it('keeps only the last 4000 bytes of standard error', async () => {
+    const agent = await AgentSession.open(localClient, 'here');
+    const r = await agent.run("head -c 10000 /dev/zero | tr '\\0' a >&2; echo end >&2");
+    expect(r.stderr.length).toBe(4000);
+    expect(r.stderr.endsWith('aaaend\n')).toBe(true);
+    agent.close();
+  });
+
+  it('prepares, runs and measures a task itself: inputs linked, outputs hashed, its process group noted', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'gridsweep-agent-'));
+    try {
+      writeFileSync(join(scratch, 'stored-input'), 'model\n');
+      const agent = await AgentSession.open(localClient, 'here');
+      const dir = join(scratch, 'work', 'w1.a1');
+      const r = await agent.task({
+        dir,
+        argv: ['sh', '-c', 'cat in/model.txt in/model.txt > out/result.txt; echo warning >&2', 'task'],
+        links: [[join(scratch, 'stored-input'), 'in/model.txt']],
+        dirs: ['in', 'out'],
+        outputs: ['out/result.txt', 'out/never-written.txt'],
+      });
+      const sha = createHash('sha256').update('model\nmodel\n').digest('hex');
+      expect(r).toEqual({ code: 0, signal: null, stderr: 'warning\n', outputs: [[12, sha], null] });
+      expect(readFileSync(join(dir, 'out/result.txt'), 'utf8')).toBe('model\nmodel\n');
+      expect(Number(readFileSync(join(dir, '.gridsweep.pid'), 'utf8'))).toBeGreaterThan(1);
+      // A command that does not exist, and a working directory that cannot be made.
+      expect(await agent.task({ dir: join(scratch, 'work', 'w2'), argv: ['no-such-command-here'], links: [], dirs: [], outputs: [] })).toMatchObject({ code: 127, stderr: expect.stringContaining('cannot run no-such-command-here') });
+      expect(await agent.task({ dir: '/proc/no/such/dir', argv: ['true'], links: [], dirs: [], outputs: [] })).toMatchObject({ code: 200, stderr: expect.stringContaining('cannot make /proc/no/such/dir') });
+      agent.close();
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
+  it('writes and reads small files whole, and says when one is too large to read inline', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'gridsweep-agent-'));
+    try {
+      const agent = await AgentSession.open(localClient, 'here');
+      const bytes = Buffer.from([0, 1, 2, 200, 255, 10]);
+      await agent.write(join(scratch, 'f'), bytes);
+      expect(readFileSync(join(scratch, 'f'))).toEqual(bytes);
+      expect(await agent.read(join(scratch, 'f'), 100)).toEqual(bytes);
+      expect(await agent.read(join(scratch, 'f'), 5)).toBeUndefined();
+      await expect(agent.read(join(scratch, 'missing'), 100)).rejects.toThrow(/here: cannot read .*missing/);
+      await expect(agent.write(join(scratch, 'no-dir', 'f'), bytes)).rejects.toThrow(/here: cannot write/);
+      agent.close();
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
+  it('fails every command in flight with EndpointDownError when the agent dies', async () => {
+    const agent = await AgentSession.open(localClient, 'here');
+    const pending = agent.run('sleep 30');
+    children[0]!.kill('SIGKILL');
+    await expect(pending).rejects.toThrow(EndpointDownError);
+    await expect(pending).rejects.toThrow(/here: the agent's channel closed/);
+    await expect(agent.run('true')).rejects.toThrow(EndpointDownError);
+  });
+});
