@@ -17,7 +17,7 @@ export type RealGridWatchEvent =
   | { readonly kind: 'missing'; readonly message: string };
 
 export interface RealGridWatcher {
-  /** Resolves once the file is being watched (edits before this may be missed). */
+  /** Resolves once the file is being watched and any edit since `initial` was read has been reported. */
   readonly ready: Promise<void>;
   /** The grid the run is using now (the last good one, with what cannot change kept). */
   current(): RealGrid;
@@ -33,12 +33,8 @@ export function watchRealGrid(path: string, initial: RealGrid, onEvent: (event: 
   const debounceMs = options.debounceMs ?? 250;
   const target = resolve(path);
   let current = initial;
+  /** The text last read; none yet, so the first read is compared with `initial` however it came. */
   let lastText: string | undefined;
-  try {
-    lastText = readFileSync(target, 'utf8');
-  } catch {
-    lastText = undefined;
-  }
   const watcher = watch(dirname(target), {
     ignoreInitial: true,
     depth: 0,
@@ -82,7 +78,14 @@ export function watchRealGrid(path: string, initial: RealGrid, onEvent: (event: 
       reread();
     }, debounceMs);
   });
-  const ready = new Promise<void>((res) => watcher.once('ready', () => res()));
+  // Once watching, the file is read again: an edit made since `initial` was read (the run's start, which
+  // can take a while) is applied instead of missed.
+  const ready = new Promise<void>((res) =>
+    watcher.once('ready', () => {
+      reread();
+      res();
+    }),
+  );
   return {
     ready,
     current: () => current,
