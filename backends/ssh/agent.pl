@@ -48,6 +48,7 @@ $SIG{PIPE} = 'IGNORE';
 # A child's exit wakes the main loop through this pipe.
 pipe(my $wake_r, my $wake_w) or die "gridsweep agent: pipe: $!\n";
 $wake_w->autoflush(1);
+$wake_w->blocking(0);    # a full pipe already holds a wake-up; the handler must never block
 $SIG{CHLD} = sub { syswrite($wake_w, 'x') };
 
 my %job_of_pid;
