@@ -6,7 +6,9 @@
 //      tc tbf: makespan. Target: gridsweep ≤ 0.5× GNU parallel (which sends the shared input with every job).
 // GNU parallel runs with --sshloginfile, --transferfile, --return and --cleanup (and --wd parallel-job-{#},
 // a fresh working directory per job in the host's home directory); gridsweep with
-// `gridsweep run` and its defaults. Both get the same number of job slots per host. Times are wall-clock
+// `gridsweep run` and its defaults, once with each transport ("exec": an SSH channel and a shell script
+// per command; "agent", the default: every command through the agent on one channel per host). Both
+// tools get the same number of job slots per host. Times are wall-clock
 // times of each tool's whole process, from start to exit; every output is checked after every run.
 //
 // Needs root, iproute2, openssh-server, GNU parallel and rsync (which parallel's --transferfile uses), and
