@@ -151,7 +151,7 @@ describe('dashboard in Chromium', () => {
     // Fit repaints whole; the view stays the same while the run is followed.
     const fit = () => page.click('#zoom-fit');
     // Resizing away and back repaints whole twice, the second time at the size and view of before.
-    const canvasWidth = () => canvas.evaluate((c: { width: number }) => c.width);
+    const canvasWidth = () => canvas.evaluate((c) => (c as unknown as { width: number }).width);
     const resizeAwayAndBack = async () => {
       const width = await canvasWidth();
       await page.setViewportSize({ width: 1000, height: 1000 });
