@@ -171,7 +171,7 @@ export class RealGridOS implements GridOS, InformationService {
             return;
           }
           firstUp();
-          if (started) this.lateArrival(c, e);
+          if (started) this.cameUp(c, e).catch((err: unknown) => this.internalError(err));
         }),
       ),
     );
@@ -181,21 +181,17 @@ export class RealGridOS implements GridOS, InformationService {
     await this.probeAll();
   }
 
-  /** A machine that answered after the run started: probed, then offered to the scheduler. */
-  private lateArrival(c: ClusterState, e: Endpoint): void {
-    if (this.stopped) {
-      void e.close().catch(() => undefined);
-      return;
-    }
+  /**
+   * A machine that answered once the run was going (it joined the real grid file, or was slower than the
+   * start): probed, then offered to the scheduler.
+   */
+  private async cameUp(c: ClusterState, e: Endpoint): Promise<void> {
+    if (this.stopped || this.retired.has(e)) return;
     this.o.log({ kind: 'up', machine: e.spec.name });
-    void this.probeEndpoint(c, e, this.o.clock.nowS())
-      .catch(() => undefined)
-      .then(() => {
-        if (this.stopped || !e.isUp() || !this.events) return;
-        const hosts = this.bringUp(e);
-        if (hosts.length > 0) this.events.sched_new_host(hosts);
-      })
-      .catch((err: unknown) => this.internalError(err));
+    await this.probeEndpoint(c, e, this.o.clock.nowS()).catch(() => undefined);
+    if (this.stopped || this.retired.has(e) || !e.isUp()) return;
+    const hosts = this.bringUp(e);
+    if (hosts.length > 0 && this.events) this.events.sched_new_host(hosts);
   }
 
   /** Hands the grid to the scheduler: every machine that is up becomes available. */
@@ -270,14 +266,7 @@ export class RealGridOS implements GridOS, InformationService {
     void e
       .connect()
       .then(
-        async () => {
-          if (this.stopped || this.retired.has(e)) return;
-          this.o.log({ kind: 'up', machine: e.spec.name });
-          await this.probeEndpoint(this.cluster(clusterId), e, this.o.clock.nowS()).catch(() => undefined);
-          if (this.stopped || this.retired.has(e) || !e.isUp()) return;
-          const hosts = this.bringUp(e);
-          if (hosts.length > 0 && this.events) this.events.sched_new_host(hosts);
-        },
+        () => this.cameUp(this.cluster(clusterId), e),
         (err: unknown) => this.connectFailed(e, err),
       )
       .catch((err: unknown) => this.internalError(err));

@@ -1,11 +1,13 @@
 // One SSH host: one persistent connection (node-ssh over ssh2) with keep-alives, host keys checked against
 // known_hosts, SFTP for files, and every remote command built from single-quoted arguments. Channels are
 // bounded with p-queue (sshd allows 10 sessions per connection): running tasks in one queue (one per slot, at
-// most 6), short operations in another (3), the load probe in a third (1). Every operation is abandoned with EndpointDownError the moment its connection
-// is lost (ssh2 leaves some calls, such as an SFTP download cut mid-way, pending forever otherwise) or when it
-// misses its deadline (backends/real/deadline.ts): then the connection is dropped and the host counts as down,
-// since a hung host keeps its connection open and answers nothing. A running task has no deadline: the load
-// probe, which has one, is the heartbeat that notices its host hang.
+// most 6), short operations in another (3), the load probe in a third (1). With the agent (agent-session.ts)
+// every command goes through its one channel instead, under the same queues. Every operation is abandoned
+// with EndpointDownError the moment its connection is lost (ssh2 leaves some calls, such as an SFTP download
+// cut mid-way, pending forever otherwise) or when it misses its deadline (backends/real/deadline.ts): then
+// the connection is dropped and the host counts as down, since a hung host keeps its connection open and
+// answers nothing. A running task has no deadline: the load probe, which has one, is the heartbeat that
+// notices its host hang.
 import { NodeSSH } from 'node-ssh';
 import PQueue from 'p-queue';
 import { performance } from 'node:perf_hooks';
@@ -47,8 +49,6 @@ function isTransportError(err: Error): boolean {
   const code = (err as NodeJS.ErrnoException).code;
   return code === 'EPIPE' || code === 'ECONNRESET' || /No response from server|Not connected/i.test(err.message);
 }
-
-type ExecResult = CommandResult;
 
 /** Shell loop printing "SIZE SHA256" (or MISSING) for each path, one line each, in order. */
 function factsLoop(paths: readonly string[]): string {
@@ -260,7 +260,7 @@ export class SshEndpoint implements Endpoint {
   }
 
   /** Runs a shell command line; rejects with EndpointDownError when the connection is lost meanwhile. */
-  private async execOn(queue: PQueue, command: string, what: string, deadlineS: number): Promise<ExecResult> {
+  private async execOn(queue: PQueue, command: string, what: string, deadlineS: number): Promise<CommandResult> {
     return (await queue.add(() =>
       this.onConnection(what, deadlineS, async (ssh) => {
         if (this.agent) return this.agent.run(command);
@@ -271,7 +271,7 @@ export class SshEndpoint implements Endpoint {
     ))!;
   }
 
-  private exec(command: string, what: string, deadlineS = this.spec.deadlines.commandS): Promise<ExecResult> {
+  private exec(command: string, what: string, deadlineS = this.spec.deadlines.commandS): Promise<CommandResult> {
     return this.execOn(this.ops, command, what, deadlineS);
   }
 
@@ -428,7 +428,7 @@ export class SshEndpoint implements Endpoint {
   }
 
   /** Runs an argv on the host through the same quoting as tasks (used by tests and `probe`). */
-  async runArgv(argv: readonly string[]): Promise<ExecResult> {
+  async runArgv(argv: readonly string[]): Promise<CommandResult> {
     return this.exec(shellCommand(argv), 'a command');
   }
 }
