@@ -404,6 +404,11 @@ export class RealGridOS implements GridOS, InformationService {
         this.o.log({ kind: 'stored', file: fileId, cluster: clusterId, sizeBytes, seconds });
         this.scheduler().sched_fileTransfer_done({ kind: 'input', fileId, clusterId });
         this.settleRetirements(c);
+      }, (err: unknown) => {
+        // The cluster's storage refuses the file (a full disk, say): treat it as a failed disk, as a
+        // retrieval that cannot be verified is, and offer the cluster again later.
+        if (c.epoch !== epoch) return;
+        this.failCluster(c, `input ${fileId} could not be stored: ${(err as Error).message}`);
       })
       .catch((err: unknown) => this.internalError(err));
     return `${clusterId}/${fileId}`;

@@ -59,6 +59,12 @@ export interface NetnsClusterLayout {
   readonly name: string;
   readonly hosts: readonly string[];
   readonly link?: LinkLimit;
+  /**
+   * The storage as a tmpfs of this many bytes (a disk that fills), mounted before the hosts start so that
+   * their mount namespaces share it (a mount made later would not reach them: this machine's mounts are
+   * private).
+   */
+  readonly storageBytes?: number;
 }
 
 export interface NetnsHost {
@@ -152,6 +158,12 @@ export function checkNetnsPrerequisites(tools: NetnsTools = DEFAULT_TOOLS): void
       `the network-namespace test hosts need ${missing.map(([name, path]) => `${name} (${path})`).join(', ')}, missing here; install them (Debian: apt-get install -y iproute2 openssh-server openssh-client).`,
     );
   }
+}
+
+/** Unmounts what is mounted below `dir` (a cluster's tmpfs storage), so that it can be removed. */
+function unmountUnder(dir: string): void {
+  const mounts = readFileSync('/proc/self/mounts', 'utf8').split('\n').map((l) => l.split(' ')[1] ?? '');
+  for (const m of mounts) if (m.startsWith(`${dir}/`)) tryRun('/usr/bin/umount', ['-l', m]);
 }
 
 function run(cmd: string, args: readonly string[]): string {
@@ -260,7 +272,10 @@ function removeSlotObjects(prefix: string, tools: NetnsTools): string[] {
   for (const link of links) tryRun(tools.ip, ['link', 'del', link]);
   for (const ns of namespaces) tryRun(tools.ip, ['netns', 'del', ns]);
   const dirs = readdirSync(tmpdir()).filter((d) => d.startsWith(gridDirPrefix(prefix)));
-  for (const d of dirs) rmSync(join(tmpdir(), d), { recursive: true, force: true });
+  for (const d of dirs) {
+    unmountUnder(join(tmpdir(), d));
+    rmSync(join(tmpdir(), d), { recursive: true, force: true });
+  }
   return [...namespaces, ...links, ...dirs];
 }
 
@@ -475,6 +490,9 @@ export async function startNetnsGrid(layout: readonly NetnsClusterLayout[], opti
       ip('link', 'set', linkDevice, 'up');
       const storage = join(dir, 'storage', c.name);
       mkdirSync(storage, { recursive: true });
+      if (c.storageBytes !== undefined) {
+        run('/usr/bin/mount', ['-t', 'tmpfs', '-o', `size=${c.storageBytes}`, 'tmpfs', storage]);
+      }
       const hosts: NetnsHost[] = [];
       for (const [j, name] of c.hosts.entries()) {
         const namespace = `${prefix}-${index}-h${j}`;

@@ -3,6 +3,7 @@
 // connection stays open and nothing answers), for good or for a while; and a host whose login shell hangs
 // from the start (a start-up file that never returns, as on a network home that hangs). Each run ends with
 // every task verified exactly once, says what happened to the host, and does not wait for it to come back;
+// so does a run one of whose clusters has a full storage disk;
 // with either transport: an SSH channel per command, or every command through the agent on one channel.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -123,5 +124,35 @@ describe.each(['exec', 'agent'] as const)('gridsweep run (transport %s) when a h
     } finally {
       rmSync(bashrc, { force: true });
     }
+  }, 120_000);
+});
+
+describe.each(['exec', 'agent'] as const)("gridsweep run (transport %s) when a cluster's storage disk is full", (transport) => {
+  let grid: NetnsGrid;
+  const origins: Origin[] = [];
+
+  beforeAll(async () => {
+    // c1's storage holds 16 KB: the large model (about 60 KB) cannot be stored there.
+    grid = await startNetnsGrid([
+      { name: 'c0', hosts: ['a0', 'a1'] },
+      { name: 'c1', hosts: ['b0', 'b1'], storageBytes: 16 * 1024 },
+    ]);
+  });
+  afterAll(async () => {
+    await grid?.stop();
+    for (const o of origins) rmSync(o.dir, { recursive: true, force: true });
+  });
+
+  it('the other cluster takes the tasks, every one verified once, and the run says why', async () => {
+    const origin = makeOrigin(grid, SEEDS, TASK_S, { transport });
+    origins.push(origin);
+    const args = ['run', origin.sweepPath, '--grid', origin.gridPath, '--journal', origin.journalPath, '--record', origin.recordPath, '--heuristic', 'workqueue'];
+    const r = await runCli(args, () => undefined, LIMIT_S);
+    const log = `--- the run's output ---\n${r.stdout}\n${r.stderr}`;
+    expect(r.killedAtLimit, log).toBe(false);
+    expect(r.code, log).toBe(0);
+    expect(r.stdout, log).toMatch(/No space left on device|cannot write/);
+    expect(r.stdout, log).toMatch(new RegExp(`tasks: ${TASKS} done and verified, 0 skipped \\(verified before\\), 0 failed, of ${TASKS}`));
+    expectEachTaskDoneOnce(origin, SEEDS);
   }, 120_000);
 });
