@@ -51,7 +51,9 @@ export type ProgressEvent =
   | { readonly kind: 'joining'; readonly machine: string; readonly cluster: ClusterId }
   /** A machine removed from the real grid file: it finishes its current task, then leaves. */
   | { readonly kind: 'leaving'; readonly machine: string; readonly running: readonly WorkId[] }
-  | { readonly kind: 'left'; readonly machine: string };
+  | { readonly kind: 'left'; readonly machine: string }
+  /** A Slurm pilot job was submitted, started, or ended (`job` is '-' when none was submitted). */
+  | { readonly kind: 'pilot'; readonly cluster: ClusterId; readonly job: string; readonly message: string };
 
 interface RunningWork {
   readonly work: WorkId;
@@ -145,7 +147,8 @@ export class RealGridOS implements GridOS, InformationService {
   private register(clusterId: ClusterId, e: Endpoint): void {
     this.clusterState(clusterId).endpoints.push(e);
     for (const h of e.spec.hostIds) {
-      this.hosts.set(h, { info: { id: h, clusterId, arch: e.spec.arch }, endpoint: e, announced: false, setAside: false, leaving: false, left: false });
+      const leaves = e.spec.kind === 'pilot' ? { leavesAtS: e.spec.leavesAtS } : {};
+      this.hosts.set(h, { info: { id: h, clusterId, arch: e.spec.arch, ...leaves }, endpoint: e, announced: false, setAside: false, leaving: false, left: false });
     }
     e.onDown((reason) => this.endpointDown(e, reason));
   }
@@ -228,6 +231,11 @@ export class RealGridOS implements GridOS, InformationService {
     return this.failedForGood;
   }
 
+  /** Works not yet verified at the origin nor given up. */
+  worksLeft(): number {
+    return this.remaining.size;
+  }
+
   worksDone(): ReadonlySet<WorkId> {
     return this.finished;
   }
@@ -249,8 +257,11 @@ export class RealGridOS implements GridOS, InformationService {
 
   // ---- machines joining and leaving (edits of the real grid file) --------------------------------
 
-  /** A machine added to the real grid file: connect it, then offer its hosts to the scheduler (a re-plan). */
-  join(clusterId: ClusterId, e: Endpoint): void {
+  /**
+   * A machine added to the real grid file, or a pilot job that started (`quiet`: its pool tells the user):
+   * connect it, then offer its hosts to the scheduler (a re-plan).
+   */
+  join(clusterId: ClusterId, e: Endpoint, quiet = false): void {
     if (this.stopped) return;
     const namesInUse = e.spec.hostIds.some((id) => {
       const h = this.hosts.get(id);
@@ -262,7 +273,7 @@ export class RealGridOS implements GridOS, InformationService {
       return;
     }
     this.register(clusterId, e);
-    this.o.log({ kind: 'joining', machine: e.spec.name, cluster: clusterId });
+    if (!quiet) this.o.log({ kind: 'joining', machine: e.spec.name, cluster: clusterId });
     void e
       .connect()
       .then(
@@ -273,10 +284,11 @@ export class RealGridOS implements GridOS, InformationService {
   }
 
   /**
-   * A machine removed from the real grid file. Its idle hosts leave at once (sched_host_failed); a host
-   * that is computing finishes that task first (its outputs are kept and brought back), then leaves.
+   * A machine removed from the real grid file, or a pilot whose time is up (`quiet`: its pool tells the
+   * user). Its idle hosts leave at once (sched_host_failed); a host that is computing finishes that task
+   * first (its outputs are kept and brought back), then leaves.
    */
-  retire(clusterId: ClusterId, name: string): void {
+  retire(clusterId: ClusterId, name: string, quiet = false): void {
     this.pendingJoins = this.pendingJoins.filter((p) => !(p.clusterId === clusterId && p.endpoint.spec.name === name));
     const c = this.clusters.get(clusterId);
     const e = c?.endpoints.find((x) => x.spec.name === name && !this.retired.has(x));
@@ -288,7 +300,7 @@ export class RealGridOS implements GridOS, InformationService {
       h.leaving = true;
       if (h.running) running.push(h.running.work);
     }
-    this.o.log({ kind: 'leaving', machine: name, running });
+    if (!quiet) this.o.log({ kind: 'leaving', machine: name, running });
     for (const id of e.spec.hostIds) {
       const h = this.host(id);
       if (!h.running) this.hostLeaves(h);
@@ -639,7 +651,7 @@ export class RealGridOS implements GridOS, InformationService {
       h.setAside = false;
       if (h.endpoint.isUp() && !h.announced && !h.leaving && !h.left && this.cluster(h.info.clusterId).up) {
         h.announced = true;
-        this.gridEvent({ kind: 'ADD_HOST', cluster: h.info.clusterId, host: h.info.id, behavior: 'real', offset: 0, arch: h.info.arch, timeS: this.o.clock.nowS() });
+        this.hostAdded(h, this.o.clock.nowS());
         this.scheduler().sched_new_host([h.info]);
       }
     });
@@ -658,7 +670,7 @@ export class RealGridOS implements GridOS, InformationService {
       const h = this.host(id);
       if (h.announced || h.setAside || h.leaving || h.left) continue;
       h.announced = true;
-      this.gridEvent({ kind: 'ADD_HOST', cluster: c.id, host: id, behavior: 'real', offset: 0, arch: h.info.arch, timeS: t });
+      this.hostAdded(h, t);
       infos.push(h.info);
     }
     return infos;
@@ -828,6 +840,11 @@ export class RealGridOS implements GridOS, InformationService {
 
   private recordEnd(id: number, ok: boolean): void {
     this.o.record({ type: 'end', t: this.o.clock.nowS(), id, ok });
+  }
+
+  private hostAdded(h: HostState, t: number): void {
+    const leaves = h.info.leavesAtS !== undefined ? { leavesAtS: h.info.leavesAtS } : {};
+    this.gridEvent({ kind: 'ADD_HOST', cluster: h.info.clusterId, host: h.info.id, behavior: 'real', offset: 0, arch: h.info.arch, ...leaves, timeS: t });
   }
 
   private gridEvent(event: GridEvent): void {

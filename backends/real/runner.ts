@@ -3,7 +3,7 @@
 // scheduler, wait until every task is done or has failed for good, and write the run record around it.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { ForecastingService } from '../../src/interfaces/forecasting.js';
 import type { GridOS } from '../../src/interfaces/grid-os.js';
 import type { InformationService } from '../../src/interfaces/information.js';
@@ -12,7 +12,7 @@ import type { Clock } from '../../src/interfaces/clock.js';
 import type { Application, WorkId } from '../../src/model/application.js';
 import type { PredictionComparison, RecordSink, RunRecordEvent } from '../../src/record/events.js';
 import type { SchedulerOptions } from '../../src/scheduler/options.js';
-import type { EndpointSpec, RealClusterSpec, RealGrid } from '../../src/realgrid/real-grid-file.js';
+import type { GridEndpointSpec, RealClusterSpec, RealGrid } from '../../src/realgrid/real-grid-file.js';
 import { realGridArchitectures } from '../../src/realgrid/real-grid-file.js';
 import { watchRealGrid, type RealGridWatcher } from '../../src/realgrid/watch.js';
 import { expandSweep, type ExpandedSweep } from '../../src/sweep/expand.js';
@@ -22,6 +22,7 @@ import { InputError } from '../../src/util/diagnostics.js';
 import { Rng } from '../../src/util/rng.js';
 import { GRIDSWEEP_VERSION } from '../../src/version.js';
 import { LocalEndpoint } from '../local/local-endpoint.js';
+import { PilotPool } from '../slurm/pilot-pool.js';
 import { SshEndpoint } from '../ssh/ssh-endpoint.js';
 import type { Endpoint } from './endpoint.js';
 import { Journal, readJournal, verifiedWorks } from './journal.js';
@@ -70,6 +71,13 @@ export interface RealRunInput {
    * run follows its schedule exactly (a ReplayScheduler instead of the scheduler `makeScheduler` builds).
    */
   readonly prediction?: { readonly plan: LoadedReplayPlan; readonly replay: boolean };
+  /** Slurm pilots: squeue polls' first and longest interval, seconds (default 1 and 30). */
+  readonly pilotPollS?: { readonly min: number; readonly max: number };
+  /**
+   * Handed, once the run has started, what to do before the process exits on an interrupt (SIGINT):
+   * cancel the run's Slurm pilots.
+   */
+  readonly onInterrupt?: (cleanup: () => Promise<void>) => void;
 }
 
 /** What a run reports as it goes: the grid's progress events, the start, and edits of the real grid file. */
@@ -92,6 +100,8 @@ export interface RealRunResult {
   readonly inputSends: ReadonlyMap<string, number>;
   readonly expanded: ExpandedSweep;
   readonly prediction?: PredictionComparison;
+  /** Per Slurm cluster: pilots submitted and the queue wait of each that started, seconds. */
+  readonly pilots: readonly { readonly cluster: string; readonly submitted: number; readonly queueWaitsS: readonly number[] }[];
 }
 
 export type MakeRealScheduler = (app: Application, deps: RealSchedulerDeps) => SchedulerEvents;
@@ -106,7 +116,7 @@ export function expandForGrid(sweepPath: string, sweep: LoadedSweep, grid: RealG
   return expandSweep(sweep, { originDir, architectures: realGridArchitectures(grid) });
 }
 
-function createEndpoint(c: RealClusterSpec, e: EndpointSpec, runId: string, acceptNew: boolean): Endpoint {
+function createEndpoint(c: RealClusterSpec, e: GridEndpointSpec, runId: string, acceptNew: boolean): Endpoint {
   return e.kind === 'local' ? new LocalEndpoint(e, c.id, c.storageDir, runId) : new SshEndpoint(e, c.id, c.storageDir, runId, { acceptNew });
 }
 
@@ -134,10 +144,12 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
   journal?.append({ type: 'run', sweep: resolve(input.sweepPath), tasks: app.works.length });
 
   const runId = `run-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
-  const makeEndpoint = (c: RealClusterSpec, e: EndpointSpec): Endpoint => createEndpoint(c, e, runId, input.acceptNew);
+  const makeEndpoint = (c: RealClusterSpec, e: GridEndpointSpec): Endpoint => createEndpoint(c, e, runId, input.acceptNew);
   const clusters = input.grid.clusters.map((c) => ({ id: c.id, endpoints: c.endpoints.map((e) => makeEndpoint(c, e)) }));
   const clock = new WallClock();
   const samplePeriodS = input.samplePeriodS ?? 5;
+  // Every pilot of this run (and of the runs that resume it) carries the same job name.
+  const jobName = `gridsweep-${createHash('sha256').update(input.journalPath ? resolve(input.journalPath) : runId).digest('hex').slice(0, 10)}`;
   // The compute sub-tasks of this run, kept to compare with the prediction at the end.
   const computeEvents: RunRecordEvent[] = [];
   const record: RecordSink = input.prediction
@@ -186,9 +198,35 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
     taskCount: app.works.length,
   });
 
+  const pools = input.grid.clusters.flatMap((c) => {
+    const storage = clusters.find((x) => x.id === c.id)!.endpoints[0];
+    if (!c.slurm || !storage) return [];
+    const slurm = c.slurm;
+    return [
+      new PilotPool({
+        cluster: { ...c, slurm },
+        storage,
+        runDir: join(c.storageDir, 'gridsweep', runId),
+        jobName,
+        grid,
+        clock,
+        record,
+        log: input.log,
+        deadlines: input.grid.deadlines,
+        ...(input.pilotPollS ? { pollMinS: input.pilotPollS.min, pollMaxS: input.pilotPollS.max } : {}),
+      }),
+    ];
+  });
+
   let failedToStart: Error | undefined;
   let watcher: RealGridWatcher | undefined;
   try {
+    if (input.resume) {
+      for (const pool of pools) {
+        const cancelled = await pool.cancelLeftovers();
+        if (cancelled > 0) input.log({ kind: 'pilot', cluster: pool.clusterId, job: '-', message: `cancelled ${cancelled} pilot(s) left by the run this one resumes` });
+      }
+    }
     await grid.connectAll();
     if (works.length > 0 && [...clusters].every((c) => c.endpoints.every((e) => !e.isUp()))) {
       throw new Error('no host of the real grid could be reached; see the messages above');
@@ -207,6 +245,8 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
     if (works.length > 0) {
       scheduler.sched_new_work(works);
       grid.announceAll();
+      input.onInterrupt?.(() => Promise.all(pools.map((p) => p.stop())).then(() => undefined));
+      await Promise.all(pools.map((p) => p.start()));
     }
     if (input.watchGrid !== false && works.length > 0) {
       watcher = watchRealGrid(
@@ -244,10 +284,13 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
   const prediction = plan
     ? compareTimelines({ record: plan.recordPath, makespanS: plan.makespanS, starts: plan.computeStart }, { makespanS, starts: computeStarts(computeEvents) })
     : undefined;
-  input.record({ type: 'run-end', t: makespanS, makespanS, worksDone: done + skip.size, worksFailed: app.works.length - done - skip.size, ...(prediction ? { prediction } : {}) });
   clock.cancelAll();
   await grid.stop(!input.keepStorage && failedToStart === undefined && failed.length === 0);
+  // The pilots still queued or running are cancelled, and end in the record, when the run ends.
+  await Promise.all(pools.map((p) => p.stop(makespanS)));
+  input.record({ type: 'run-end', t: makespanS, makespanS, worksDone: done + skip.size, worksFailed: app.works.length - done - skip.size, ...(prediction ? { prediction } : {}) });
   journal?.close();
   if (failedToStart) throw failedToStart;
-  return { makespanS, worksTotal: app.works.length, worksDone: done, worksSkipped: skip.size, worksFailed: failed, whyFailed, inputSends: grid.inputSends, expanded, ...(prediction ? { prediction } : {}) };
+  const pilots = pools.map((p) => ({ cluster: p.clusterId, submitted: p.submitted, queueWaitsS: p.queueWaitsS }));
+  return { makespanS, worksTotal: app.works.length, worksDone: done, worksSkipped: skip.size, worksFailed: failed, whyFailed, inputSends: grid.inputSends, expanded, pilots, ...(prediction ? { prediction } : {}) };
 }

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
-import { EndpointDownError } from '../real/endpoint.js';
+import { EndpointDownError, type TaskExit } from '../real/endpoint.js';
 import { shellQuote } from './shell-quote.js';
 
 /** What a command on a host gave: its standard output and error, and how it ended. */
@@ -15,8 +15,8 @@ export interface CommandResult {
   readonly signal: string | null;
 }
 
-/** The little of an ssh2 exec channel used here (ssh2 ships without types). */
-interface Channel {
+/** A byte stream each way to the agent: an ssh2 exec channel (which ships without types), or a child process's pipes. */
+export interface Channel {
   write(data: string): boolean;
   end(): void;
   close(): void;
@@ -51,6 +51,12 @@ export interface AgentTaskExit {
   readonly outputs?: readonly ([number, string] | null)[];
 }
 
+/** A task's exit as the agent reports it, as endpoints report it. */
+export function taskExitOf(r: AgentTaskExit): TaskExit {
+  const exit = { exitCode: r.code, signal: r.signal, stderrTail: r.stderr };
+  return r.code === 0 ? { ...exit, outputs: (r.outputs ?? []).map((f) => (f === null ? undefined : { sizeBytes: f[0], sha256: f[1] })) } : exit;
+}
+
 interface AgentAnswer {
   readonly id: number;
   readonly code: number | null;
@@ -63,8 +69,8 @@ interface AgentAnswer {
 
 let agentSource: string | undefined;
 
-/** The agent's perl source, with its comments left out (it travels on every connection). */
-function agentCommand(): string {
+/** The shell command that starts the agent: its perl source, with its comments left out (it travels on every connection). */
+export function agentCommand(): string {
   agentSource ??= readFileSync(join(PACKAGE_ROOT, 'backends/ssh/agent.pl'), 'utf8')
     .split('\n')
     .filter((line) => !/^\s*#/.test(line) && line.trim() !== '')
@@ -103,13 +109,17 @@ export class AgentSession {
           reject(new EndpointDownError(`${label}: cannot start the agent: ${err.message}`));
           return;
         }
-        const session = new AgentSession(channel, label);
-        session.run('true').then(
-          (r) => (r.code === 0 ? resolve(session) : reject(new EndpointDownError(`${label}: the agent does not run commands (exit ${r.code ?? r.signal}): ${r.stderr}`))),
-          reject,
-        );
+        AgentSession.attach(channel, label).then(resolve, reject);
       });
     });
+  }
+
+  /** Talks to an agent started on `channel`; the first command answered proves it runs. */
+  static async attach(channel: Channel, label: string): Promise<AgentSession> {
+    const session = new AgentSession(channel, label);
+    const r = await session.run('true');
+    if (r.code !== 0) throw new EndpointDownError(`${label}: the agent does not run commands (exit ${r.code ?? r.signal}): ${r.stderr}`);
+    return session;
   }
 
   /** Runs a shell script on the host; rejects with EndpointDownError if the agent goes away first. */

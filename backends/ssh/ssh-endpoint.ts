@@ -26,14 +26,14 @@ import {
 } from '../real/endpoint.js';
 import type { FileFacts } from '../real/file-facts.js';
 import { withDeadline } from '../real/deadline.js';
-import { AgentSession, type CommandResult, type ExecClient } from './agent-session.js';
+import { agentTaskFor, filesDirOf, KILL_SCRIPT_S, killScript, parentDirs, parseProbe, PROBE_SCRIPT, workDirOf } from '../real/host-scripts.js';
+import { AgentSession, taskExitOf, type CommandResult, type ExecClient } from './agent-session.js';
 import { checkHostKey, knownHostsName } from './known-hosts.js';
 import { shellCommand, shellQuote } from './shell-quote.js';
 
 const SHORT_OPERATION_CHANNELS = 3;
 /** Through the agent, files up to this size travel inline, in one round trip instead of SFTP's several. */
 const INLINE_FILE_BYTES = 64 * 1024;
-const KILL_GRACE_S = 2;
 
 /** The SFTP session calls we use (ssh2's SFTPWrapper, which ships without types here). */
 interface Sftp {
@@ -54,16 +54,6 @@ function isTransportError(err: Error): boolean {
 function factsLoop(paths: readonly string[]): string {
   if (paths.length === 0) return 'true';
   return `for f in ${shellCommand(paths)}; do if [ -f "$f" ]; then printf '%s %s\\n' "$(stat -c %s -- "$f")" "$(sha256sum < "$f" | cut -c1-64)"; else echo MISSING; fi; done`;
-}
-
-/** The directories a task's inputs and outputs go in, relative to its working directory. */
-function parentDirs(task: TaskLaunch): string[] {
-  const dirs = new Set<string>();
-  for (const p of [...task.inputs.map((i) => i.path), ...task.outputs]) {
-    const d = posix.dirname(p);
-    if (d !== '.') dirs.add(d);
-  }
-  return [...dirs];
 }
 
 function parseFacts(out: string, count: number): (FileFacts | undefined)[] {
@@ -123,11 +113,11 @@ export class SshEndpoint implements Endpoint {
   }
 
   private filesDir(): string {
-    return posix.join(this.runDir, 'files');
+    return filesDirOf(this.runDir);
   }
 
   private workDir(workKey: string): string {
-    return posix.join(this.runDir, 'work', workKey);
+    return workDirOf(this.runDir, workKey);
   }
 
   private get label(): string {
@@ -359,25 +349,12 @@ export class SshEndpoint implements Endpoint {
 
   /** The agent prepares the working directory, runs the task and measures its outputs itself. */
   private async runThroughAgent(task: TaskLaunch): Promise<TaskExit> {
-    const spec = {
-      dir: this.workDir(task.workKey),
-      argv: task.argv,
-      links: task.inputs.map((i) => [posix.join(this.filesDir(), i.storageName), i.path] as const),
-      dirs: parentDirs(task),
-      outputs: task.outputs,
-    };
-    const r = (await this.tasks.add(() => this.onConnection('a task', Infinity, () => this.agent!.task(spec))))!;
-    const exit = { exitCode: r.code, signal: r.signal, stderrTail: r.stderr };
-    return r.code === 0 ? { ...exit, outputs: (r.outputs ?? []).map((f) => (f === null ? undefined : { sizeBytes: f[0], sha256: f[1] })) } : exit;
+    const spec = agentTaskFor(task, this.runDir);
+    return taskExitOf((await this.tasks.add(() => this.onConnection('a task', Infinity, () => this.agent!.task(spec))))!);
   }
 
   async kill(workKey: string): Promise<void> {
-    const pidFile = shellQuote(posix.join(this.workDir(workKey), '.gridsweep.pid'));
-    await this.exec(
-      `p=$(cat ${pidFile} 2>/dev/null) && [ -n "$p" ] && { kill -TERM -"$p" 2>/dev/null; sleep ${KILL_GRACE_S}; kill -KILL -"$p" 2>/dev/null; }; true`,
-      'killing a task',
-      this.spec.deadlines.commandS + KILL_GRACE_S,
-    );
+    await this.exec(killScript(this.workDir(workKey)), 'killing a task', this.spec.deadlines.commandS + KILL_SCRIPT_S);
   }
 
   async outputFacts(workKey: string, paths: readonly string[]): Promise<(FileFacts | undefined)[]> {
@@ -404,15 +381,9 @@ export class SshEndpoint implements Endpoint {
 
   async probe(): Promise<LoadSample> {
     const t0 = performance.now();
-    const r = await this.execOn(this.heartbeat, 'cat /proc/loadavg; nproc', 'the load probe', this.spec.deadlines.probeS);
-    const rttMs = performance.now() - t0;
+    const r = await this.execOn(this.heartbeat, PROBE_SCRIPT, 'the load probe', this.spec.deadlines.probeS);
     if (r.code !== 0) throw new Error(`${this.label}: the load probe failed (exit ${r.code ?? r.signal}): ${r.stderr.trim().slice(-500)}`);
-    const out = r.stdout;
-    const [loadLine, coresLine] = out.trim().split('\n');
-    const load1 = Number(loadLine?.split(' ')[0]);
-    const cores = Number(coresLine);
-    if (!Number.isFinite(load1) || !Number.isFinite(cores) || cores <= 0) throw new Error(`${this.label}: unexpected load probe answer`);
-    return { load1, cores, rttMs };
+    return parseProbe(r.stdout, performance.now() - t0, this.label);
   }
 
   async removeRunDir(): Promise<void> {

@@ -16,7 +16,7 @@ function wireBatchLevel(clusterIndex: number, p: BatchLevel): WireBatchLevel {
 }
 
 function wireBatchCluster(c: BatchClusterJobs): WireBatchCluster {
-  return { cluster: c.cluster, cores: c.cores };
+  return { cluster: c.cluster, cores: c.sizeKnown ? c.cores : 0 };
 }
 
 function recordEndS(events: readonly RunRecordEvent[]): number {

@@ -31,6 +31,7 @@ export interface WireResource {
 /** A batch-managed cluster: its cores are shared by other users' jobs and the sweep's pilots. */
 export interface WireBatchCluster {
   readonly cluster: string;
+  /** 0 when unknown (a real Slurm cluster: only the sweep's pilots are seen). */
   readonly cores: number;
 }
 

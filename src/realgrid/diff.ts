@@ -1,13 +1,13 @@
 // What changed between two versions of a real grid file, as a run can apply it: machines (endpoints)
 // added or removed, per cluster. A machine whose settings changed (address, port, slots, arch...) is
-// removed and added again. What a run cannot change on the fly (the origin, a cluster's storage) is
-// listed in `notApplied` so that the user hears of it.
+// removed and added again. What a run cannot change on the fly (the origin, a cluster's storage, a Slurm
+// cluster's settings, a new Slurm cluster) is listed in `notApplied` so that the user hears of it.
 import type { ClusterId } from '../model/grid.js';
-import type { EndpointSpec, RealClusterSpec, RealGrid } from './real-grid-file.js';
+import type { GridEndpointSpec, RealClusterSpec, RealGrid } from './real-grid-file.js';
 
 export interface EndpointRef {
   readonly cluster: RealClusterSpec;
-  readonly endpoint: EndpointSpec;
+  readonly endpoint: GridEndpointSpec;
 }
 
 export interface RealGridChange {
@@ -21,7 +21,7 @@ export interface RealGridChange {
   readonly effective: RealGrid;
 }
 
-function endpointKey(cluster: ClusterId, e: EndpointSpec): string {
+function endpointKey(cluster: ClusterId, e: GridEndpointSpec): string {
   return `${cluster}\u0000${e.name}`;
 }
 
@@ -59,8 +59,15 @@ export function diffRealGrids(before: RealGrid, after: RealGrid): RealGridChange
     // the run started without an origin in the file: it keeps using the sweep's directory
     delete (effective as { originDir?: string }).originDir;
   }
+  for (const c of after.clusters) {
+    const old = beforeClusters.get(c.id);
+    if (c.slurm && !old) notApplied.push(`cluster ${c.id}: a Slurm cluster cannot join a running run; it will be used by the next run`);
+    else if (c.slurm && old && JSON.stringify(old.slurm) !== JSON.stringify(c.slurm)) notApplied.push(`cluster ${c.id}: its Slurm settings cannot change during a run; the run keeps submitting pilots as it started`);
+  }
+  const startedWith = new Set(before.clusters.map((c) => c.id));
   const was = endpoints(before);
-  const now = endpoints(effective);
+  // a Slurm cluster's storage endpoint comes with its pilots, which a running run cannot start
+  const now = new Map([...endpoints(effective)].filter(([, ref]) => !ref.cluster.slurm || startedWith.has(ref.cluster.id)));
   const removed: EndpointRef[] = [];
   const added: EndpointRef[] = [];
   for (const [key, ref] of was) {

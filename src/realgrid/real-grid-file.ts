@@ -14,8 +14,12 @@
 //     { "name": "c1", "storage": "/scratch/gridsweep", "hosts": [
 //         { "name": "c1.a", "address": "10.0.0.5", "port": 22, "user": "me",
 //           "identityFile": "~/.ssh/id_ed25519", "arch": 0, "slots": 1 },
-//         { "name": "c1.b", "address": "10.0.0.6", "user": "me", "agent": true, "arch": 1 } ] } ]
+//         { "name": "c1.b", "address": "10.0.0.6", "user": "me", "agent": true, "arch": 1 } ] },
+//     { "name": "hpc", "storage": "/scratch/me/gridsweep", "hosts": { "type": "slurm", "partition": "short",
+//         "pilots": 2, "pilotCores": 8, "pilotWalltimeS": 3600, "setup": ["module load perl"] } } ]
 // }
+// A Slurm cluster's hosts are the cores of the pilot jobs gridsweep submits with sbatch on this machine
+// (backends/slurm); its storage must be shared between this machine and the cluster's nodes.
 import { readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
@@ -24,6 +28,7 @@ import { DEFAULT_DEADLINES, type Deadlines } from '../../backends/real/deadline.
 import { InputError, type Diagnostic } from '../util/diagnostics.js';
 import { parseJsonSource } from '../sweep/json-source.js';
 import { checkAgainstSchema, compileSchema } from '../sweep/schema-check.js';
+import { SLURM_HOSTS_SCHEMA, slurmSpecOf, type RawSlurmHosts, type SlurmSpec } from './slurm-spec.js';
 
 const NAME = '^[A-Za-z0-9_][A-Za-z0-9_.-]*$';
 
@@ -69,8 +74,9 @@ export const REAL_GRID_SCHEMA = {
           name: { type: 'string', pattern: NAME, description: 'a cluster name (letters, digits, _ . -)' },
           storage: { type: 'string', minLength: 1, description: "the cluster's shared storage directory" },
           hosts: {
-            description: '{"type": "local", "slots": N} or a list of SSH hosts',
+            description: '{"type": "local", "slots": N}, {"type": "slurm", ...} or a list of SSH hosts',
             oneOf: [
+              SLURM_HOSTS_SCHEMA,
               {
                 type: 'object',
                 additionalProperties: false,
@@ -141,14 +147,34 @@ export interface LocalEndpointSpec {
   readonly arch: number;
 }
 
-export type EndpointSpec = SshEndpointSpec | LocalEndpointSpec;
+/** A running Slurm pilot (made at run time, never read from a file): one host per core, until `leavesAtS`. */
+export interface PilotEndpointSpec {
+  readonly kind: 'pilot';
+  readonly name: string;
+  readonly jobId: string;
+  readonly hostIds: readonly HostId[];
+  readonly arch: number;
+  /** When the scheduler must expect its hosts to leave (shortly before the walltime's end), run clock seconds. */
+  readonly leavesAtS: number;
+}
+
+/** A machine a real grid file names. */
+export type GridEndpointSpec = SshEndpointSpec | LocalEndpointSpec;
+
+export type EndpointSpec = GridEndpointSpec | PilotEndpointSpec;
 
 export interface RealClusterSpec {
   readonly id: ClusterId;
-  readonly kind: 'local' | 'ssh';
-  /** Absolute storage path (on this machine for local clusters, on the hosts for SSH clusters). */
+  readonly kind: 'local' | 'ssh' | 'slurm';
+  /**
+   * Absolute storage path (on this machine for local clusters, on the hosts for SSH clusters, shared by
+   * this machine and the nodes for Slurm clusters).
+   */
   readonly storageDir: string;
-  readonly endpoints: readonly EndpointSpec[];
+  /** For a Slurm cluster, one local endpoint with no hosts: its storage as this machine sees it. */
+  readonly endpoints: readonly GridEndpointSpec[];
+  /** How pilots are submitted to a Slurm cluster. */
+  readonly slurm?: SlurmSpec;
   readonly pos: SourcePos;
 }
 
@@ -178,7 +204,7 @@ interface RawHost {
 interface RawCluster {
   name: string;
   storage: string;
-  hosts: { type: 'local'; slots: number; arch?: number } | RawHost[];
+  hosts: { type: 'local'; slots: number; arch?: number } | RawSlurmHosts | RawHost[];
 }
 interface RawGrid {
   origin?: string;
@@ -216,6 +242,11 @@ export function parseRealGrid(text: string, file: string): RealGrid {
     if (clusterNames.has(c.name) || hostNames.has(c.name)) add(`${cptr}/name`, `name "${c.name}" is used twice`, 'give every cluster and host its own name');
     clusterNames.add(c.name);
     const pos = source.positionOf(cptr);
+    if (!Array.isArray(c.hosts) && c.hosts.type === 'slurm') {
+      // The storage, as this machine sees it; the pilots' cores join as hosts while they run.
+      const storage: LocalEndpointSpec = { kind: 'local', name: `${c.name}.storage`, hostIds: [], arch: c.hosts.arch ?? 0 };
+      return { id: c.name, kind: 'slurm', storageDir: fromFile(c.storage), endpoints: [storage], slurm: slurmSpecOf(c.hosts), pos };
+    }
     if (!Array.isArray(c.hosts)) {
       const slots = c.hosts.slots;
       const hostIds = Array.from({ length: slots }, (_, k) => `${c.name}.${k + 1}`);
@@ -277,5 +308,6 @@ export function loadRealGrid(path: string): RealGrid {
 export function realGridArchitectures(grid: RealGrid): number {
   let max = 0;
   for (const c of grid.clusters) for (const e of c.endpoints) max = Math.max(max, e.arch);
+  for (const c of grid.clusters) if (c.slurm) max = Math.max(max, c.slurm.arch);
   return max + 1;
 }

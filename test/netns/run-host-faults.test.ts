@@ -9,7 +9,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNetnsGrid, type NetnsGrid } from '../support/netns.js';
-import { expectEachTaskDoneOnce, makeOrigin, runCli, type Origin } from './run-support.js';
+import { expectEachTaskDoneOnce, makeOrigin, runCli, type Origin } from '../support/run-support.js';
 
 const SEEDS = 12;
 const TASKS = 2 * SEEDS;

@@ -4,7 +4,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNetnsGrid, type NetnsGrid } from '../support/netns.js';
-import { expectEachTaskDoneOnce, makeOrigin, runCli, type Origin } from './run-support.js';
+import { expectEachTaskDoneOnce, makeOrigin, runCli, type Origin } from '../support/run-support.js';
 
 describe('gridsweep run on network-namespace clusters whose link is cut mid-run', () => {
   let grid: NetnsGrid;

@@ -39,6 +39,8 @@ function describeEvent(e: Exclude<RunLogEvent, { kind: 'start' }>): string {
       return `leaving ${e.machine}, removed from the real grid file${e.running.length > 0 ? `; finishing task ${e.running.join(' ')} first` : ''}`;
     case 'left':
       return `left    ${e.machine}`;
+    case 'pilot':
+      return `pilot   ${e.cluster} job ${e.job}: ${e.message}`;
     case 'grid-edit':
       return e.applied ? `grid    ${e.message}` : `GRID EDIT IGNORED: ${e.message}`;
   }
@@ -75,6 +77,12 @@ function makeProgress(tty: boolean): { log: (e: RunLogEvent) => void; stop: () =
   };
 }
 
+function waitSummary(waitsS: readonly number[]): string {
+  if (waitsS.length === 0) return '-';
+  const sorted = [...waitsS].sort((a, b) => a - b);
+  return `median ${sorted[Math.floor((sorted.length - 1) / 2)]!.toFixed(1)} s, max ${sorted[sorted.length - 1]!.toFixed(1)} s`;
+}
+
 /** The run record, one JSON line per event, written as the run goes (a crashed run leaves what happened). */
 function recordFile(path: string): { sink: RecordSink; close: () => void } {
   const fd = openSync(path, 'w');
@@ -97,7 +105,7 @@ const REAL_RUN_DEFAULTS: SchedulerOptions = { ...DEFAULT_SCHEDULER_OPTIONS, plan
 
 const command: Command = {
   name: 'run',
-  summary: 'run a parameter sweep for real, on this machine and/or SSH hosts',
+  summary: 'run a parameter sweep for real, on this machine, SSH hosts and/or Slurm clusters',
   usage:
     'gridsweep run SWEEP.json --grid REALGRID.json [--heuristic H] [--journal FILE] [--resume] [--accept-new] [--record FILE] [--replay SIMRECORD | --compare SIMRECORD] [--no-watch] [--dashboard [--port N]]',
   details: [
@@ -117,6 +125,13 @@ const command: Command = {
     'the first host is up; the others join when they answer.',
     'On SSH hosts every command goes through gridsweep\'s agent (perl, sent over the connection; nothing to',
     'install) on one channel; "transport": "exec" in the real grid file uses a channel per command instead.',
+    'A Slurm cluster ({"type": "slurm", "pilots", "pilotCores", "pilotWalltimeS", "memoryMB", "partition",',
+    '"account", "qos", "sbatchArgs", "setup", "arch"}) gets its hosts from pilot jobs submitted with sbatch',
+    'on this machine: each pilot\'s cores are hosts from its start until shortly before its walltime ends;',
+    'the agent runs in it as a job step (srun --overlap); files go through the cluster\'s storage, shared',
+    'with this machine. A pilot cancelled, preempted or ended by its walltime takes its hosts with it and',
+    'its tasks run again elsewhere. The run cancels its pilots when it ends or is interrupted (SIGINT);',
+    '--resume cancels those a killed run left behind.',
     'The real grid file is watched during the run: a host added to it joins (and the scheduler re-plans);',
     'a host removed from it finishes its running task and takes no new one (the next plan moves the tasks',
     'queued on it to the other hosts); an edit that does not parse is reported (file:line:column) and',
@@ -188,10 +203,12 @@ const command: Command = {
     }
     const sinks = [record?.sink, live?.sink].filter((x): x is RecordSink => x !== undefined);
     const progress = makeProgress(process.stdout.isTTY === true);
+    let cleanup: (() => Promise<void>) | undefined;
     const stopOnSignal = (): void => {
       progress.stop();
-      console.error('gridsweep run: interrupted; the journal lets --resume continue');
-      process.exit(130);
+      console.error(`gridsweep run: interrupted${cleanup ? '; cancelling the Slurm pilots' : ''}; the journal lets --resume continue`);
+      const limit = new Promise((resolve) => setTimeout(resolve, 30_000).unref());
+      void Promise.race([cleanup?.().catch(() => undefined), limit]).then(() => process.exit(130));
     };
     process.once('SIGINT', stopOnSignal);
     try {
@@ -212,6 +229,7 @@ const command: Command = {
           keepStorage: flagOption(args, 'keep-storage'),
           watchGrid: !flagOption(args, 'no-watch'),
           ...(plan ? { prediction: { plan, replay: replayPath !== undefined } } : {}),
+          onInterrupt: (fn) => (cleanup = fn),
         },
         (app, deps) => new Scheduler(app, options, deps),
       );
@@ -222,6 +240,7 @@ const command: Command = {
           `makespan: ${result.makespanS.toFixed(2)} s`,
           `tasks: ${result.worksDone} done and verified, ${result.worksSkipped} skipped (verified before), ${result.worksFailed.length} failed, of ${result.worksTotal}`,
           `inputs sent: ${sends.reduce((a, b) => a + b, 0)} transfer(s), at most ${Math.max(0, ...sends)} per file and cluster`,
+          ...result.pilots.map((p) => `pilots on ${p.cluster}: ${p.submitted} submitted, ${p.queueWaitsS.length} started, queue wait ${waitSummary(p.queueWaitsS)}`),
           ...failedTaskLines(result.whyFailed),
           ...(result.prediction ? [formatComparison(result.prediction)] : []),
         ].join('\n'),

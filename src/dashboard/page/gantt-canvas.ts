@@ -160,7 +160,8 @@ export function createGanttChart(canvas: any, tickStepS: (spanS: number, target?
   }
 
   function addBatchCluster(c: WireBatchCluster): void {
-    const inUse = addRow({ type: 'levels', cluster: c.cluster, label: 'cores in use' }, { points: [], scale: Math.max(1, c.cores), growing: false });
+    // A real Slurm cluster's size is not known (0): its scale grows with the cores its pilots hold.
+    const inUse = addRow({ type: 'levels', cluster: c.cluster, label: 'cores in use' }, { points: [], scale: Math.max(1, c.cores), growing: c.cores === 0 });
     const queue = addRow({ type: 'levels', cluster: c.cluster, label: 'jobs waiting' }, { points: [], scale: 1, growing: true });
     batchRows.push([inUse, queue]);
   }

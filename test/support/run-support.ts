@@ -1,7 +1,7 @@
-// What the namespaced-host run tests share: an origin directory with a sweep of `sh task.sh` tasks (two
-// shared models, one output each), `gridsweep run` as a child process read line by line, and the check
-// that every task was verified exactly once with the right output.
-import { execFileSync, spawn } from 'node:child_process';
+// What the real-run tests (namespaced SSH hosts, a test Slurm) share: an origin directory with a sweep
+// of `sh task.sh` tasks (two shared models, one output each), `gridsweep run` as a child process read
+// line by line, and the check that every task was verified exactly once with the right output.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,6 @@ import { expect } from 'vitest';
 import { readJournal } from '../../backends/real/journal.js';
 import type { RunRecordEvent } from '../../src/record/events.js';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
-import type { NetnsGrid } from '../support/netns.js';
 
 const TASK_SCRIPT = [
   '#!/bin/sh',
@@ -28,8 +27,16 @@ export interface Origin {
   readonly recordPath: string;
 }
 
-/** `gridExtra` is merged into the real grid file's top level (e.g. keepalive, deadlines). */
-export function makeOrigin(grid: NetnsGrid, seeds: number, seconds: number, gridExtra: Record<string, unknown> = {}): Origin {
+/** Writes a real grid file for an origin directory (a namespaced grid's, or a test's own). */
+export interface GridWriter {
+  realGridJson(originDir: string, extra: Record<string, unknown>): string;
+}
+
+/**
+ * `gridExtra` is merged into the real grid file's top level (e.g. keepalive, deadlines); `estimateS` is
+ * the run time the sweep tells the scheduler (default: a little more than `seconds`).
+ */
+export function makeOrigin(grid: GridWriter, seeds: number, seconds: number, gridExtra: Record<string, unknown> = {}, estimateS = seconds + 0.1): Origin {
   const dir = mkdtempSync(join(tmpdir(), 'gridsweep-netns-origin-'));
   writeFileSync(join(dir, 'task.sh'), TASK_SCRIPT);
   mkdirSync(join(dir, 'models'));
@@ -43,7 +50,7 @@ export function makeOrigin(grid: NetnsGrid, seeds: number, seconds: number, grid
       parameters: { size: ['small', 'large'], seed: { from: 1, to: seeds } },
       inputs: { program: 'task.sh', model: 'models/{size}.txt' },
       outputs: { out: 'results/{size}-{seed}.txt' },
-      estimates: { runTimeS: seconds + 0.1, outputSizeBytes: 40 },
+      estimates: { runTimeS: estimateS, outputSizeBytes: 40 },
     }),
   );
   const gridPath = join(dir, 'grid.json');
@@ -60,8 +67,13 @@ function expectedOutput(origin: Origin, seed: number, size: string): string {
  * Runs the CLI; `onLine` sees each stdout line as it comes. A run still going after `limitS` is killed
  * (SIGKILL), and the result says so, so that a run that never ends fails its test instead of outliving it.
  */
-export async function runCli(args: readonly string[], onLine: (line: string) => void, limitS = 100): Promise<{ code: number | null; stdout: string; stderr: string; killedAtLimit: boolean }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function runCli(
+  args: readonly string[],
+  onLine: (line: string, child: ChildProcess) => void,
+  limitS = 100,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number | null; stdout: string; stderr: string; killedAtLimit: boolean }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
   let killedAtLimit = false;
   const limit = setTimeout(() => {
     killedAtLimit = true;
@@ -75,7 +87,7 @@ export async function runCli(args: readonly string[], onLine: (line: string) => 
     partial += d.toString();
     const lines = partial.split('\n');
     partial = lines.pop()!;
-    for (const l of lines) onLine(l);
+    for (const l of lines) onLine(l, child);
   });
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));

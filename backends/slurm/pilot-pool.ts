@@ -1,0 +1,273 @@
+// The pilots of one Slurm cluster: the "pilots" submission strategy (src/batch/submission.ts) for real.
+// While Works remain, it keeps up to `pilots` pilot jobs queued or running, each asking for `pilotCores`
+// cores for `pilotWalltimeS`; a pilot that starts joins the run as a machine whose cores are hosts until
+// shortly before its walltime ends (the planner places no Work that would end later); then its hosts
+// leave (a running task first finishes) and the job is cancelled. A pilot that ends otherwise (cancelled,
+// preempted, its node lost, its walltime reached) takes its hosts with it, and what ran there is planned
+// again elsewhere. One squeue call covers all the pilots; polls back off while nothing changes.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ClusterId } from '../../src/model/grid.js';
+import type { RecordSink } from '../../src/record/events.js';
+import type { RealClusterSpec } from '../../src/realgrid/real-grid-file.js';
+import type { SlurmSpec } from '../../src/realgrid/slurm-spec.js';
+import type { Deadlines } from '../real/deadline.js';
+import type { Endpoint } from '../real/endpoint.js';
+import type { ProgressEvent } from '../real/real-grid-os.js';
+import type { WallClock } from '../real/wall-clock.js';
+import { PilotEndpoint } from './pilot-endpoint.js';
+import { jobIsAlive, SlurmCommands, type SlurmJobState } from './slurm-commands.js';
+
+/** What the pool needs of the real grid. */
+export interface PilotGrid {
+  /** Brings a machine into the run (connect, then offer its hosts to the scheduler). */
+  join(clusterId: ClusterId, e: Endpoint, quiet: boolean): void;
+  /** Takes a machine out: idle hosts leave now, a computing one after its task. */
+  retire(clusterId: ClusterId, name: string, quiet: boolean): void;
+  /** Works not yet verified at the origin nor given up. */
+  worksLeft(): number;
+}
+
+export interface PilotPoolOptions {
+  readonly cluster: RealClusterSpec & { readonly slurm: SlurmSpec };
+  /** The cluster's storage as this machine sees it. */
+  readonly storage: Endpoint;
+  /** This run's directory in that storage. */
+  readonly runDir: string;
+  /** Every pilot of the run has this job name (a resumed run finds those of the run it continues). */
+  readonly jobName: string;
+  readonly grid: PilotGrid;
+  readonly clock: WallClock;
+  readonly record: RecordSink;
+  readonly log: (event: ProgressEvent) => void;
+  readonly deadlines: Deadlines;
+  /** squeue polls: first and longest interval, seconds. */
+  readonly pollMinS?: number;
+  readonly pollMaxS?: number;
+}
+
+interface Pilot {
+  readonly jobId: string;
+  readonly submittedS: number;
+  state: string;
+  endpoint?: PilotEndpoint;
+  startedS?: number;
+  ended: boolean;
+  /** Cancelled by the pool once its hosts had left. */
+  released?: boolean;
+}
+
+/** How long before its walltime's end a pilot's hosts are expected to leave. */
+function leaveMarginS(walltimeS: number): number {
+  return Math.min(60, Math.max(5, walltimeS * 0.1));
+}
+
+export class PilotPool {
+  private readonly pilots = new Map<string, Pilot>();
+  private readonly commands: SlurmCommands;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private retireTimers = new Set<NodeJS.Timeout>();
+  private pollS: number;
+  private stopped = false;
+  /** Something happened that squeue will soon show (a pilot released): the next poll comes soon. */
+  private soon = false;
+  private busy: Promise<void> = Promise.resolve();
+  /** Queue waits of the pilots that started, seconds. */
+  readonly queueWaitsS: number[] = [];
+
+  constructor(private readonly o: PilotPoolOptions) {
+    this.commands = new SlurmCommands(o.deadlines.commandS);
+    this.pollS = o.pollMinS ?? 1;
+  }
+
+  private get spec(): SlurmSpec {
+    return this.o.cluster.slurm;
+  }
+
+  get clusterId(): ClusterId {
+    return this.o.cluster.id;
+  }
+
+  /** Pilots submitted so far. */
+  get submitted(): number {
+    return this.pilots.size;
+  }
+
+  /**
+   * Cancels what is left of an earlier run with the same job name (a run killed before it could cancel its
+   * pilots, now resumed): they are not adopted, since their agents ended with that run. Returns how many.
+   */
+  async cancelLeftovers(): Promise<number> {
+    const left = (await this.commands.jobsNamed(this.o.jobName)).filter((j) => jobIsAlive(j.state));
+    await this.commands.scancel(left.map((j) => j.jobId));
+    return left.length;
+  }
+
+  async start(): Promise<void> {
+    await mkdir(join(this.o.runDir, 'pilots'), { recursive: true });
+    await this.topUp();
+    this.schedulePoll();
+  }
+
+  /** Submits pilots until `pilots` are alive, or the cores alive cover the Works left. */
+  private async topUp(): Promise<void> {
+    const alive = [...this.pilots.values()].filter((p) => !p.ended);
+    let cores = alive.length * this.spec.pilotCores;
+    let count = alive.length;
+    while (!this.stopped && count < this.spec.pilots && this.o.grid.worksLeft() > cores) {
+      await this.submit();
+      count++;
+      cores += this.spec.pilotCores;
+    }
+  }
+
+  private sbatchArgs(): string[] {
+    const s = this.spec;
+    const minutes = Math.ceil(s.pilotWalltimeS / 60);
+    return [
+      `--job-name=${this.o.jobName}`,
+      `--ntasks=1`,
+      `--cpus-per-task=${s.pilotCores}`,
+      `--time=${minutes}`,
+      `--output=${join(this.o.runDir, 'pilots', '%j.out')}`,
+      ...(s.memoryMB !== undefined ? [`--mem=${s.memoryMB}`] : []),
+      ...(s.partition !== undefined ? [`--partition=${s.partition}`] : []),
+      ...(s.account !== undefined ? [`--account=${s.account}`] : []),
+      ...(s.qos !== undefined ? [`--qos=${s.qos}`] : []),
+      ...s.sbatchArgs,
+      // The batch script only holds the allocation; the agent runs as a step of it (pilot-endpoint.ts).
+      `--wrap=exec sleep ${minutes * 60 + 60}`,
+    ];
+  }
+
+  private async submit(): Promise<void> {
+    const t = this.o.clock.nowS();
+    let jobId: string;
+    try {
+      jobId = await this.commands.sbatch(this.sbatchArgs());
+    } catch (err) {
+      this.o.log({ kind: 'pilot', cluster: this.clusterId, job: '-', message: `cannot submit a pilot: ${(err as Error).message}` });
+      return;
+    }
+    this.pilots.set(jobId, { jobId, submittedS: t, state: 'PENDING', ended: false });
+    this.o.record({ type: 'job', t, cluster: this.clusterId, job: -Number(jobId), event: 'submit', cores: this.spec.pilotCores, requestedS: Math.ceil(this.spec.pilotWalltimeS / 60) * 60 });
+    this.o.log({ kind: 'pilot', cluster: this.clusterId, job: jobId, message: `submitted (${this.spec.pilotCores} core(s) for ${Math.ceil(this.spec.pilotWalltimeS / 60)} min)` });
+    this.pollS = this.o.pollMinS ?? 1;
+  }
+
+  private schedulePoll(): void {
+    if (this.stopped) return;
+    this.pollTimer = setTimeout(() => {
+      this.pollTimer = undefined;
+      this.busy = this.poll().catch((err: unknown) => {
+        this.o.log({ kind: 'pilot', cluster: this.clusterId, job: '-', message: `squeue failed: ${(err as Error).message}; trying again` });
+      });
+      void this.busy.then(() => this.schedulePoll());
+    }, this.pollS * 1000);
+  }
+
+  private async poll(): Promise<void> {
+    const live = [...this.pilots.values()].filter((p) => !p.ended);
+    if (live.length === 0) {
+      await this.topUp();
+      return;
+    }
+    const states = new Map((await this.commands.jobsNamed(this.o.jobName)).map((j) => [j.jobId, j]));
+    if (this.stopped) return;
+    let changed = false;
+    for (const p of live) {
+      const s = states.get(p.jobId);
+      const state = s?.state ?? 'GONE';
+      if (state === p.state) continue;
+      changed = true;
+      p.state = state;
+      if (state === 'RUNNING' && s && p.startedS === undefined) this.started(p, s);
+      else if (!jobIsAlive(state)) this.ended(p, state);
+    }
+    await this.topUp();
+    const maxS = this.o.pollMaxS ?? 30;
+    this.pollS = changed || this.soon ? (this.o.pollMinS ?? 1) : Math.min(maxS, this.pollS * 2);
+    this.soon = false;
+  }
+
+  /** Run clock seconds of an epoch time Slurm gave. */
+  private runTimeOf(epochS: number): number {
+    return this.o.clock.nowS() - (Date.now() / 1000 - epochS);
+  }
+
+  private started(p: Pilot, s: SlurmJobState): void {
+    const now = this.o.clock.nowS();
+    const startedS = Math.min(now, s.startEpochS !== undefined ? this.runTimeOf(s.startEpochS) : now);
+    p.startedS = startedS;
+    const endS = s.endEpochS !== undefined ? this.runTimeOf(s.endEpochS) : startedS + Math.ceil(this.spec.pilotWalltimeS / 60) * 60;
+    const leavesAtS = endS - leaveMarginS(endS - startedS);
+    const waitS = Math.max(0, startedS - p.submittedS);
+    this.queueWaitsS.push(waitS);
+    const name = `${this.clusterId}.${p.jobId}`;
+    const hostIds = Array.from({ length: this.spec.pilotCores }, (_, k) => `${name}.${k + 1}`);
+    const e = new PilotEndpoint({ kind: 'pilot', name, jobId: p.jobId, hostIds, arch: this.spec.arch, leavesAtS }, this.clusterId, this.o.storage, this.o.runDir, {
+      setup: this.spec.setup,
+      deadlines: this.o.deadlines,
+      closed: () => this.released(p),
+    });
+    p.endpoint = e;
+    this.o.record({ type: 'job', t: startedS, cluster: this.clusterId, job: -Number(p.jobId), event: 'start' });
+    this.o.log({ kind: 'pilot', cluster: this.clusterId, job: p.jobId, message: `started after ${waitS.toFixed(1)} s in the queue; its ${hostIds.length} core(s) are hosts until t=${leavesAtS.toFixed(0)} s` });
+    this.o.grid.join(this.clusterId, e, true);
+    const timer = setTimeout(() => {
+      this.retireTimers.delete(timer);
+      if (p.ended || this.stopped) return;
+      const running = 'its walltime is nearly over: its hosts leave once idle';
+      this.o.log({ kind: 'pilot', cluster: this.clusterId, job: p.jobId, message: running });
+      this.o.grid.retire(this.clusterId, name, true);
+    }, Math.max(0, leavesAtS - now) * 1000);
+    this.retireTimers.add(timer);
+  }
+
+  /**
+   * A pilot the grid closed (its hosts all left, at its time or because its agent ended): cancel the job,
+   * which only holds the allocation now, and look at the queue soon (a pilot to replace it, maybe).
+   */
+  private released(p: Pilot): void {
+    if (p.ended || this.stopped || p.released) return;
+    p.released = true;
+    void this.commands.scancel([p.jobId]).catch(() => undefined);
+    this.pollSoon();
+  }
+
+  private pollSoon(): void {
+    this.pollS = this.o.pollMinS ?? 1;
+    this.soon = true;
+    if (this.pollTimer === undefined) return; // a poll is under way; the next one comes soon
+    clearTimeout(this.pollTimer);
+    this.schedulePoll();
+  }
+
+  private ended(p: Pilot, state: string): void {
+    p.ended = true;
+    const t = this.o.clock.nowS();
+    this.o.record({ type: 'job', t, cluster: this.clusterId, job: -Number(p.jobId), event: 'end', ...(state === 'TIMEOUT' ? { killed: true } : {}) });
+    const how = p.released && state === 'CANCELLED' ? 'released (cancelled once its hosts had left)' : `ended (${state === 'GONE' ? 'no longer known to Slurm' : state})${p.startedS === undefined ? ' before it started' : ''}`;
+    this.o.log({ kind: 'pilot', cluster: this.clusterId, job: p.jobId, message: how });
+    if (p.endpoint) {
+      this.o.grid.retire(this.clusterId, p.endpoint.spec.name, true);
+      p.endpoint.lost(`its Slurm job ended (${state})`);
+    }
+  }
+
+  /** Cancels every pilot still queued or running (the run is over, or interrupted); their end is recorded at `atS` (default now). */
+  async stop(atS?: number): Promise<void> {
+    this.stopped = true;
+    if (this.pollTimer) clearTimeout(this.pollTimer);
+    for (const t of this.retireTimers) clearTimeout(t);
+    this.retireTimers.clear();
+    await this.busy;
+    const alive = [...this.pilots.values()].filter((p) => !p.ended);
+    await this.commands.scancel(alive.map((p) => p.jobId)).catch(() => undefined);
+    const t = atS ?? this.o.clock.nowS();
+    for (const p of alive) {
+      p.ended = true;
+      this.o.record({ type: 'job', t, cluster: this.clusterId, job: -Number(p.jobId), event: 'end' });
+    }
+  }
+}

@@ -1,0 +1,82 @@
+// A Slurm cluster in a real grid file: how gridsweep asks Slurm for cores. The submission strategy and its
+// parameters have the names the simulated batch clusters use (src/batch/submission.ts), so that a
+// strategy compared in simulation runs as is for real.
+//
+//   "hosts": { "type": "slurm", "partition": "short", "account": "proj42", "qos": "normal",
+//              "submission": "pilots", "pilots": 2, "pilotCores": 4, "memoryMB": 4000,
+//              "pilotWalltimeS": 3600, "sbatchArgs": ["--constraint=avx2"],
+//              "setup": ["module load perl"], "arch": 0 }
+import { DEFAULT_SUBMISSION } from '../batch/submission.js';
+
+export interface SlurmSpec {
+  readonly submission: 'pilots';
+  /** Pilots queued or running at once. */
+  readonly pilots: number;
+  /** Cores each pilot asks for (one host per core). */
+  readonly pilotCores: number;
+  /** Walltime each pilot asks for, seconds (Slurm counts whole minutes: it is rounded up). */
+  readonly pilotWalltimeS: number;
+  readonly memoryMB?: number;
+  readonly partition?: string;
+  readonly account?: string;
+  readonly qos?: string;
+  /** More sbatch arguments, passed as they are. */
+  readonly sbatchArgs: readonly string[];
+  /** Shell lines run in each pilot before the agent starts (`module load …`). */
+  readonly setup: readonly string[];
+  readonly arch: number;
+}
+
+export interface RawSlurmHosts {
+  type: 'slurm';
+  submission?: 'pilots';
+  pilots?: number;
+  pilotCores?: number;
+  pilotWalltimeS?: number;
+  memoryMB?: number;
+  partition?: string;
+  account?: string;
+  qos?: string;
+  sbatchArgs?: string[];
+  setup?: string[];
+  arch?: number;
+}
+
+const SLURM_NAME = { type: 'string', pattern: '^[A-Za-z0-9_.+-]+$' } as const;
+
+export const SLURM_HOSTS_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type'],
+  description: 'Slurm pilots {"type": "slurm", "pilots": 2, "pilotCores": 4, "pilotWalltimeS": 3600, ...}',
+  properties: {
+    type: { const: 'slurm', description: '"slurm"' },
+    submission: { const: 'pilots', description: '"pilots" (the only strategy real Slurm clusters have so far)' },
+    pilots: { type: 'integer', minimum: 1, maximum: 1000, description: 'pilot jobs queued or running at once, 1 or more' },
+    pilotCores: { type: 'integer', minimum: 1, maximum: 4096, description: 'cores each pilot asks for, 1 or more' },
+    pilotWalltimeS: { type: 'number', minimum: 60, description: 'seconds each pilot asks for, 60 or more (Slurm counts whole minutes)' },
+    memoryMB: { type: 'integer', minimum: 1, description: 'memory each pilot asks for, in MB' },
+    partition: { ...SLURM_NAME, description: 'a Slurm partition name' },
+    account: { ...SLURM_NAME, description: 'a Slurm account name' },
+    qos: { ...SLURM_NAME, description: 'a Slurm QOS name' },
+    sbatchArgs: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'a list of extra sbatch arguments, e.g. ["--constraint=avx2"]' },
+    setup: { type: 'array', items: { type: 'string' }, description: 'a list of shell lines to run before the agent, e.g. ["module load perl"]' },
+    arch: { type: 'integer', minimum: 0, description: 'an architecture index, 0 or more' },
+  },
+} as const;
+
+export function slurmSpecOf(raw: RawSlurmHosts): SlurmSpec {
+  return {
+    submission: 'pilots',
+    pilots: raw.pilots ?? DEFAULT_SUBMISSION.pilots,
+    pilotCores: raw.pilotCores ?? 1,
+    pilotWalltimeS: raw.pilotWalltimeS ?? DEFAULT_SUBMISSION.pilotWalltimeS,
+    ...(raw.memoryMB !== undefined ? { memoryMB: raw.memoryMB } : {}),
+    ...(raw.partition !== undefined ? { partition: raw.partition } : {}),
+    ...(raw.account !== undefined ? { account: raw.account } : {}),
+    ...(raw.qos !== undefined ? { qos: raw.qos } : {}),
+    sbatchArgs: raw.sbatchArgs ?? [],
+    setup: raw.setup ?? [],
+    arch: raw.arch ?? 0,
+  };
+}

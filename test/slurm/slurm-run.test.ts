@@ -1,0 +1,193 @@
+// `gridsweep run` on a real Slurm (test/support/slurm.ts: munge, slurmctld and slurmd on loopback, one node
+// of 4 CPUs): pilots submitted with sbatch, their cores hosts to the scheduler, the agent started in each
+// as a job step. Each case checks that every task was verified at the origin exactly once, with the right
+// output, whatever Slurm did to the pilots:
+// - a Slurm cluster and an SSH host (a namespaced sshd) in one run, each shared input sent once per cluster;
+// - a pilot cancelled (scancel) while it computes;
+// - a queue wait: another job holds every CPU of the node when the run starts;
+// - a pilot whose walltime ends while it computes (Slurm's time limit is whole minutes, enforced every
+//   30 s: this case takes up to 150 s);
+// - the controller SIGKILLed while its pilots run, then resumed (it cancels the pilots it finds);
+// - the controller interrupted (SIGINT): it cancels its pilots before it exits.
+import { readFileSync, rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readJournal } from '../../backends/real/journal.js';
+import type { RunRecordEvent } from '../../src/record/events.js';
+import { renderHtmlReport } from '../../src/report/html-report.js';
+import { RunState } from '../../src/report/run-state.js';
+import { startNetnsGrid, type NetnsGrid } from '../support/netns.js';
+import { expectEachTaskDoneOnce, makeOrigin, runCli, type GridWriter, type Origin } from '../support/run-support.js';
+import { startSlurm, type TestSlurm } from '../support/slurm.js';
+
+let slurm: TestSlurm;
+const origins: Origin[] = [];
+
+beforeAll(async () => {
+  slurm = await startSlurm({ cpus: 4 });
+}, 60_000);
+afterAll(async () => {
+  await slurm?.stop();
+  for (const o of origins) rmSync(o.dir, { recursive: true, force: true });
+}, 60_000);
+
+function slurmGrid(hosts: Record<string, unknown>, withSsh?: NetnsGrid): GridWriter {
+  return {
+    realGridJson: (dir, extra) => {
+      const base = withSsh ? (JSON.parse(withSsh.realGridJson(dir, extra)) as { clusters: unknown[] }) : { realgrid: 1, ...extra, clusters: [] };
+      base.clusters.push({ name: 'hpc', storage: `${dir}/hpc-storage`, hosts: { type: 'slurm', ...hosts } });
+      return JSON.stringify(base, null, 2);
+    },
+  };
+}
+
+function origin(grid: GridWriter, seeds: number, seconds: number, estimateS?: number): Origin {
+  const o = makeOrigin(grid, seeds, seconds, {}, estimateS);
+  origins.push(o);
+  return o;
+}
+
+function recordOf(o: Origin): RunRecordEvent[] {
+  return readFileSync(o.recordPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RunRecordEvent);
+}
+
+/** Jobs of the test Slurm still queued or running. */
+async function liveJobs(): Promise<string[]> {
+  const out = await slurm.command('squeue', ['--noheader', '--states=PENDING,RUNNING,CONFIGURING', '--format=%i %j']);
+  return out.trim().split('\n').filter((l) => l.trim() !== '');
+}
+
+function run(o: Origin, extra: readonly string[], onLine: Parameters<typeof runCli>[1] = () => undefined, limitS = 150): ReturnType<typeof runCli> {
+  return runCli(['run', o.sweepPath, '--grid', o.gridPath, '--journal', o.journalPath, '--record', o.recordPath, '--heuristic', 'workqueue', '--no-watch', ...extra], onLine, limitS, slurm.env);
+}
+
+const pilotJob = (line: string, what: RegExp): string | undefined => {
+  const m = /^pilot +hpc job (\d+): (.*)$/.exec(line);
+  return m && what.test(m[2]!) ? m[1] : undefined;
+};
+
+describe('gridsweep run on a real Slurm', () => {
+  describe('with an SSH host beside it', () => {
+    let ssh: NetnsGrid;
+    beforeAll(async () => {
+      ssh = await startNetnsGrid([{ name: 'c0', hosts: ['a0'] }]);
+    }, 60_000);
+    afterAll(async () => ssh?.stop(), 60_000);
+
+    it('runs the sweep on pilots and the SSH host, each shared input sent once per cluster', async () => {
+      const o = origin(slurmGrid({ pilots: 2, pilotCores: 2, pilotWalltimeS: 600 }, ssh), 8, 1);
+      const r = await run(o, []);
+      expect(r.killedAtLimit, r.stdout + r.stderr).toBe(false);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expectEachTaskDoneOnce(o, 8);
+      const record = recordOf(o);
+      const computeHosts = new Set(record.flatMap((e) => (e.type === 'start' && e.kind === 'compute' && e.resource.type === 'host' ? [e.resource.host] : [])));
+      expect([...computeHosts].some((h) => h.startsWith('hpc.'))).toBe(true);
+      expect(computeHosts.has('a0')).toBe(true);
+      const sends = new Map<string, number>();
+      for (const e of record) if (e.type === 'start' && e.kind === 'input') sends.set(`${e.file}@${e.resource.type === 'link' ? e.resource.cluster : '?'}`, (sends.get(`${e.file}@${e.resource.type === 'link' ? e.resource.cluster : '?'}`) ?? 0) + 1);
+      expect([...sends.values()].every((n) => n === 1)).toBe(true);
+      expect([...sends.keys()].filter((k) => k.endsWith('@hpc')).length).toBe(3);
+      // pilots in the record: each one submitted started and ended, as a simulated batch cluster's are
+      const jobs = record.flatMap((e) => (e.type === 'job' ? [e] : []));
+      const submitted = jobs.filter((j) => j.event === 'submit').map((j) => j.job);
+      expect(submitted.length).toBe(2);
+      for (const job of submitted) expect(jobs.filter((j) => j.job === job).map((j) => j.event)).toEqual(['submit', 'start', 'end']);
+      expect(r.stdout).toMatch(/pilots on hpc: 2 submitted, 2 started, queue wait median/);
+      expect(await liveJobs()).toEqual([]);
+      // the report reads the pilots as it reads a simulated batch cluster's; their hosts leave, not fail
+      const state = RunState.from(record);
+      expect(state.batch.clusters.map((c) => [c.cluster, c.cores, c.waitS.pilots.length])).toEqual([['hpc', 4, 2]]);
+      expect(renderHtmlReport(state)).toContain('hpc: 4 cores, Slurm');
+      const pilotHosts = record.flatMap((e) => (e.type === 'grid' && e.event.kind === 'ADD_HOST' && e.event.cluster === 'hpc' ? [e.event] : []));
+      expect(pilotHosts.length).toBe(4);
+      expect(pilotHosts.every((h) => h.leavesAtS !== undefined && h.leavesAtS > 500)).toBe(true);
+    }, 180_000);
+  });
+
+  it('a pilot cancelled while it computes: its tasks run again elsewhere, each verified once', async () => {
+    const o = origin(slurmGrid({ pilots: 1, pilotCores: 2, pilotWalltimeS: 600 }), 6, 2);
+    let firstPilot: string | undefined;
+    let cancelled = false;
+    const r = await run(o, [], (line) => {
+      firstPilot ??= pilotJob(line, /^started/);
+      if (!cancelled && firstPilot && line.startsWith('done') && line.includes(`on hpc.${firstPilot}.`)) {
+        cancelled = true;
+        void slurm.command('scancel', [firstPilot]);
+      }
+    });
+    expect(r.killedAtLimit, r.stdout + r.stderr).toBe(false);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(cancelled).toBe(true);
+    expect(r.stdout).toContain(`pilot   hpc job ${firstPilot}: ended (CANCELLED)`);
+    expectEachTaskDoneOnce(o, 6);
+    // a task was running on the cancelled pilot: the journal says it failed there, not for good
+    const lost = readJournal(o.journalPath).filter((e) => e.type === 'failed' && e.host.startsWith(`hpc.${firstPilot}.`));
+    expect(lost.length).toBeGreaterThan(0);
+    expect(lost.every((e) => e.type === 'failed' && !e.final)).toBe(true);
+    expect(r.stdout).toMatch(/pilots on hpc: [2-9] submitted/);
+  }, 180_000);
+
+  it('records the queue wait of a pilot behind a job that holds every CPU', async () => {
+    const blocker = (await slurm.command('sbatch', ['--parsable', '--job-name=blocker', '--cpus-per-task=4', '--time=1', '--output=/dev/null', '--wrap=sleep 8'])).trim();
+    const o = origin(slurmGrid({ pilots: 1, pilotCores: 2, pilotWalltimeS: 600 }), 2, 1);
+    const r = await run(o, []);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expectEachTaskDoneOnce(o, 2);
+    const jobs = recordOf(o).flatMap((e) => (e.type === 'job' ? [e] : []));
+    const submit = jobs.find((j) => j.event === 'submit')!;
+    const start = jobs.find((j) => j.event === 'start' && j.job === submit.job)!;
+    // the blocker had up to 8 s left when the pilot was submitted
+    expect(start.t - submit.t).toBeGreaterThan(3);
+    expect(r.stdout).toMatch(/queue wait median (\d+\.\d) s/);
+    expect(Number(/queue wait median (\d+\.\d) s/.exec(r.stdout)![1])).toBeGreaterThan(3);
+    expect(await slurm.command('squeue', ['--noheader', '--states=all', `--jobs=${blocker}`, '--format=%T'])).toMatch(/COMPLETED/);
+  }, 120_000);
+
+  it('a pilot whose walltime ends mid-task: the task is run again on the next pilot', async () => {
+    // Two tasks of 48 s, estimated at 0.5 s: the planner starts the second at about 51 s on a pilot it
+    // expects to leave at 54 s (its one-minute walltime less a margin of 6 s). slurmctld enforces time
+    // limits every 30 s, so it ends the pilot between 61 s and 91 s, mid-task.
+    const o = origin(slurmGrid({ pilots: 1, pilotCores: 1, pilotWalltimeS: 60 }), 1, 48, 0.5);
+    const r = await run(o, [], undefined, 220);
+    expect(r.killedAtLimit, r.stdout + r.stderr).toBe(false);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expectEachTaskDoneOnce(o, 1);
+    expect(r.stdout).toMatch(/pilot +hpc job \d+: ended \(TIMEOUT\)/);
+    const jobs = recordOf(o).flatMap((e) => (e.type === 'job' ? [e] : []));
+    expect(jobs.some((j) => j.event === 'end' && j.killed === true)).toBe(true);
+    expect(readJournal(o.journalPath).some((e) => e.type === 'failed' && !e.final)).toBe(true);
+  }, 260_000);
+
+  it('the controller killed while its pilots run, then resumed: the old pilots are cancelled, each task verified once', async () => {
+    const o = origin(slurmGrid({ pilots: 2, pilotCores: 1, pilotWalltimeS: 600 }), 5, 2);
+    let killed = false;
+    const first = await run(o, [], (line, child) => {
+      if (!killed && line.startsWith('done')) {
+        killed = true;
+        child.kill('SIGKILL');
+      }
+    });
+    expect(killed).toBe(true);
+    expect(first.code).toBe(null);
+    const left = await liveJobs();
+    expect(left.length).toBeGreaterThan(0);
+    const second = await run(o, ['--resume']);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(second.stdout).toMatch(/cancelled \d+ pilot\(s\) left by the run this one resumes/);
+    const verified = readJournal(o.journalPath).flatMap((e) => (e.type === 'verified' ? [e.work] : []));
+    expect(verified.sort((a, b) => a - b)).toEqual([...Array(10).keys()]);
+    for (const line of left) expect(await slurm.command('squeue', ['--noheader', '--states=all', `--jobs=${line.split(' ')[0]}`, '--format=%T'])).toMatch(/CANCELLED/);
+    expect(await liveJobs()).toEqual([]);
+  }, 180_000);
+
+  it('an interrupted run (SIGINT) cancels its pilots before it exits', async () => {
+    const o = origin(slurmGrid({ pilots: 2, pilotCores: 1, pilotWalltimeS: 600 }), 5, 5);
+    let started = 0;
+    const r = await run(o, [], (line, child) => {
+      if (pilotJob(line, /^started/) && ++started === 2) child.kill('SIGINT');
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain('cancelling the Slurm pilots');
+    expect(await liveJobs()).toEqual([]);
+  }, 120_000);
+});
