@@ -19,6 +19,8 @@ export interface PilotLaunch {
   readonly deadlines: Deadlines;
   /** Called once the grid has closed this pilot (its hosts all left). */
   readonly closed: () => void;
+  /** Called once, when the first task run here ends, before its exit is handed back (per-Work jobs). */
+  readonly firstTaskEnded?: () => void;
 }
 
 /** srun's pipes as the agent session's channel. */
@@ -49,7 +51,7 @@ export class PilotEndpoint implements Endpoint {
     private readonly storage: Endpoint,
     /** The run's directory in that storage, the same path on the nodes. */
     private readonly runDir: string,
-    private readonly launch: PilotLaunch,
+    private launch: PilotLaunch,
   ) {}
 
   private get label(): string {
@@ -118,7 +120,13 @@ export class PilotEndpoint implements Endpoint {
 
   async run(task: TaskLaunch): Promise<TaskExit> {
     const spec = agentTaskFor(task, this.runDir);
-    return taskExitOf(await this.onAgent('a task', Infinity, (a) => a.task(spec)));
+    try {
+      return taskExitOf(await this.onAgent('a task', Infinity, (a) => a.task(spec)));
+    } finally {
+      const hook = this.launch.firstTaskEnded;
+      this.launch = { ...this.launch, firstTaskEnded: undefined };
+      hook?.();
+    }
   }
 
   async kill(workKey: string): Promise<void> {

@@ -1,10 +1,11 @@
-// The pilots of one Slurm cluster: the "pilots" submission strategy (src/batch/submission.ts) for real.
-// While Works remain, it keeps up to `pilots` pilot jobs queued or running, each asking for `pilotCores`
-// cores for `pilotWalltimeS`; a pilot that starts joins the run as a machine whose cores are hosts until
+// The pilots of one Slurm cluster: the submission strategies of src/batch/submission.ts for real.
+// While Works remain, it keeps up to `pilots` jobs queued or running, each asking for `pilotCores` cores
+// for `pilotWalltimeS`; a pilot that starts joins the run as a machine whose cores are hosts until
 // shortly before its walltime ends (the planner places no Work that would end later); then its hosts
 // leave (a running task first finishes) and the job is cancelled. A pilot that ends otherwise (cancelled,
 // preempted, its node lost, its walltime reached) takes its hosts with it, and what ran there is planned
-// again elsewhere. One squeue call covers all the pilots; polls back off while nothing changes.
+// again elsewhere. With "per-work", each job has one core and ends as soon as one Work has been computed
+// on it. One squeue call covers all the pilots; polls back off while nothing changes.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ClusterId } from '../../src/model/grid.js';
@@ -209,6 +210,7 @@ export class PilotPool {
       setup: this.spec.setup,
       deadlines: this.o.deadlines,
       closed: () => this.released(p),
+      ...(this.spec.submission === 'per-work' ? { firstTaskEnded: () => this.workComputed(p, name) } : {}),
     });
     p.endpoint = e;
     this.o.record({ type: 'job', t: startedS, cluster: this.clusterId, job: -Number(p.jobId), event: 'start' });
@@ -222,6 +224,13 @@ export class PilotPool {
       this.o.grid.retire(this.clusterId, name, true);
     }, Math.max(0, leavesAtS - now) * 1000);
     this.retireTimers.add(timer);
+  }
+
+  /** A per-Work job's one task ended: its host takes no other, and the job ends once it is idle. */
+  private workComputed(p: Pilot, name: string): void {
+    if (p.ended || this.stopped) return;
+    this.o.log({ kind: 'pilot', cluster: this.clusterId, job: p.jobId, message: 'its Work has been computed: the job ends' });
+    this.o.grid.retire(this.clusterId, name, true);
   }
 
   /**

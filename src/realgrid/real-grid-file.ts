@@ -245,7 +245,13 @@ export function parseRealGrid(text: string, file: string): RealGrid {
     if (!Array.isArray(c.hosts) && c.hosts.type === 'slurm') {
       // The storage, as this machine sees it; the pilots' cores join as hosts while they run.
       const storage: LocalEndpointSpec = { kind: 'local', name: `${c.name}.storage`, hostIds: [], arch: c.hosts.arch ?? 0 };
-      return { id: c.name, kind: 'slurm', storageDir: fromFile(c.storage), endpoints: [storage], slurm: slurmSpecOf(c.hosts), pos };
+      const slurm = slurmSpecOf(c.hosts);
+      if (Array.isArray(slurm)) {
+        const [field, message, hint] = slurm;
+        add(`${cptr}/hosts/${field}`, `cluster "${c.name}": ${message}`, hint);
+        return { id: c.name, kind: 'slurm', storageDir: '', endpoints: [], pos };
+      }
+      return { id: c.name, kind: 'slurm', storageDir: fromFile(c.storage), endpoints: [storage], slurm, pos };
     }
     if (!Array.isArray(c.hosts)) {
       const slots = c.hosts.slots;

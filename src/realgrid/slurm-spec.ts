@@ -1,6 +1,7 @@
 // A Slurm cluster in a real grid file: how gridsweep asks Slurm for cores. The submission strategy and its
 // parameters have the names the simulated batch clusters use (src/batch/submission.ts), so that a
-// strategy compared in simulation runs as is for real.
+// strategy compared in simulation runs as is for real: "pilots", or "per-work" (single-core jobs that
+// each compute one Work, for sites that do not allow pilots to take Work after Work).
 //
 //   "hosts": { "type": "slurm", "partition": "short", "account": "proj42", "qos": "normal",
 //              "submission": "pilots", "pilots": 2, "pilotCores": 4, "memoryMB": 4000,
@@ -9,10 +10,11 @@
 import { DEFAULT_SUBMISSION } from '../batch/submission.js';
 
 export interface SlurmSpec {
-  readonly submission: 'pilots';
-  /** Pilots queued or running at once. */
+  /** "pilots": jobs whose cores are hosts until their walltime; "per-work": single-core jobs that each compute one Work. */
+  readonly submission: 'pilots' | 'per-work';
+  /** Jobs queued or running at once. */
   readonly pilots: number;
-  /** Cores each pilot asks for (one host per core). */
+  /** Cores each pilot asks for (one host per core); 1 for per-Work jobs. */
   readonly pilotCores: number;
   /** Walltime each pilot asks for, seconds (Slurm counts whole minutes: it is rounded up). */
   readonly pilotWalltimeS: number;
@@ -29,7 +31,7 @@ export interface SlurmSpec {
 
 export interface RawSlurmHosts {
   type: 'slurm';
-  submission?: 'pilots';
+  submission?: 'pilots' | 'per-work';
   pilots?: number;
   pilotCores?: number;
   pilotWalltimeS?: number;
@@ -51,8 +53,8 @@ export const SLURM_HOSTS_SCHEMA = {
   description: 'Slurm pilots {"type": "slurm", "pilots": 2, "pilotCores": 4, "pilotWalltimeS": 3600, ...}',
   properties: {
     type: { const: 'slurm', description: '"slurm"' },
-    submission: { const: 'pilots', description: '"pilots" (the only strategy real Slurm clusters have so far)' },
-    pilots: { type: 'integer', minimum: 1, maximum: 1000, description: 'pilot jobs queued or running at once, 1 or more' },
+    submission: { enum: ['pilots', 'per-work'], description: '"pilots" or "per-work"' },
+    pilots: { type: 'integer', minimum: 1, maximum: 1000, description: 'jobs queued or running at once, 1 or more' },
     pilotCores: { type: 'integer', minimum: 1, maximum: 4096, description: 'cores each pilot asks for, 1 or more' },
     pilotWalltimeS: { type: 'number', minimum: 60, description: 'seconds each pilot asks for, 60 or more (Slurm counts whole minutes)' },
     memoryMB: { type: 'integer', minimum: 1, description: 'memory each pilot asks for, in MB' },
@@ -65,9 +67,14 @@ export const SLURM_HOSTS_SCHEMA = {
   },
 } as const;
 
-export function slurmSpecOf(raw: RawSlurmHosts): SlurmSpec {
+/** The settings, or a problem: [the setting at fault, what is wrong, how to fix it]. */
+export function slurmSpecOf(raw: RawSlurmHosts): SlurmSpec | [keyof RawSlurmHosts, string, string] {
+  const submission = raw.submission ?? 'pilots';
+  if (submission === 'per-work' && raw.pilotCores !== undefined && raw.pilotCores !== 1) {
+    return ['pilotCores', `per-Work jobs take one core each, got "pilotCores": ${raw.pilotCores}`, 'leave "pilotCores" out, or use "submission": "pilots"'];
+  }
   return {
-    submission: 'pilots',
+    submission,
     pilots: raw.pilots ?? DEFAULT_SUBMISSION.pilots,
     pilotCores: raw.pilotCores ?? 1,
     pilotWalltimeS: raw.pilotWalltimeS ?? DEFAULT_SUBMISSION.pilotWalltimeS,

@@ -43,6 +43,10 @@ describe('Slurm clusters in real grid files', () => {
     expect(() => parseRealGrid(gridText({ pilotWalltimeS: 30 }), 'g.json')).toThrow(/g\.json:\d+:\d+: error: .*pilotWalltimeS.*60 or more/s);
     expect(() => parseRealGrid(gridText({ partition: 'a b' }), 'g.json')).toThrow(/g\.json:\d+:\d+: error: .*partition/s);
     expect(() => parseRealGrid(gridText({ walltime: 60 }), 'g.json')).toThrow(/g\.json:\d+:\d+: error: .*walltime/s);
+    const perWork = gridText({ submission: 'per-work', pilotCores: 4 });
+    const coresLine = perWork.split('\n').findIndex((l) => l.includes('"pilotCores"')) + 1;
+    expect(() => parseRealGrid(perWork, 'g.json')).toThrow(new RegExp(`g\\.json:${coresLine}:\\d+: error: cluster "hpc": per-Work jobs take one core each`));
+    expect(parseRealGrid(gridText({ submission: 'per-work' }), 'g.json').clusters[0]!.slurm).toMatchObject({ submission: 'per-work', pilotCores: 1 });
   });
 
   it('an edit cannot add a Slurm cluster to a running run, nor change its settings; it says so', () => {

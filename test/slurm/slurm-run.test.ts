@@ -5,65 +5,19 @@
 // - a Slurm cluster and an SSH host (a namespaced sshd) in one run, each shared input sent once per cluster;
 // - a pilot cancelled (scancel) while it computes;
 // - a queue wait: another job holds every CPU of the node when the run starts;
-// - a pilot whose walltime ends while it computes (Slurm's time limit is whole minutes, enforced every
-//   30 s: this case takes up to 150 s);
 // - the controller SIGKILLed while its pilots run, then resumed (it cancels the pilots it finds);
+// - per-Work jobs (single-core jobs that each compute one Work);
 // - the controller interrupted (SIGINT): it cancels its pilots before it exits.
-import { readFileSync, rmSync } from 'node:fs';
+// (A pilot whose walltime ends mid-task: slurm-walltime.test.ts, a file of its own since it takes minutes.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../backends/real/journal.js';
-import type { RunRecordEvent } from '../../src/record/events.js';
 import { renderHtmlReport } from '../../src/report/html-report.js';
 import { RunState } from '../../src/report/run-state.js';
 import { startNetnsGrid, type NetnsGrid } from '../support/netns.js';
-import { expectEachTaskDoneOnce, makeOrigin, runCli, type GridWriter, type Origin } from '../support/run-support.js';
-import { startSlurm, type TestSlurm } from '../support/slurm.js';
+import { expectEachTaskDoneOnce } from '../support/run-support.js';
+import { pilotJob, recordOf, slurmGrid, useTestSlurm } from './slurm-run-support.js';
 
-let slurm: TestSlurm;
-const origins: Origin[] = [];
-
-beforeAll(async () => {
-  slurm = await startSlurm({ cpus: 4 });
-}, 60_000);
-afterAll(async () => {
-  await slurm?.stop();
-  for (const o of origins) rmSync(o.dir, { recursive: true, force: true });
-}, 60_000);
-
-function slurmGrid(hosts: Record<string, unknown>, withSsh?: NetnsGrid): GridWriter {
-  return {
-    realGridJson: (dir, extra) => {
-      const base = withSsh ? (JSON.parse(withSsh.realGridJson(dir, extra)) as { clusters: unknown[] }) : { realgrid: 1, ...extra, clusters: [] };
-      base.clusters.push({ name: 'hpc', storage: `${dir}/hpc-storage`, hosts: { type: 'slurm', ...hosts } });
-      return JSON.stringify(base, null, 2);
-    },
-  };
-}
-
-function origin(grid: GridWriter, seeds: number, seconds: number, estimateS?: number): Origin {
-  const o = makeOrigin(grid, seeds, seconds, {}, estimateS);
-  origins.push(o);
-  return o;
-}
-
-function recordOf(o: Origin): RunRecordEvent[] {
-  return readFileSync(o.recordPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RunRecordEvent);
-}
-
-/** Jobs of the test Slurm still queued or running. */
-async function liveJobs(): Promise<string[]> {
-  const out = await slurm.command('squeue', ['--noheader', '--states=PENDING,RUNNING,CONFIGURING', '--format=%i %j']);
-  return out.trim().split('\n').filter((l) => l.trim() !== '');
-}
-
-function run(o: Origin, extra: readonly string[], onLine: Parameters<typeof runCli>[1] = () => undefined, limitS = 150): ReturnType<typeof runCli> {
-  return runCli(['run', o.sweepPath, '--grid', o.gridPath, '--journal', o.journalPath, '--record', o.recordPath, '--heuristic', 'workqueue', '--no-watch', ...extra], onLine, limitS, slurm.env);
-}
-
-const pilotJob = (line: string, what: RegExp): string | undefined => {
-  const m = /^pilot +hpc job (\d+): (.*)$/.exec(line);
-  return m && what.test(m[2]!) ? m[1] : undefined;
-};
+const { slurm, origin, run, liveJobs } = useTestSlurm();
 
 describe('gridsweep run on a real Slurm', () => {
   describe('with an SSH host beside it', () => {
@@ -112,7 +66,7 @@ describe('gridsweep run on a real Slurm', () => {
       firstPilot ??= pilotJob(line, /^started/);
       if (!cancelled && firstPilot && line.startsWith('done') && line.includes(`on hpc.${firstPilot}.`)) {
         cancelled = true;
-        void slurm.command('scancel', [firstPilot]);
+        void slurm().command('scancel', [firstPilot]);
       }
     });
     expect(r.killedAtLimit, r.stdout + r.stderr).toBe(false);
@@ -128,7 +82,7 @@ describe('gridsweep run on a real Slurm', () => {
   }, 180_000);
 
   it('records the queue wait of a pilot behind a job that holds every CPU', async () => {
-    const blocker = (await slurm.command('sbatch', ['--parsable', '--job-name=blocker', '--cpus-per-task=4', '--time=1', '--output=/dev/null', '--wrap=sleep 8'])).trim();
+    const blocker = (await slurm().command('sbatch', ['--parsable', '--job-name=blocker', '--cpus-per-task=4', '--time=1', '--output=/dev/null', '--wrap=sleep 8'])).trim();
     const o = origin(slurmGrid({ pilots: 1, pilotCores: 2, pilotWalltimeS: 600 }), 2, 1);
     const r = await run(o, []);
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -140,23 +94,8 @@ describe('gridsweep run on a real Slurm', () => {
     expect(start.t - submit.t).toBeGreaterThan(3);
     expect(r.stdout).toMatch(/queue wait median (\d+\.\d) s/);
     expect(Number(/queue wait median (\d+\.\d) s/.exec(r.stdout)![1])).toBeGreaterThan(3);
-    expect(await slurm.command('squeue', ['--noheader', '--states=all', `--jobs=${blocker}`, '--format=%T'])).toMatch(/COMPLETED/);
+    expect(await slurm().command('squeue', ['--noheader', '--states=all', `--jobs=${blocker}`, '--format=%T'])).toMatch(/COMPLETED/);
   }, 120_000);
-
-  it('a pilot whose walltime ends mid-task: the task is run again on the next pilot', async () => {
-    // Two tasks of 48 s, estimated at 0.5 s: the planner starts the second at about 51 s on a pilot it
-    // expects to leave at 54 s (its one-minute walltime less a margin of 6 s). slurmctld enforces time
-    // limits every 30 s, so it ends the pilot between 61 s and 91 s, mid-task.
-    const o = origin(slurmGrid({ pilots: 1, pilotCores: 1, pilotWalltimeS: 60 }), 1, 48, 0.5);
-    const r = await run(o, [], undefined, 220);
-    expect(r.killedAtLimit, r.stdout + r.stderr).toBe(false);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    expectEachTaskDoneOnce(o, 1);
-    expect(r.stdout).toMatch(/pilot +hpc job \d+: ended \(TIMEOUT\)/);
-    const jobs = recordOf(o).flatMap((e) => (e.type === 'job' ? [e] : []));
-    expect(jobs.some((j) => j.event === 'end' && j.killed === true)).toBe(true);
-    expect(readJournal(o.journalPath).some((e) => e.type === 'failed' && !e.final)).toBe(true);
-  }, 260_000);
 
   it('the controller killed while its pilots run, then resumed: the old pilots are cancelled, each task verified once', async () => {
     const o = origin(slurmGrid({ pilots: 2, pilotCores: 1, pilotWalltimeS: 600 }), 5, 2);
@@ -176,9 +115,26 @@ describe('gridsweep run on a real Slurm', () => {
     expect(second.stdout).toMatch(/cancelled \d+ pilot\(s\) left by the run this one resumes/);
     const verified = readJournal(o.journalPath).flatMap((e) => (e.type === 'verified' ? [e.work] : []));
     expect(verified.sort((a, b) => a - b)).toEqual([...Array(10).keys()]);
-    for (const line of left) expect(await slurm.command('squeue', ['--noheader', '--states=all', `--jobs=${line.split(' ')[0]}`, '--format=%T'])).toMatch(/CANCELLED/);
+    for (const line of left) expect(await slurm().command('squeue', ['--noheader', '--states=all', `--jobs=${line.split(' ')[0]}`, '--format=%T'])).toMatch(/CANCELLED/);
     expect(await liveJobs()).toEqual([]);
   }, 180_000);
+
+  it('per-Work jobs: each single-core job computes one Work, then ends', async () => {
+    const o = origin(slurmGrid({ submission: 'per-work', pilots: 3, pilotWalltimeS: 600 }), 3, 1);
+    const r = await run(o, []);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expectEachTaskDoneOnce(o, 3);
+    const record = recordOf(o);
+    const submits = record.filter((e) => e.type === 'job' && e.event === 'submit');
+    expect(submits.length).toBe(6);
+    expect(submits.every((e) => e.type === 'job' && e.cores === 1)).toBe(true);
+    const worksOnHost = new Map<string, number>();
+    for (const e of record) if (e.type === 'start' && e.kind === 'compute' && e.resource.type === 'host') worksOnHost.set(e.resource.host, (worksOnHost.get(e.resource.host) ?? 0) + 1);
+    expect(worksOnHost.size).toBe(6);
+    expect([...worksOnHost.values()].every((n) => n === 1)).toBe(true);
+    expect(r.stdout.match(/its Work has been computed: the job ends/g)?.length).toBe(6);
+    expect(await liveJobs()).toEqual([]);
+  }, 120_000);
 
   it('an interrupted run (SIGINT) cancels its pilots before it exits', async () => {
     const o = origin(slurmGrid({ pilots: 2, pilotCores: 1, pilotWalltimeS: 600 }), 5, 5);
