@@ -211,7 +211,12 @@ export class RealGridOS implements GridOS, InformationService {
     return [...this.hosts.values()].filter((h) => h.announced).length;
   }
 
-  async stop(cleanStorage: boolean): Promise<void> {
+  /**
+   * Ends the run's use of the grid: no more probes or reconnections, this run's files removed from the
+   * storage (if `cleanStorage`), `beforeClose` run while the connections are still open (a Slurm cluster's
+   * pilots are cancelled through its login node), then every connection closed.
+   */
+  async stop(cleanStorage: boolean, beforeClose?: () => Promise<void>): Promise<void> {
     this.stopped = true;
     if (this.probeTimer) clearInterval(this.probeTimer);
     for (const t of this.timers) clearTimeout(t);
@@ -223,6 +228,7 @@ export class RealGridOS implements GridOS, InformationService {
         if (e) await e.removeRunDir().catch(() => undefined);
       }
     }
+    await beforeClose?.();
     await Promise.all(endpoints.map((e) => e.close().catch(() => undefined)));
   }
 

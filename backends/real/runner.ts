@@ -23,6 +23,7 @@ import { Rng } from '../../src/util/rng.js';
 import { GRIDSWEEP_VERSION } from '../../src/version.js';
 import { LocalEndpoint } from '../local/local-endpoint.js';
 import { PilotPool } from '../slurm/pilot-pool.js';
+import { localSlurmAccess, sshSlurmAccess } from '../slurm/slurm-access.js';
 import { SshEndpoint } from '../ssh/ssh-endpoint.js';
 import type { Endpoint } from './endpoint.js';
 import { Journal, readJournal, verifiedWorks } from './journal.js';
@@ -206,6 +207,7 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
       new PilotPool({
         cluster: { ...c, slurm },
         storage,
+        access: storage instanceof SshEndpoint ? sshSlurmAccess(storage, slurm.env) : localSlurmAccess(slurm.env, input.grid.deadlines.commandS),
         runDir: join(c.storageDir, 'gridsweep', runId),
         jobName,
         grid,
@@ -285,9 +287,8 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
     ? compareTimelines({ record: plan.recordPath, makespanS: plan.makespanS, starts: plan.computeStart }, { makespanS, starts: computeStarts(computeEvents) })
     : undefined;
   clock.cancelAll();
-  await grid.stop(!input.keepStorage && failedToStart === undefined && failed.length === 0);
   // The pilots still queued or running are cancelled, and end in the record, when the run ends.
-  await Promise.all(pools.map((p) => p.stop(makespanS)));
+  await grid.stop(!input.keepStorage && failedToStart === undefined && failed.length === 0, () => Promise.all(pools.map((p) => p.stop(makespanS))).then(() => undefined));
   input.record({ type: 'run-end', t: makespanS, makespanS, worksDone: done + skip.size, worksFailed: app.works.length - done - skip.size, ...(prediction ? { prediction } : {}) });
   journal?.close();
   if (failedToStart) throw failedToStart;

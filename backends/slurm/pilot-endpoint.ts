@@ -1,9 +1,8 @@
 // One running Slurm pilot as a machine of the real grid: its cores are hosts. The agent (backends/ssh/
-// agent.pl) runs inside the pilot's allocation as a job step (`srun --jobid=J --overlap`), its standard
-// input and output carried by srun: the compute node needs no SSH server and no way back to this machine,
-// only what Slurm itself uses. Tasks, cancels and the load probe (the heartbeat) go through the agent;
+// agent.pl) runs inside the pilot's allocation as a job step (`srun --jobid=J --overlap`, here or on the
+// login node), its standard input and output carried by srun: the compute node needs no SSH server and
+// no way back to this machine, only what Slurm itself uses. Tasks, cancels and the load probe (the heartbeat) go through the agent;
 // files go through the cluster's storage, which this machine shares with the nodes.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import type { ClusterId } from '../../src/model/grid.js';
 import type { PilotEndpointSpec } from '../../src/realgrid/real-grid-file.js';
@@ -12,8 +11,11 @@ import { EndpointDownError, type Endpoint, type LoadSample, type TaskExit, type 
 import type { FileFacts } from '../real/file-facts.js';
 import { agentTaskFor, KILL_SCRIPT_S, killScript, parseProbe, PROBE_SCRIPT, workDirOf } from '../real/host-scripts.js';
 import { agentCommand, AgentSession, taskExitOf, type Channel, type CommandResult } from '../ssh/agent-session.js';
+import type { SlurmAccess } from './slurm-access.js';
 
 export interface PilotLaunch {
+  /** Where srun runs (this machine, or the login node). */
+  readonly access: SlurmAccess;
   /** Shell lines run before the agent starts (`module load …`). */
   readonly setup: readonly string[];
   readonly deadlines: Deadlines;
@@ -23,23 +25,10 @@ export interface PilotLaunch {
   readonly firstTaskEnded?: () => void;
 }
 
-/** srun's pipes as the agent session's channel. */
-function channelOf(child: ChildProcess): Channel {
-  return {
-    write: (data) => child.stdin!.write(data),
-    end: () => child.stdin!.end(),
-    close: () => child.kill('SIGKILL'),
-    on: ((event: 'data' | 'close', fn: (data?: Buffer) => void) => {
-      if (event === 'data') child.stdout!.on('data', fn);
-      else child.on('close', () => fn());
-    }) as Channel['on'],
-    stderr: { on: (_event, fn) => child.stderr!.on('data', fn) },
-  };
-}
-
 export class PilotEndpoint implements Endpoint {
   private agent: AgentSession | undefined;
-  private srun: ChildProcess | undefined;
+  /** srun's standard input and output, the agent's channel. */
+  private srun: Channel | undefined;
   private up = false;
   private generation = 0;
   private readonly downListeners: ((reason: string) => void)[] = [];
@@ -61,21 +50,20 @@ export class PilotEndpoint implements Endpoint {
   async connect(): Promise<void> {
     if (this.up) return;
     const script = [...this.launch.setup, agentCommand()].join('\n');
-    const child = spawn('srun', [`--jobid=${this.spec.jobId}`, '--overlap', '--nodes=1', '--ntasks=1', `--cpus-per-task=${this.spec.hostIds.length}`, '--mem=0', '--quiet', '/bin/sh', '-c', script], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    child.on('error', () => undefined); // reported through the channel's close
-    child.stdin.on('error', () => undefined);
+    const argv = ['srun', `--jobid=${this.spec.jobId}`, '--overlap', '--nodes=1', '--ntasks=1', `--cpus-per-task=${this.spec.hostIds.length}`, '--mem=0', '--quiet', '/bin/sh', '-c', script];
     const generation = ++this.generation;
-    this.srun = child;
     const loginS = this.launch.deadlines.loginS;
+    let channel: Channel | undefined;
     try {
-      this.agent = await withDeadline(AgentSession.attach(channelOf(child), this.label), loginS, `${this.label}: the agent did not start within ${loginS} s`, () => child.kill('SIGKILL'));
+      channel = await withDeadline(this.launch.access.open(argv), loginS, `${this.label}: srun did not start within ${loginS} s`, () => undefined);
+      const opened = channel;
+      this.agent = await withDeadline(AgentSession.attach(opened, this.label), loginS, `${this.label}: the agent did not start within ${loginS} s`, () => opened.close());
     } catch (err) {
-      child.kill('SIGKILL');
+      channel?.close();
       throw err instanceof EndpointDownError ? err : new EndpointDownError(`${this.label}: ${(err as Error).message}`);
     }
-    child.on('close', () => this.wentDown(generation, 'its agent (srun) ended'));
+    this.srun = channel;
+    channel.on('close', () => this.wentDown(generation, 'its agent (srun) ended'));
     this.up = true;
   }
 
@@ -89,7 +77,7 @@ export class PilotEndpoint implements Endpoint {
     this.up = false;
     this.agent?.close();
     this.agent = undefined;
-    this.srun?.kill('SIGKILL');
+    this.srun?.close();
     this.srun = undefined;
   }
 
@@ -170,9 +158,10 @@ export class PilotEndpoint implements Endpoint {
     this.agent?.close();
     this.agent = undefined;
     this.srun = undefined;
-    if (srun && srun.exitCode === null) {
-      const killLater = setTimeout(() => srun.kill('SIGKILL'), 5000).unref();
-      srun.once('close', () => clearTimeout(killLater));
+    if (srun) {
+      // the agent exits once its input ends; srun is made to go if it has not after 5 s
+      const closeLater = setTimeout(() => srun.close(), 5000).unref();
+      srun.on('close', () => clearTimeout(closeLater));
     }
   }
 }

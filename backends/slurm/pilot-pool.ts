@@ -6,8 +6,6 @@
 // preempted, its node lost, its walltime reached) takes its hosts with it, and what ran there is planned
 // again elsewhere. With "per-work", each job has one core and ends as soon as one Work has been computed
 // on it. One squeue call covers all the pilots; polls back off while nothing changes.
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { ClusterId } from '../../src/model/grid.js';
 import type { RecordSink } from '../../src/record/events.js';
 import type { RealClusterSpec } from '../../src/realgrid/real-grid-file.js';
@@ -17,6 +15,7 @@ import type { Endpoint } from '../real/endpoint.js';
 import type { ProgressEvent } from '../real/real-grid-os.js';
 import type { WallClock } from '../real/wall-clock.js';
 import { PilotEndpoint } from './pilot-endpoint.js';
+import type { SlurmAccess } from './slurm-access.js';
 import { jobIsAlive, SlurmCommands, type SlurmJobState } from './slurm-commands.js';
 
 /** What the pool needs of the real grid. */
@@ -31,8 +30,10 @@ export interface PilotGrid {
 
 export interface PilotPoolOptions {
   readonly cluster: RealClusterSpec & { readonly slurm: SlurmSpec };
-  /** The cluster's storage as this machine sees it. */
+  /** The cluster's storage as this machine sees it (or through the login node). */
   readonly storage: Endpoint;
+  /** Where the Slurm commands run. */
+  readonly access: SlurmAccess;
   /** This run's directory in that storage. */
   readonly runDir: string;
   /** Every pilot of the run has this job name (a resumed run finds those of the run it continues). */
@@ -77,7 +78,7 @@ export class PilotPool {
   readonly queueWaitsS: number[] = [];
 
   constructor(private readonly o: PilotPoolOptions) {
-    this.commands = new SlurmCommands(o.deadlines.commandS);
+    this.commands = new SlurmCommands(o.access);
     this.pollS = o.pollMinS ?? 1;
   }
 
@@ -105,7 +106,6 @@ export class PilotPool {
   }
 
   async start(): Promise<void> {
-    await mkdir(join(this.o.runDir, 'pilots'), { recursive: true });
     await this.topUp();
     this.schedulePoll();
   }
@@ -130,7 +130,8 @@ export class PilotPool {
       `--ntasks=1`,
       `--cpus-per-task=${s.pilotCores}`,
       `--time=${minutes}`,
-      `--output=${join(this.o.runDir, 'pilots', '%j.out')}`,
+      // the batch script only sleeps; what the agent says goes back through srun
+      '--output=/dev/null',
       ...(s.memoryMB !== undefined ? [`--mem=${s.memoryMB}`] : []),
       ...(s.partition !== undefined ? [`--partition=${s.partition}`] : []),
       ...(s.account !== undefined ? [`--account=${s.account}`] : []),
@@ -207,6 +208,7 @@ export class PilotPool {
     const name = `${this.clusterId}.${p.jobId}`;
     const hostIds = Array.from({ length: this.spec.pilotCores }, (_, k) => `${name}.${k + 1}`);
     const e = new PilotEndpoint({ kind: 'pilot', name, jobId: p.jobId, hostIds, arch: this.spec.arch, leavesAtS }, this.clusterId, this.o.storage, this.o.runDir, {
+      access: this.o.access,
       setup: this.spec.setup,
       deadlines: this.o.deadlines,
       closed: () => this.released(p),

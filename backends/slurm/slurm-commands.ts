@@ -1,7 +1,7 @@
-// The Slurm client commands gridsweep uses, run on this machine with a deadline each: sbatch to submit a
-// pilot, squeue to see what became of the run's jobs (one call for all of them), scancel to end them.
-// They find the cluster as any Slurm command does (SLURM_CONF, or the system's slurm.conf).
-import { execFile } from 'node:child_process';
+// The Slurm client commands gridsweep uses (where they run and their deadline: slurm-access.ts): sbatch to
+// submit a pilot, squeue to see what became of the run's jobs (one call for all of them), scancel to end
+// them. They find the cluster as any Slurm command does (SLURM_CONF, or the system's slurm.conf).
+import type { SlurmAccess } from './slurm-access.js';
 
 export interface SlurmJobState {
   readonly jobId: string;
@@ -27,19 +27,6 @@ export class SlurmCommandError extends Error {
   }
 }
 
-function runCommand(command: string, args: readonly string[], deadlineS: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(command, args, { timeout: deadlineS * 1000, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) {
-        const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? `${command} is not installed here (is this a Slurm login node?)` : err.killed ? `no answer within ${deadlineS} s` : stderr.trim() || err.message;
-        reject(new SlurmCommandError(`${command} ${args.join(' ')}: ${why}`));
-        return;
-      }
-      resolve(stdout);
-    });
-  });
-}
-
 /** Slurm prints local times without a zone, e.g. 2026-11-25T09:30:40; Unknown and N/A mean none. */
 function epochOf(text: string): number | undefined {
   if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/.test(text)) return undefined;
@@ -48,11 +35,22 @@ function epochOf(text: string): number | undefined {
 }
 
 export class SlurmCommands {
-  constructor(private readonly deadlineS: number) {}
+  constructor(private readonly access: SlurmAccess) {}
+
+  private async run(command: string, args: readonly string[]): Promise<string> {
+    let r;
+    try {
+      r = await this.access.run([command, ...args]);
+    } catch (err) {
+      throw new SlurmCommandError(`${command}: ${(err as Error).message}`);
+    }
+    if (r.code !== 0) throw new SlurmCommandError(`${command} ${args.join(' ')}: ${r.stderr.trim() || `exit ${r.code ?? r.signal}`}`);
+    return r.stdout;
+  }
 
   /** Submits a batch job; resolves with its id. */
   async sbatch(args: readonly string[]): Promise<string> {
-    const out = await runCommand('sbatch', ['--parsable', ...args], this.deadlineS);
+    const out = await this.run('sbatch', ['--parsable', ...args]);
     const jobId = out.trim().split(';')[0] ?? '';
     if (!/^\d+$/.test(jobId)) throw new SlurmCommandError(`sbatch answered "${out.trim()}" instead of a job id`);
     return jobId;
@@ -60,7 +58,7 @@ export class SlurmCommands {
 
   /** Every job of this user with that name that Slurm still remembers, ended ones included. */
   async jobsNamed(name: string): Promise<SlurmJobState[]> {
-    const out = await runCommand('squeue', ['--noheader', '--states=all', `--name=${name}`, '--me', '--format=%i|%T|%S|%e|%r'], this.deadlineS);
+    const out = await this.run('squeue', ['--noheader', '--states=all', `--name=${name}`, '--me', '--format=%i|%T|%S|%e|%r']);
     const jobs: SlurmJobState[] = [];
     for (const line of out.split('\n')) {
       const [jobId, state, start, end, reason] = line.trim().split('|');
@@ -73,6 +71,6 @@ export class SlurmCommands {
   }
 
   async scancel(jobIds: readonly string[]): Promise<void> {
-    if (jobIds.length > 0) await runCommand('scancel', [...jobIds], this.deadlineS);
+    if (jobIds.length > 0) await this.run('scancel', [...jobIds]);
   }
 }

@@ -27,7 +27,7 @@ import {
 import type { FileFacts } from '../real/file-facts.js';
 import { withDeadline } from '../real/deadline.js';
 import { agentTaskFor, filesDirOf, KILL_SCRIPT_S, killScript, parentDirs, parseProbe, PROBE_SCRIPT, workDirOf } from '../real/host-scripts.js';
-import { AgentSession, taskExitOf, type CommandResult, type ExecClient } from './agent-session.js';
+import { AgentSession, taskExitOf, type Channel, type CommandResult, type ExecClient } from './agent-session.js';
 import { checkHostKey, knownHostsName } from './known-hosts.js';
 import { shellCommand, shellQuote } from './shell-quote.js';
 
@@ -108,7 +108,8 @@ export class SshEndpoint implements Endpoint {
     runId: string,
     private readonly options: SshEndpointOptions,
   ) {
-    this.tasks = new PQueue({ concurrency: spec.hostIds.length });
+    // A Slurm cluster's login node has no hosts of its own: it runs no task.
+    this.tasks = new PQueue({ concurrency: Math.max(1, spec.hostIds.length) });
     this.runDir = posix.join(storageDir, 'gridsweep', runId);
   }
 
@@ -398,8 +399,16 @@ export class SshEndpoint implements Endpoint {
     this.dropConnection('closed');
   }
 
-  /** Runs an argv on the host through the same quoting as tasks (used by tests and `probe`). */
+  /** Runs an argv on the host through the same quoting as tasks (a Slurm command, a test's, `probe`'s). */
   async runArgv(argv: readonly string[]): Promise<CommandResult> {
     return this.exec(shellCommand(argv), 'a command');
+  }
+
+  /** Starts an argv on the host on an exec channel of its own (a Slurm pilot's agent, through srun). */
+  openChannel(argv: readonly string[]): Promise<Channel> {
+    const client = this.connection().connection as unknown as ExecClient;
+    return new Promise((resolve, reject) => {
+      client.exec(shellCommand(argv), (err, channel) => (err ? reject(new EndpointDownError(`${this.label}: cannot open a channel: ${err.message}`)) : resolve(channel)));
+    });
   }
 }

@@ -29,6 +29,7 @@ import { InputError, type Diagnostic } from '../util/diagnostics.js';
 import { parseJsonSource } from '../sweep/json-source.js';
 import { checkAgainstSchema, compileSchema } from '../sweep/schema-check.js';
 import { SLURM_HOSTS_SCHEMA, slurmSpecOf, type RawSlurmHosts, type SlurmSpec } from './slurm-spec.js';
+import { SSH_CONNECTION_PROPERTIES, type RawSshConnection } from './ssh-connection-schema.js';
 
 const NAME = '^[A-Za-z0-9_][A-Za-z0-9_.-]*$';
 
@@ -100,13 +101,8 @@ export const REAL_GRID_SCHEMA = {
                   properties: {
                     type: { const: 'ssh', description: '"ssh"' },
                     name: { type: 'string', pattern: NAME, description: 'a host name (letters, digits, _ . -)' },
-                    address: { type: 'string', minLength: 1, description: 'a host name or IP address' },
-                    port: { type: 'integer', minimum: 1, maximum: 65535, description: 'a TCP port' },
-                    user: { type: 'string', minLength: 1, description: 'a user name' },
-                    identityFile: { type: 'string', minLength: 1, description: 'a private key file' },
-                    agent: { const: true, description: 'true (use ssh-agent through SSH_AUTH_SOCK)' },
+                    ...SSH_CONNECTION_PROPERTIES,
                     arch: { type: 'integer', minimum: 0, description: 'an architecture index, 0 or more' },
-                    knownHosts: { type: 'string', minLength: 1, description: 'a known_hosts file path' },
                     slots: { type: 'integer', minimum: 1, maximum: 6, description: 'concurrent tasks on this host, 1 to 6 (sshd allows 10 sessions per connection)' },
                   },
                 },
@@ -190,15 +186,9 @@ function expandHome(p: string): string {
   return p === '~' ? homedir() : p.startsWith('~/') ? join(homedir(), p.slice(2)) : p;
 }
 
-interface RawHost {
+interface RawHost extends RawSshConnection {
   name: string;
-  address: string;
-  port?: number;
-  user?: string;
-  identityFile?: string;
-  agent?: true;
   arch: number;
-  knownHosts?: string;
   slots?: number;
 }
 interface RawCluster {
@@ -237,21 +227,55 @@ export function parseRealGrid(text: string, file: string): RealGrid {
     hostNames.set(id, pointer);
   };
 
+  const requireAbsoluteStorage = (c: RawCluster, cptr: string, what: string): void => {
+    if (!isAbsolute(c.storage)) {
+      add(`${cptr}/storage`, `storage of ${what} must be an absolute path on its hosts, got "${c.storage}"`, 'write the full path, e.g. "/scratch/gridsweep"');
+    }
+  };
+  const sshSpec = (name: string, h: RawSshConnection, pointer: string, hostIds: HostId[], arch: number): SshEndpointSpec => {
+    if (h.identityFile !== undefined && h.agent) add(pointer, `host "${name}" names both "identityFile" and "agent"`, 'keep one of them');
+    if (h.identityFile === undefined && !h.agent) add(pointer, `host "${name}" names no credentials`, 'add "identityFile": "path/to/key" or "agent": true');
+    return {
+      kind: 'ssh',
+      name,
+      address: h.address,
+      port: h.port ?? 22,
+      user: h.user ?? userInfo().username,
+      ...(h.identityFile !== undefined ? { identityFile: fromFile(h.identityFile) } : {}),
+      agent: h.agent === true,
+      knownHostsFile: h.knownHosts ? fromFile(h.knownHosts) : knownHostsDefault,
+      keepaliveIntervalMs,
+      keepaliveCountMax,
+      deadlines,
+      transport: raw.transport ?? 'agent',
+      hostIds,
+      arch,
+    };
+  };
+
   const clusters: RealClusterSpec[] = raw.clusters.map((c, ci) => {
     const cptr = `/clusters/${ci}`;
     if (clusterNames.has(c.name) || hostNames.has(c.name)) add(`${cptr}/name`, `name "${c.name}" is used twice`, 'give every cluster and host its own name');
     clusterNames.add(c.name);
     const pos = source.positionOf(cptr);
     if (!Array.isArray(c.hosts) && c.hosts.type === 'slurm') {
-      // The storage, as this machine sees it; the pilots' cores join as hosts while they run.
-      const storage: LocalEndpointSpec = { kind: 'local', name: `${c.name}.storage`, hostIds: [], arch: c.hosts.arch ?? 0 };
       const slurm = slurmSpecOf(c.hosts);
       if (Array.isArray(slurm)) {
         const [field, message, hint] = slurm;
         add(`${cptr}/hosts/${field}`, `cluster "${c.name}": ${message}`, hint);
         return { id: c.name, kind: 'slurm', storageDir: '', endpoints: [], pos };
       }
-      return { id: c.name, kind: 'slurm', storageDir: fromFile(c.storage), endpoints: [storage], slurm, pos };
+      // The storage as this machine sees it (or as the login node does, reached over SSH); the pilots'
+      // cores join as hosts while they run.
+      const login = c.hosts.login;
+      if (login === undefined) {
+        const storage: LocalEndpointSpec = { kind: 'local', name: `${c.name}.storage`, hostIds: [], arch: slurm.arch };
+        return { id: c.name, kind: 'slurm', storageDir: fromFile(c.storage), endpoints: [storage], slurm, pos };
+      }
+      requireAbsoluteStorage(c, cptr, 'a Slurm cluster reached through a login node');
+      const name = login.name ?? `${c.name}.login`;
+      claimHost(name, `${cptr}/hosts/login`);
+      return { id: c.name, kind: 'slurm', storageDir: c.storage, endpoints: [sshSpec(name, login, `${cptr}/hosts/login`, [], slurm.arch)], slurm, pos };
     }
     if (!Array.isArray(c.hosts)) {
       const slots = c.hosts.slots;
@@ -265,32 +289,13 @@ export function parseRealGrid(text: string, file: string): RealGrid {
         pos,
       };
     }
-    if (!isAbsolute(c.storage)) {
-      add(`${cptr}/storage`, `storage of an SSH cluster must be an absolute path on its hosts, got "${c.storage}"`, 'write the full path, e.g. "/scratch/gridsweep"');
-    }
+    requireAbsoluteStorage(c, cptr, 'an SSH cluster');
     const endpoints: SshEndpointSpec[] = c.hosts.map((h, hi) => {
       const hptr = `${cptr}/hosts/${hi}`;
-      if (h.identityFile !== undefined && h.agent) add(hptr, `host "${h.name}" names both "identityFile" and "agent"`, 'keep one of them');
-      if (h.identityFile === undefined && !h.agent) add(hptr, `host "${h.name}" names no credentials`, 'add "identityFile": "path/to/key" or "agent": true');
       const slots = h.slots ?? 1;
       const hostIds = slots === 1 ? [h.name] : Array.from({ length: slots }, (_, k) => `${h.name}.${k + 1}`);
       hostIds.forEach((id) => claimHost(id, `${hptr}/name`));
-      return {
-        kind: 'ssh',
-        name: h.name,
-        address: h.address,
-        port: h.port ?? 22,
-        user: h.user ?? userInfo().username,
-        ...(h.identityFile !== undefined ? { identityFile: fromFile(h.identityFile) } : {}),
-        agent: h.agent === true,
-        knownHostsFile: h.knownHosts ? fromFile(h.knownHosts) : knownHostsDefault,
-        keepaliveIntervalMs,
-        keepaliveCountMax,
-        deadlines,
-        transport: raw.transport ?? 'agent',
-        hostIds,
-        arch: h.arch,
-      };
+      return sshSpec(h.name, h, hptr, hostIds, h.arch);
     });
     return { id: c.name, kind: 'ssh', storageDir: c.storage, endpoints, pos };
   });

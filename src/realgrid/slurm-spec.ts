@@ -6,8 +6,12 @@
 //   "hosts": { "type": "slurm", "partition": "short", "account": "proj42", "qos": "normal",
 //              "submission": "pilots", "pilots": 2, "pilotCores": 4, "memoryMB": 4000,
 //              "pilotWalltimeS": 3600, "sbatchArgs": ["--constraint=avx2"],
-//              "setup": ["module load perl"], "arch": 0 }
+//              "setup": ["module load perl"], "env": {"SLURM_CONF": "/etc/slurm/b.conf"}, "arch": 0,
+//              "login": { "address": "login.hpc.example.org", "user": "me", "identityFile": "~/.ssh/id_ed25519" } }
+// Without "login", the Slurm commands run on this machine (a login node of the cluster); with it, on the
+// login node over SSH (host keys checked as for SSH hosts), and the storage is reached through it.
 import { DEFAULT_SUBMISSION } from '../batch/submission.js';
+import { SSH_CONNECTION_PROPERTIES, type RawSshConnection } from './ssh-connection-schema.js';
 
 export interface SlurmSpec {
   /** "pilots": jobs whose cores are hosts until their walltime; "per-work": single-core jobs that each compute one Work. */
@@ -26,6 +30,8 @@ export interface SlurmSpec {
   readonly sbatchArgs: readonly string[];
   /** Shell lines run in each pilot before the agent starts (`module load …`). */
   readonly setup: readonly string[];
+  /** Environment variables for every Slurm command (e.g. SLURM_CONF). */
+  readonly env: Readonly<Record<string, string>>;
   readonly arch: number;
 }
 
@@ -41,7 +47,9 @@ export interface RawSlurmHosts {
   qos?: string;
   sbatchArgs?: string[];
   setup?: string[];
+  env?: Record<string, string>;
   arch?: number;
+  login?: RawSshConnection & { name?: string };
 }
 
 const SLURM_NAME = { type: 'string', pattern: '^[A-Za-z0-9_.+-]+$' } as const;
@@ -63,7 +71,20 @@ export const SLURM_HOSTS_SCHEMA = {
     qos: { ...SLURM_NAME, description: 'a Slurm QOS name' },
     sbatchArgs: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'a list of extra sbatch arguments, e.g. ["--constraint=avx2"]' },
     setup: { type: 'array', items: { type: 'string' }, description: 'a list of shell lines to run before the agent, e.g. ["module load perl"]' },
+    env: {
+      type: 'object',
+      propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+      additionalProperties: { type: 'string' },
+      description: 'an object of environment variables for the Slurm commands, e.g. {"SLURM_CONF": "/etc/slurm/other.conf"}',
+    },
     arch: { type: 'integer', minimum: 0, description: 'an architecture index, 0 or more' },
+    login: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['address'],
+      description: 'the login node {"address", "port", "user", "identityFile" or "agent": true, "knownHosts", "name"}',
+      properties: { name: { type: 'string', pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]*$', description: 'a machine name (letters, digits, _ . -)' }, ...SSH_CONNECTION_PROPERTIES },
+    },
   },
 } as const;
 
@@ -84,6 +105,7 @@ export function slurmSpecOf(raw: RawSlurmHosts): SlurmSpec | [keyof RawSlurmHost
     ...(raw.qos !== undefined ? { qos: raw.qos } : {}),
     sbatchArgs: raw.sbatchArgs ?? [],
     setup: raw.setup ?? [],
+    env: raw.env ?? {},
     arch: raw.arch ?? 0,
   };
 }

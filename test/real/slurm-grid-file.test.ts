@@ -27,6 +27,7 @@ describe('Slurm clusters in real grid files', () => {
       qos: 'normal',
       sbatchArgs: ['--constraint=avx2'],
       setup: ['module load perl'],
+      env: {},
       arch: 2,
     });
     // the storage, seen from this machine, is a machine of the cluster with no hosts of its own
@@ -34,6 +35,18 @@ describe('Slurm clusters in real grid files', () => {
     const grid = parseRealGrid(gridText({}), '/g/grid.json');
     expect(grid.clusters[0]!.slurm).toMatchObject({ pilots: DEFAULT_SUBMISSION.pilots, pilotWalltimeS: DEFAULT_SUBMISSION.pilotWalltimeS, pilotCores: 1, sbatchArgs: [], setup: [] });
     expect(realGridArchitectures(parseRealGrid(gridText({ arch: 3 }), '/g/grid.json'))).toBe(4);
+  });
+
+  it('reaches the cluster through a login node over SSH, with the same rules as SSH hosts', () => {
+    const login = { address: 'login.example.org', user: 'me', identityFile: '/k' };
+    const c = parseRealGrid(JSON.stringify({ realgrid: 1, clusters: [{ name: 'hpc', storage: '/scratch/me', hosts: { type: 'slurm', login, env: { SLURM_CONF: '/etc/slurm/b.conf' } } }] }), '/g/grid.json').clusters[0]!;
+    expect(c.slurm!.env).toEqual({ SLURM_CONF: '/etc/slurm/b.conf' });
+    expect(c.endpoints).toHaveLength(1);
+    expect(c.endpoints[0]).toMatchObject({ kind: 'ssh', name: 'hpc.login', address: 'login.example.org', port: 22, user: 'me', identityFile: '/k', hostIds: [] });
+    const relative = JSON.stringify({ realgrid: 1, clusters: [{ name: 'hpc', storage: 'scratch', hosts: { type: 'slurm', login } }] }, null, 2);
+    expect(() => parseRealGrid(relative, 'g.json')).toThrow(/g\.json:\d+:\d+: error: storage of a Slurm cluster reached through a login node must be an absolute path/);
+    const noKey = JSON.stringify({ realgrid: 1, clusters: [{ name: 'hpc', storage: '/s', hosts: { type: 'slurm', login: { address: 'l' } } }] }, null, 2);
+    expect(() => parseRealGrid(noKey, 'g.json')).toThrow(/host "hpc\.login" names no credentials/);
   });
 
   it('names the line and column of a bad setting, and what it expected', () => {

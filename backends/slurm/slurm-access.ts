@@ -1,0 +1,62 @@
+// Where a Slurm cluster's commands run: on this machine (gridsweep runs on a login node), or on the login
+// node over the SSH connection of the cluster's storage endpoint. Either way a command is an argv, run
+// with the cluster's "env" and a deadline, or started on a channel of its own (a pilot's agent).
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import type { Channel, CommandResult } from '../ssh/agent-session.js';
+import type { SshEndpoint } from '../ssh/ssh-endpoint.js';
+
+export interface SlurmAccess {
+  /** Runs a short command (sbatch, squeue, scancel) to its end. */
+  run(argv: readonly string[]): Promise<CommandResult>;
+  /** Starts a long-lived command whose standard input and output are the channel (srun and the agent). */
+  open(argv: readonly string[]): Promise<Channel>;
+}
+
+/** argv preceded by `env NAME=value …` when the cluster names environment variables. */
+function withEnv(env: Readonly<Record<string, string>>, argv: readonly string[]): readonly string[] {
+  const pairs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
+  return pairs.length > 0 ? ['env', ...pairs, ...argv] : argv;
+}
+
+/** A child process's pipes as a channel. */
+function channelOf(child: ChildProcess): Channel {
+  child.on('error', () => undefined); // reported through 'close'
+  child.stdin!.on('error', () => undefined);
+  return {
+    write: (data) => child.stdin!.write(data),
+    end: () => child.stdin!.end(),
+    close: () => child.kill('SIGKILL'),
+    on: ((event: 'data' | 'close', fn: (data?: Buffer) => void) => {
+      if (event === 'data') child.stdout!.on('data', fn);
+      else child.on('close', () => fn());
+    }) as Channel['on'],
+    stderr: { on: (_event, fn) => child.stderr!.on('data', fn) },
+  };
+}
+
+export function localSlurmAccess(env: Readonly<Record<string, string>>, deadlineS: number): SlurmAccess {
+  return {
+    run: (argv) => {
+      const [cmd, ...args] = withEnv(env, argv);
+      return new Promise((resolve) => {
+        execFile(cmd!, args, { timeout: deadlineS * 1000, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+          if (!err) return resolve({ stdout, stderr, code: 0, signal: null });
+          const e = err as NodeJS.ErrnoException & { killed?: boolean; code?: number | string };
+          const why = e.code === 'ENOENT' ? `${cmd} is not installed here (is this a Slurm login node?)` : e.killed ? `no answer within ${deadlineS} s` : stderr;
+          resolve({ stdout, stderr: why, code: typeof e.code === 'number' ? e.code : 127, signal: null });
+        });
+      });
+    },
+    open: async (argv) => {
+      const [cmd, ...args] = withEnv(env, argv);
+      return channelOf(spawn(cmd!, args, { stdio: ['pipe', 'pipe', 'pipe'] }));
+    },
+  };
+}
+
+export function sshSlurmAccess(login: SshEndpoint, env: Readonly<Record<string, string>>): SlurmAccess {
+  return {
+    run: (argv) => login.runArgv(withEnv(env, argv)),
+    open: (argv) => login.openChannel(withEnv(env, argv)),
+  };
+}

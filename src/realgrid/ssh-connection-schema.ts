@@ -1,0 +1,19 @@
+// How a real grid file says to reach a machine over SSH (an SSH host, a Slurm cluster's login node): the
+// schema properties both share.
+export const SSH_CONNECTION_PROPERTIES = {
+  address: { type: 'string', minLength: 1, description: 'a host name or IP address' },
+  port: { type: 'integer', minimum: 1, maximum: 65535, description: 'a TCP port' },
+  user: { type: 'string', minLength: 1, description: 'a user name' },
+  identityFile: { type: 'string', minLength: 1, description: 'a private key file' },
+  agent: { const: true, description: 'true (use ssh-agent through SSH_AUTH_SOCK)' },
+  knownHosts: { type: 'string', minLength: 1, description: 'a known_hosts file path' },
+} as const;
+
+export interface RawSshConnection {
+  address: string;
+  port?: number;
+  user?: string;
+  identityFile?: string;
+  agent?: true;
+  knownHosts?: string;
+}
