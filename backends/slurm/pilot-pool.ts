@@ -59,6 +59,8 @@ interface Pilot {
   released?: boolean;
 }
 
+const PENDING_POLL_MAX_S = 8;
+
 /** How long before its walltime's end a pilot's hosts are expected to leave. */
 function leaveMarginS(walltimeS: number): number {
   return Math.min(60, Math.max(5, walltimeS * 0.1));
@@ -187,7 +189,10 @@ export class PilotPool {
       else if (!jobIsAlive(state)) this.ended(p, state);
     }
     await this.topUp();
-    const maxS = this.o.pollMaxS ?? 30;
+    // A pilot waiting in the queue is looked at at least every 8 s: how soon its cores are used after it
+    // starts depends on it. Running pilots alone need only be checked every pollMaxS.
+    const waiting = [...this.pilots.values()].some((p) => !p.ended && p.startedS === undefined);
+    const maxS = waiting ? Math.min(PENDING_POLL_MAX_S, this.o.pollMaxS ?? 30) : (this.o.pollMaxS ?? 30);
     this.pollS = changed || this.soon ? (this.o.pollMinS ?? 1) : Math.min(maxS, this.pollS * 2);
     this.soon = false;
   }
