@@ -57,9 +57,14 @@ interface Pilot {
   ended: boolean;
   /** Cancelled by the pool once its hosts had left. */
   released?: boolean;
+  /** Why it waits in the queue, as last told. */
+  reason?: string;
 }
 
 const PENDING_POLL_MAX_S = 8;
+/** After sbatch refuses a pilot, submissions pause 5 s, then twice as long after each refusal in a row, up to 5 min. */
+const SUBMIT_PAUSE_S = 5;
+const SUBMIT_PAUSE_MAX_S = 300;
 
 /** How long before its walltime's end a pilot's hosts are expected to leave. */
 function leaveMarginS(walltimeS: number): number {
@@ -73,6 +78,9 @@ export class PilotPool {
   private retireTimers = new Set<NodeJS.Timeout>();
   private pollS: number;
   private stopped = false;
+  /** sbatch refusals in a row, and when the next submission may be tried. */
+  private refusals = 0;
+  private submitAgainAtS = 0;
   /** Something happened that squeue will soon show (a pilot released): the next poll comes soon. */
   private soon = false;
   private busy: Promise<void> = Promise.resolve();
@@ -117,8 +125,8 @@ export class PilotPool {
     const alive = [...this.pilots.values()].filter((p) => !p.ended);
     let cores = alive.length * this.spec.pilotCores;
     let count = alive.length;
-    while (!this.stopped && count < this.spec.pilots && this.o.grid.worksLeft() > cores) {
-      await this.submit();
+    while (!this.stopped && count < this.spec.pilots && this.o.grid.worksLeft() > cores && this.o.clock.nowS() >= this.submitAgainAtS) {
+      if (!(await this.submit())) return;
       count++;
       cores += this.spec.pilotCores;
     }
@@ -144,19 +152,25 @@ export class PilotPool {
     ];
   }
 
-  private async submit(): Promise<void> {
+  /** Submits a pilot; false when sbatch refused it (submissions then pause, longer after each refusal). */
+  private async submit(): Promise<boolean> {
     const t = this.o.clock.nowS();
     let jobId: string;
     try {
       jobId = await this.commands.sbatch(this.sbatchArgs());
     } catch (err) {
-      this.o.log({ kind: 'pilot', cluster: this.clusterId, job: '-', message: `cannot submit a pilot: ${(err as Error).message}` });
-      return;
+      this.refusals++;
+      const pauseS = Math.min(SUBMIT_PAUSE_MAX_S, SUBMIT_PAUSE_S * 2 ** (this.refusals - 1));
+      this.submitAgainAtS = this.o.clock.nowS() + pauseS;
+      this.o.log({ kind: 'pilot', cluster: this.clusterId, job: '-', message: `cannot submit a pilot (trying again in ${pauseS} s): ${(err as Error).message}` });
+      return false;
     }
+    this.refusals = 0;
     this.pilots.set(jobId, { jobId, submittedS: t, state: 'PENDING', ended: false });
     this.o.record({ type: 'job', t, cluster: this.clusterId, job: -Number(jobId), event: 'submit', cores: this.spec.pilotCores, requestedS: Math.ceil(this.spec.pilotWalltimeS / 60) * 60 });
     this.o.log({ kind: 'pilot', cluster: this.clusterId, job: jobId, message: `submitted (${this.spec.pilotCores} core(s) for ${Math.ceil(this.spec.pilotWalltimeS / 60)} min)` });
     this.pollS = this.o.pollMinS ?? 1;
+    return true;
   }
 
   private schedulePoll(): void {
@@ -172,21 +186,11 @@ export class PilotPool {
 
   private async poll(): Promise<void> {
     const live = [...this.pilots.values()].filter((p) => !p.ended);
-    if (live.length === 0) {
-      await this.topUp();
-      return;
-    }
-    const states = new Map((await this.commands.jobsNamed(this.o.jobName)).map((j) => [j.jobId, j]));
-    if (this.stopped) return;
     let changed = false;
-    for (const p of live) {
-      const s = states.get(p.jobId);
-      const state = s?.state ?? 'GONE';
-      if (state === p.state) continue;
-      changed = true;
-      p.state = state;
-      if (state === 'RUNNING' && s && p.startedS === undefined) this.started(p, s);
-      else if (!jobIsAlive(state)) this.ended(p, state);
+    if (live.length > 0) {
+      const states = new Map((await this.commands.jobsNamed(this.o.jobName)).map((j) => [j.jobId, j]));
+      if (this.stopped) return;
+      for (const p of live) changed = this.update(p, states.get(p.jobId)) || changed;
     }
     await this.topUp();
     // A pilot waiting in the queue is looked at at least every 8 s: how soon its cores are used after it
@@ -195,6 +199,27 @@ export class PilotPool {
     const maxS = waiting ? Math.min(PENDING_POLL_MAX_S, this.o.pollMaxS ?? 30) : (this.o.pollMaxS ?? 30);
     this.pollS = changed || this.soon ? (this.o.pollMinS ?? 1) : Math.min(maxS, this.pollS * 2);
     this.soon = false;
+  }
+
+  /** What squeue says of a pilot now (undefined: Slurm no longer knows it); true if it changed. */
+  private update(p: Pilot, s: SlurmJobState | undefined): boolean {
+    const state = s?.state ?? 'GONE';
+    if (state === 'PENDING' && p.startedS === undefined && s && s.reason !== p.reason && s.reason !== 'None') {
+      p.reason = s.reason;
+      this.o.log({ kind: 'pilot', cluster: this.clusterId, job: p.jobId, message: `waiting in the queue (${s.reason})` });
+    }
+    if (state === p.state) return false;
+    p.state = state;
+    if (!jobIsAlive(state)) this.ended(p, state);
+    else if (p.startedS === undefined) {
+      if (state === 'RUNNING' && s) this.started(p, s);
+    } else if (state !== 'RUNNING' && state !== 'COMPLETING') {
+      // Requeued (after a preemption or a node failure) or suspended: its agent is gone with its step,
+      // and a requeued job starts afresh. Its hosts leave now; the job is cancelled, a new pilot replaces it.
+      this.ended(p, state);
+      void this.commands.scancel([p.jobId]).catch(() => undefined);
+    }
+    return true;
   }
 
   /** Run clock seconds of an epoch time Slurm gave. */

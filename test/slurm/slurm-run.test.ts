@@ -7,6 +7,7 @@
 // - a queue wait: another job holds every CPU of the node when the run starts;
 // - the controller SIGKILLed while its pilots run, then resumed (it cancels the pilots it finds);
 // - per-Work jobs (single-core jobs that each compute one Work);
+// - a pilot sbatch refuses, and one that never starts, beside local slots that do the work;
 // - the controller interrupted (SIGINT): it cancels its pilots before it exits.
 // (A pilot whose walltime ends mid-task: slurm-walltime.test.ts, a file of its own since it takes minutes.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,6 +136,47 @@ describe('gridsweep run on a real Slurm', () => {
     expect(r.stdout.match(/its Work has been computed: the job ends/g)?.length).toBe(6);
     expect(await liveJobs()).toEqual([]);
   }, 120_000);
+
+  describe('with local slots beside it', () => {
+    const withLocal = (slurmHosts: Record<string, unknown>) => ({
+      realGridJson: (dir: string) =>
+        JSON.stringify({
+          realgrid: 1,
+          clusters: [
+            { name: 'here', storage: `${dir}/here-storage`, hosts: { type: 'local', slots: 2 } },
+            { name: 'hpc', storage: `${dir}/hpc-storage`, hosts: { type: 'slurm', ...slurmHosts } },
+          ],
+        }),
+    });
+
+    it('a pilot Slurm refuses: submissions pause longer after each refusal, and the run ends on the other cluster', async () => {
+      // a partition this Slurm does not have: sbatch refuses the pilot
+      const o = origin(withLocal({ pilots: 1, pilotCores: 1, pilotWalltimeS: 600, partition: 'nosuch' }), 6, 1);
+      const r = await run(o, []);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expectEachTaskDoneOnce(o, 6);
+      const refusals = r.stdout.match(/pilot +hpc job -: cannot submit a pilot \(trying again in (\d+) s\)/g) ?? [];
+      // 12 one-second tasks on 2 slots take about 6 s: refusals at 0 s and 5 s, not one per poll
+      expect(refusals.length, r.stdout).toBeGreaterThan(0);
+      expect(refusals.length).toBeLessThanOrEqual(3);
+      expect(refusals.map((l) => Number(/in (\d+) s/.exec(l)![1]))).toEqual([5, 10, 20].slice(0, refusals.length));
+      expect(r.stdout).toMatch(/pilots on hpc: 0 submitted, 0 started/);
+    }, 120_000);
+
+    it('a pilot that never starts: the run says why it waits, ends on the other cluster, and cancels it', async () => {
+      const o = origin(withLocal({ pilots: 1, pilotCores: 1, pilotWalltimeS: 600, sbatchArgs: ['--begin=now+3600'] }), 4, 1);
+      const r = await run(o, []);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expectEachTaskDoneOnce(o, 4);
+      const job = pilotJob(r.stdout.split('\n').find((l) => /submitted/.test(l)) ?? '', /submitted/);
+      expect(job).toBeDefined();
+      expect(r.stdout).toContain(`pilot   hpc job ${job}: waiting in the queue (BeginTime)`);
+      expect(r.stdout).toMatch(/pilots on hpc: 1 submitted, 0 started, queue wait -/);
+      const ends = recordOf(o).filter((e) => e.type === 'job' && e.event === 'end');
+      expect(ends).toHaveLength(1);
+      expect(await slurm().command('squeue', ['--noheader', '--states=all', `--jobs=${job}`, '--format=%T'])).toMatch(/CANCELLED/);
+    }, 120_000);
+  });
 
   it('an interrupted run (SIGINT) cancels its pilots before it exits', async () => {
     const o = origin(slurmGrid({ pilots: 2, pilotCores: 1, pilotWalltimeS: 600 }), 5, 5);
