@@ -216,7 +216,7 @@ export class PilotPool {
     } else if (state !== 'RUNNING' && state !== 'COMPLETING') {
       // Requeued (after a preemption or a node failure) or suspended: its agent is gone with its step,
       // and a requeued job starts afresh. Its hosts leave now; the job is cancelled, a new pilot replaces it.
-      this.ended(p, state);
+      this.ended(p, state, `requeued by Slurm (now ${state}: preempted, or its node lost): its hosts leave and the job is cancelled`);
       void this.commands.scancel([p.jobId]).catch(() => undefined);
     }
     return true;
@@ -284,11 +284,12 @@ export class PilotPool {
     this.schedulePoll();
   }
 
-  private ended(p: Pilot, state: string): void {
+  private ended(p: Pilot, state: string, why?: string): void {
     p.ended = true;
     const t = this.o.clock.nowS();
     this.o.record({ type: 'job', t, cluster: this.clusterId, job: -Number(p.jobId), event: 'end', ...(state === 'TIMEOUT' ? { killed: true } : {}) });
-    const how = p.released && state === 'CANCELLED' ? 'released (cancelled once its hosts had left)' : `ended (${state === 'GONE' ? 'no longer known to Slurm' : state})${p.startedS === undefined ? ' before it started' : ''}`;
+    const ending = `ended (${state === 'GONE' ? 'no longer known to Slurm' : state})${p.startedS === undefined ? ' before it started' : ''}`;
+    const how = why ?? (p.released && state === 'CANCELLED' ? 'released (cancelled once its hosts had left)' : ending);
     this.o.log({ kind: 'pilot', cluster: this.clusterId, job: p.jobId, message: how });
     if (p.endpoint) {
       this.o.grid.retire(this.clusterId, p.endpoint.spec.name, true);

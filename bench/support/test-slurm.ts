@@ -75,6 +75,11 @@ export interface TestSlurmOptions {
    * originAddress lets its hosts be Slurm clients (a login node over SSH).
    */
   readonly address?: string;
+  /**
+   * A second partition, "urgent", on the same node, whose jobs preempt those of "main": the preempted
+   * job is requeued (PreemptMode=REQUEUE), as many sites do.
+   */
+  readonly preemption?: boolean;
 }
 
 export async function startSlurm(options: TestSlurmOptions = {}): Promise<TestSlurm> {
@@ -130,7 +135,14 @@ export async function startSlurm(options: TestSlurmOptions = {}): Promise<TestSl
       'KillWait=2',
       'InactiveLimit=0',
       `NodeName=${nodeName} NodeHostname=${host} NodeAddr=${address} CPUs=${cpus} RealMemory=4000 State=UNKNOWN`,
-      `PartitionName=main Nodes=${nodeName} Default=YES MaxTime=INFINITE State=UP`,
+      ...(options.preemption
+        ? [
+            'PreemptType=preempt/partition_prio',
+            'PreemptMode=REQUEUE',
+            `PartitionName=main Nodes=${nodeName} Default=YES MaxTime=INFINITE State=UP PriorityTier=1`,
+            `PartitionName=urgent Nodes=${nodeName} MaxTime=INFINITE State=UP PriorityTier=10 PreemptMode=OFF`,
+          ]
+        : [`PartitionName=main Nodes=${nodeName} Default=YES MaxTime=INFINITE State=UP`]),
       '',
     ].join('\n'),
   );
@@ -156,6 +168,7 @@ export async function startSlurm(options: TestSlurmOptions = {}): Promise<TestSl
     if (stopped) return;
     stopped = true;
     await run('scancel', ['--full', '--partition=main'], env).catch(() => undefined);
+    if (options.preemption) await run('scancel', ['--full', '--partition=urgent'], env).catch(() => undefined);
     // the jobs' processes end before slurmd goes (proctrack/linuxproc leaves orphans behind otherwise)
     const until = Date.now() + 15_000;
     while (Date.now() < until) {
