@@ -12,6 +12,7 @@
 // (A pilot whose walltime ends mid-task: slurm-walltime.test.ts, a file of its own since it takes minutes.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../backends/real/journal.js';
+import { Playback } from '../../src/dashboard/playback.js';
 import { renderHtmlReport } from '../../src/report/html-report.js';
 import { RunState } from '../../src/report/run-state.js';
 import { startNetnsGrid, type NetnsGrid } from '../support/netns.js';
@@ -56,6 +57,12 @@ describe('gridsweep run on a real Slurm', () => {
       const pilotHosts = record.flatMap((e) => (e.type === 'grid' && e.event.kind === 'ADD_HOST' && e.event.cluster === 'hpc' ? [e.event] : []));
       expect(pilotHosts.length).toBe(4);
       expect(pilotHosts.every((h) => h.leavesAtS !== undefined && h.leavesAtS > 500)).toBe(true);
+      // the dashboard shows the cluster's pilots, its size unknown (0: its scale grows with them)
+      const playback = new Playback([{ name: 'run', events: record }], { speed: 1000 });
+      while (!playback.finished) playback.tick(1);
+      const snapshot = playback.snapshots()[0]!;
+      expect(snapshot.batchClusters).toEqual([{ cluster: 'hpc', cores: 0 }]);
+      expect(Math.max(...snapshot.batchLevels.map((l) => l[3]))).toBe(4);
     }, 180_000);
   });
 
