@@ -120,15 +120,17 @@ export class PilotPool {
     this.schedulePoll();
   }
 
-  /** Submits pilots until `pilots` are alive, or the cores alive cover the Works left. */
+  /**
+   * Submits jobs until as many are alive as the strategy wants, by the simulated batch cluster's rule
+   * (backends/sim/batch-site.ts): `pilots` while Works are left; per-Work jobs, no more than Works left.
+   */
   private async topUp(): Promise<void> {
-    const alive = [...this.pilots.values()].filter((p) => !p.ended);
-    let cores = alive.length * this.spec.pilotCores;
-    let count = alive.length;
-    while (!this.stopped && count < this.spec.pilots && this.o.grid.worksLeft() > cores && this.o.clock.nowS() >= this.submitAgainAtS) {
+    let alive = [...this.pilots.values()].filter((p) => !p.ended).length;
+    const left = this.o.grid.worksLeft();
+    const wanted = left === 0 ? 0 : this.spec.submission === 'per-work' ? Math.min(this.spec.pilots, left) : this.spec.pilots;
+    while (!this.stopped && alive < wanted && this.o.clock.nowS() >= this.submitAgainAtS) {
       if (!(await this.submit())) return;
-      count++;
-      cores += this.spec.pilotCores;
+      alive++;
     }
   }
 
