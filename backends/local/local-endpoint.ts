@@ -1,38 +1,34 @@
 // A cluster on this machine: its storage is a local directory, its hosts are process slots. Tasks run
-// through execa with an argv (no shell), each in its own working directory with its inputs symlinked from
-// storage, in their own process group so that cancel kills everything they started.
-import { execa } from 'execa';
-import { copyFile, mkdir, open, rename, rm, symlink } from 'node:fs/promises';
+// through a local agent (backends/ssh/agent.pl, the one SSH hosts and Slurm pilots run), started as a
+// child process: each task with an argv (no shell) in its own working directory with its inputs linked
+// from storage, in a session of its own that cancel kills whole, its outputs hashed by the agent. So one
+// code path runs tasks everywhere. Files are copied by this process directly.
+import { spawn } from 'node:child_process';
+import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { ClusterId } from '../../src/model/grid.js';
 import type { LocalEndpointSpec } from '../../src/realgrid/real-grid-file.js';
-import { STDERR_TAIL_BYTES, type Endpoint, type LoadSample, type TaskExit, type TaskLaunch } from '../real/endpoint.js';
+import { channelOf } from '../real/child-channel.js';
+import { withDeadline } from '../real/deadline.js';
+import { EndpointDownError, type Endpoint, type LoadSample, type TaskExit, type TaskLaunch } from '../real/endpoint.js';
 import { fileFactsIfPresent, type FileFacts } from '../real/file-facts.js';
+import { agentTaskFor, KILL_SCRIPT_S, killScript, workDirOf } from '../real/host-scripts.js';
+import { agentCommand, AgentSession, taskExitOf } from '../ssh/agent-session.js';
 
-const KILL_GRACE_MS = 2000;
-
-async function tail(path: string, bytes: number): Promise<string> {
-  try {
-    const fh = await open(path, 'r');
-    try {
-      const { size } = await fh.stat();
-      const start = Math.max(0, size - bytes);
-      const buf = Buffer.alloc(size - start);
-      await fh.read(buf, 0, buf.length, start);
-      return buf.toString('utf8');
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    return '';
-  }
-}
+/** How long the local agent may take to start, and a cancel to finish. */
+const AGENT_START_S = 30;
+const KILL_DEADLINE_S = 30 + KILL_SCRIPT_S;
 
 export class LocalEndpoint implements Endpoint {
   private readonly runDir: string;
-  private readonly pids = new Map<string, number>();
+  private agent: AgentSession | undefined;
+  private up = false;
+  private generation = 0;
+  private readonly downListeners: ((reason: string) => void)[] = [];
+  /** Working directories of the tasks running now (close() cancels them). */
+  private readonly running = new Set<string>();
 
   constructor(
     readonly spec: LocalEndpointSpec,
@@ -48,20 +44,44 @@ export class LocalEndpoint implements Endpoint {
   }
 
   private workDir(workKey: string): string {
-    return join(this.runDir, 'work', workKey);
+    return workDirOf(this.runDir, workKey);
   }
 
+  /** Makes the run's directories and, if this machine has slots here, starts the local agent. */
   async connect(): Promise<void> {
+    if (this.up) return;
     await mkdir(this.filesDir(), { recursive: true });
     await mkdir(join(this.runDir, 'work'), { recursive: true });
+    if (this.spec.hostIds.length > 0) {
+      const child = spawn('/bin/sh', ['-c', agentCommand()], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const channel = channelOf(child);
+      const label = `${this.spec.name} (local agent)`;
+      this.agent = await withDeadline(AgentSession.attach(channel, label), AGENT_START_S, `${label} did not start within ${AGENT_START_S} s`, () => channel.close());
+      const generation = ++this.generation;
+      channel.on('close', () => this.wentDown(generation, 'the local agent ended'));
+    }
+    this.up = true;
+  }
+
+  private wentDown(generation: number, reason: string): void {
+    if (generation !== this.generation || !this.up) return;
+    this.up = false;
+    this.agent?.close();
+    this.agent = undefined;
+    for (const l of this.downListeners) l(reason);
   }
 
   isUp(): boolean {
-    return true;
+    return this.up;
   }
 
-  onDown(): void {
-    // this machine does not go away while the controller runs on it
+  onDown(listener: (reason: string) => void): void {
+    this.downListeners.push(listener);
+  }
+
+  private session(): AgentSession {
+    if (!this.up || !this.agent) throw new EndpointDownError(`${this.spec.name}: the local agent is not running`);
+    return this.agent;
   }
 
   async putFile(localPath: string, storageName: string): Promise<void> {
@@ -76,49 +96,18 @@ export class LocalEndpoint implements Endpoint {
   }
 
   async run(task: TaskLaunch): Promise<TaskExit> {
-    const wd = this.workDir(task.workKey);
-    await rm(wd, { recursive: true, force: true });
-    await mkdir(wd, { recursive: true });
-    for (const input of task.inputs) {
-      const link = join(wd, input.path);
-      await mkdir(dirname(link), { recursive: true });
-      await symlink(join(this.filesDir(), input.storageName), link);
+    const agent = this.session();
+    this.running.add(task.workKey);
+    try {
+      return taskExitOf(await agent.task(agentTaskFor(task, this.runDir)));
+    } finally {
+      this.running.delete(task.workKey);
     }
-    for (const out of task.outputs) await mkdir(dirname(join(wd, out)), { recursive: true });
-    const stderrPath = join(wd, '.gridsweep.stderr');
-    const child = execa(task.argv[0]!, task.argv.slice(1), {
-      cwd: wd,
-      shell: false,
-      detached: true,
-      reject: false,
-      stdin: 'ignore',
-      stdout: { file: join(wd, '.gridsweep.stdout') },
-      stderr: { file: stderrPath },
-    });
-    if (child.pid !== undefined) this.pids.set(task.workKey, child.pid);
-    const result = await child;
-    this.pids.delete(task.workKey);
-    const stderrTail = await tail(stderrPath, STDERR_TAIL_BYTES);
-    if (result.exitCode === undefined && result.signal === undefined) {
-      // could not start (command not found, not executable): report like a shell would
-      return { exitCode: 127, signal: null, stderrTail: `${stderrTail}${result.shortMessage}`.trim() };
-    }
-    return { exitCode: result.exitCode ?? null, signal: result.signal ?? null, stderrTail };
   }
 
   async kill(workKey: string): Promise<void> {
-    const pid = this.pids.get(workKey);
-    if (pid === undefined) return;
-    const signalGroup = (sig: NodeJS.Signals): void => {
-      try {
-        process.kill(-pid, sig);
-      } catch {
-        // already gone
-      }
-    };
-    signalGroup('SIGTERM');
-    await new Promise((r) => setTimeout(r, KILL_GRACE_MS));
-    signalGroup('SIGKILL');
+    const agent = this.session();
+    await withDeadline(agent.run(killScript(this.workDir(workKey))), KILL_DEADLINE_S, `${this.spec.name}: cancelling a task took more than ${KILL_DEADLINE_S} s`, () => undefined);
   }
 
   async outputFacts(workKey: string, paths: readonly string[]): Promise<(FileFacts | undefined)[]> {
@@ -143,7 +132,12 @@ export class LocalEndpoint implements Endpoint {
     await rm(this.runDir, { recursive: true, force: true });
   }
 
+  /** Cancels the tasks still running, then lets the agent go (it exits once its input ends). */
   async close(): Promise<void> {
-    await Promise.all([...this.pids.keys()].map((k) => this.kill(k)));
+    if (this.agent) await Promise.all([...this.running].map((k) => this.kill(k).catch(() => undefined)));
+    this.generation++;
+    this.up = false;
+    this.agent?.close();
+    this.agent = undefined;
   }
 }

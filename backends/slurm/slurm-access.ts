@@ -1,7 +1,8 @@
 // Where a Slurm cluster's commands run: on this machine (gridsweep runs on a login node), or on the login
 // node over the SSH connection of the cluster's storage endpoint. Either way a command is an argv, run
 // with the cluster's "env" and a deadline, or started on a channel of its own (a pilot's agent).
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { channelOf } from '../real/child-channel.js';
 import type { Channel, CommandResult } from '../ssh/agent-session.js';
 import type { SshEndpoint } from '../ssh/ssh-endpoint.js';
 
@@ -16,22 +17,6 @@ export interface SlurmAccess {
 function withEnv(env: Readonly<Record<string, string>>, argv: readonly string[]): readonly string[] {
   const pairs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
   return pairs.length > 0 ? ['env', ...pairs, ...argv] : argv;
-}
-
-/** A child process's pipes as a channel. */
-function channelOf(child: ChildProcess): Channel {
-  child.on('error', () => undefined); // reported through 'close'
-  child.stdin!.on('error', () => undefined);
-  return {
-    write: (data) => child.stdin!.write(data),
-    end: () => child.stdin!.end(),
-    close: () => child.kill('SIGKILL'),
-    on: ((event: 'data' | 'close', fn: (data?: Buffer) => void) => {
-      if (event === 'data') child.stdout!.on('data', fn);
-      else child.on('close', () => fn());
-    }) as Channel['on'],
-    stderr: { on: (_event, fn) => child.stderr!.on('data', fn) },
-  };
 }
 
 export function localSlurmAccess(env: Readonly<Record<string, string>>, deadlineS: number): SlurmAccess {

@@ -79,7 +79,7 @@ describe('local backend', () => {
     expect(processExists(childPid)).toBe(true);
     await e.kill('k');
     const exit = await running;
-    expect(exit.signal).toBe('SIGTERM');
+    expect(exit.signal).toBe('TERM');
     expect(processExists(childPid)).toBe(false);
   });
 });
