@@ -1,11 +1,14 @@
 // The local backend: a small sweep with the real Scheduler on process slots of this machine (outputs
-// verified, shared inputs stored once), argv values reaching the program literally (no shell), and
-// cancel killing the task's whole process group.
+// verified, shared inputs stored once), argv values reaching the program literally (no shell) through
+// the local agent, the agent's death reported as the slots going down, and cancel killing the task's
+// whole process group.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { LocalEndpoint } from '../../backends/local/local-endpoint.js';
+import { EndpointDownError } from '../../backends/real/endpoint.js';
 import { runReal } from '../../backends/real/runner.js';
 import type { LocalEndpointSpec } from '../../src/realgrid/real-grid-file.js';
 import type { RunRecordEvent } from '../../src/record/events.js';
@@ -60,6 +63,24 @@ describe('local backend', () => {
     expect(JSON.parse(readFileSync(join(scratch, 'gridsweep', 'argv', 'work', 'w', 'out.json'), 'utf8'))).toEqual(args);
     const missing = await e.run({ workKey: 'm', argv: ['no-such-program-gridsweep'], inputs: [], outputs: [] });
     expect(missing.exitCode).toBe(127);
+  });
+
+  it('a local agent that dies takes its slots down (its running task fails with the loss); connecting again starts a new one', async () => {
+    const e = new LocalEndpoint(spec, 'here', scratch, 'agent-dies');
+    const downs: string[] = [];
+    e.onDown((reason) => downs.push(reason));
+    await e.connect();
+    const agents = execFileSync('pgrep', ['-P', String(process.pid), '-x', 'perl'], { encoding: 'utf8' }).trim().split('\n').map(Number);
+    expect(agents.length).toBeGreaterThan(0);
+    const running = e.run({ workKey: 'long', argv: ['sleep', '30'], inputs: [], outputs: [] });
+    for (const pid of agents) process.kill(pid, 'SIGKILL');
+    await expect(running).rejects.toBeInstanceOf(EndpointDownError);
+    expect(downs).toEqual(['the local agent ended']);
+    expect(e.isUp()).toBe(false);
+    await e.connect();
+    expect(e.isUp()).toBe(true);
+    expect((await e.run({ workKey: 'after', argv: ['true'], inputs: [], outputs: [] })).exitCode).toBe(0);
+    await e.close();
   });
 
   it('cancel kills the task and the processes it started', async () => {
