@@ -4,10 +4,10 @@
 // from storage, in a session of its own that cancel kills whole, its outputs hashed by the agent. So one
 // code path runs tasks everywhere. Files are copied by this process directly.
 import { spawn } from 'node:child_process';
-import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ClusterId } from '../../src/model/grid.js';
 import type { LocalEndpointSpec } from '../../src/realgrid/real-grid-file.js';
 import { channelOf } from '../real/child-channel.js';
@@ -116,6 +116,14 @@ export class LocalEndpoint implements Endpoint {
 
   async fetch(workKey: string, path: string, localPath: string): Promise<void> {
     await copyFile(join(this.workDir(workKey), path), localPath);
+  }
+
+  async adopt(runId: string, workKey: string): Promise<boolean> {
+    const earlier = workDirOf(join(dirname(this.runDir), runId), workKey);
+    const exit = await readFile(join(earlier, '.gridsweep.exit'), 'utf8').catch(() => '');
+    if (exit.trim() !== '0') return false;
+    await rename(earlier, this.workDir(workKey));
+    return true;
   }
 
   async removeWork(workKey: string): Promise<void> {

@@ -72,6 +72,12 @@ export interface Endpoint {
   /** Abandoned (EndpointDownError, the endpoint down) after `deadlineS`. */
   fetch(workKey: string, path: string, localPath: string, deadlineS: number): Promise<void>;
   removeWork(workKey: string): Promise<void>;
+  /**
+   * A task attempt of an earlier run of the same journal (its run directory `runId`) that exited 0 while
+   * no controller was there: its working directory is moved into this run's under the same key, and true
+   * returned. False when it did not end (yet) or did not exit 0.
+   */
+  adopt(runId: string, workKey: string): Promise<boolean>;
   probe(): Promise<LoadSample>;
   /** Removes this run's directory from the storage. */
   removeRunDir(): Promise<void>;

@@ -13,7 +13,8 @@ export interface OutputFacts extends FileFacts {
 }
 
 export type JournalEntry =
-  | { readonly type: 'run'; readonly at: string; readonly sweep: string; readonly tasks: number }
+  /** A run (or a resumed one) starts; `runId` names its directory in the clusters' storage. */
+  | { readonly type: 'run'; readonly at: string; readonly sweep: string; readonly tasks: number; readonly runId?: string }
   | { readonly type: 'started'; readonly at: string; readonly work: WorkId; readonly host: HostId; readonly attempt: number }
   /** The computation exited 0; `outputs` are the size and hash the host reported. */
   | { readonly type: 'done'; readonly at: string; readonly work: WorkId; readonly host: HostId; readonly outputs: readonly OutputFacts[] }
@@ -100,4 +101,28 @@ export async function verifiedWorks(entries: readonly JournalEntry[], tasks: rea
     if (ok) skip.add(work);
   }
   return skip;
+}
+
+/** A task attempt the journal saw start and not end: it may have finished while no controller was running. */
+export interface UnfinishedAttempt {
+  readonly work: WorkId;
+  readonly host: HostId;
+  readonly attempt: number;
+  /** The run it started in (its directory in the cluster's storage). */
+  readonly runId: string;
+}
+
+/**
+ * The last attempt of each Work that is not in `skip` and whose last journal entry is its 'started' (or
+ * a 'done' after it: computed, its outputs not yet back), with the run it started in.
+ */
+export function unfinishedAttempts(entries: readonly JournalEntry[], skip: ReadonlySet<WorkId>): UnfinishedAttempt[] {
+  let runId: string | undefined;
+  const last = new Map<WorkId, UnfinishedAttempt | undefined>();
+  for (const e of entries) {
+    if (e.type === 'run') runId = e.runId;
+    else if (e.type === 'started') last.set(e.work, runId !== undefined ? { work: e.work, host: e.host, attempt: e.attempt, runId } : undefined);
+    else if (e.type === 'failed' || e.type === 'verified') last.set(e.work, undefined);
+  }
+  return [...last.values()].filter((a): a is UnfinishedAttempt => a !== undefined && !skip.has(a.work));
 }

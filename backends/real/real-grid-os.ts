@@ -16,7 +16,7 @@ import { transferDeadlineS, type Deadlines } from './deadline.js';
 import { GridMeasurements } from './grid-measurements.js';
 import { EndpointDownError, PermanentEndpointError, type Endpoint, type LoadSample } from './endpoint.js';
 import { fileFacts, sameFacts } from './file-facts.js';
-import type { Journal, OutputFacts } from './journal.js';
+import type { Journal, OutputFacts, UnfinishedAttempt } from './journal.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { WallClock } from './wall-clock.js';
 
@@ -52,6 +52,8 @@ export type ProgressEvent =
   /** A machine removed from the real grid file: it finishes its current task, then leaves. */
   | { readonly kind: 'leaving'; readonly machine: string; readonly running: readonly WorkId[] }
   | { readonly kind: 'left'; readonly machine: string }
+  /** A task that finished while no controller ran (a run killed, now resumed): its outputs collected and verified. */
+  | { readonly kind: 'collected'; readonly work: WorkId; readonly host: HostId }
   /** A Slurm pilot job was submitted, started, or ended (`job` is '-' when none was submitted). */
   | { readonly kind: 'pilot'; readonly cluster: ClusterId; readonly job: string; readonly message: string };
 
@@ -195,6 +197,41 @@ export class RealGridOS implements GridOS, InformationService {
     if (this.stopped || this.retired.has(e) || !e.isUp()) return;
     const hosts = this.bringUp(e);
     if (hosts.length > 0 && this.events) this.events.sched_new_host(hosts);
+  }
+
+  /**
+   * Before the scheduler starts (a resumed run): the attempts the journal saw start and not end that
+   * exited 0 meanwhile, on a machine that is up, are adopted into this run, their outputs fetched and
+   * verified, and they count as done; the others are left to the scheduler. Returns the Works collected.
+   */
+  async collectFinished(attempts: readonly UnfinishedAttempt[]): Promise<WorkId[]> {
+    const collected: WorkId[] = [];
+    await Promise.all(
+      attempts.map(async (a) => {
+        const h = this.hosts.get(a.host);
+        const task = this.o.sweep.tasks[a.work];
+        if (!h || !task || !h.endpoint.isUp() || !this.remaining.has(a.work)) return;
+        const workKey = `w${a.work}.a${a.attempt}`;
+        try {
+          if (!(await h.endpoint.adopt(a.runId, workKey))) return;
+          const paths = task.outputs.map((o) => o.path);
+          const facts = await h.endpoint.outputFacts(workKey, paths);
+          if (facts.some((f) => f === undefined)) return;
+          const outputs: OutputFacts[] = paths.map((path, i) => ({ path, ...facts[i]! }));
+          this.attempts.set(a.work, a.attempt);
+          this.o.journal?.append({ type: 'done', work: a.work, host: a.host, outputs });
+          await this.fetchOutputs(h.endpoint, { host: a.host, workKey, outputs });
+          this.o.journal?.append({ type: 'verified', work: a.work, host: a.host, argv: task.argv, outputs });
+          void h.endpoint.removeWork(workKey).catch(() => undefined);
+          this.markFinished(a.work);
+          collected.push(a.work);
+          this.o.log({ kind: 'collected', work: a.work, host: a.host });
+        } catch {
+          // not collected: the scheduler runs it again
+        }
+      }),
+    );
+    return collected;
   }
 
   /** Hands the grid to the scheduler: every machine that is up becomes available. */

@@ -26,7 +26,7 @@ import { PilotPool } from '../slurm/pilot-pool.js';
 import { localSlurmAccess, sshSlurmAccess } from '../slurm/slurm-access.js';
 import { SshEndpoint } from '../ssh/ssh-endpoint.js';
 import type { Endpoint } from './endpoint.js';
-import { Journal, readJournal, verifiedWorks } from './journal.js';
+import { Journal, readJournal, unfinishedAttempts, verifiedWorks, type UnfinishedAttempt } from './journal.js';
 import { RealGridOS, type ProgressEvent } from './real-grid-os.js';
 import { DEFAULT_RETRY_POLICY, RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
 import { WallClock } from './wall-clock.js';
@@ -127,9 +127,12 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
   if (input.prediction?.replay) checkReplayPlan(input.prediction.plan, input.grid, app);
 
   let skip = new Set<WorkId>();
+  let unfinished: UnfinishedAttempt[] = [];
   if (input.resume) {
     if (!input.journalPath) throw new InputError([{ severity: 'error', pos: { file: input.sweepPath, line: 1, column: 1 }, message: '--resume needs --journal FILE', hint: 'name the journal of the run to resume' }]);
-    skip = await verifiedWorks(readJournal(input.journalPath), expanded.tasks, expanded.originDir);
+    const entries = readJournal(input.journalPath);
+    skip = await verifiedWorks(entries, expanded.tasks, expanded.originDir);
+    unfinished = unfinishedAttempts(entries, skip);
   } else if (input.journalPath && existsSync(input.journalPath) && statSync(input.journalPath).size > 0) {
     throw new InputError([
       {
@@ -141,10 +144,10 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
     ]);
   }
   const works = app.works.filter((w) => !skip.has(w.id));
-  const journal = input.journalPath ? Journal.open(input.journalPath) : undefined;
-  journal?.append({ type: 'run', sweep: resolve(input.sweepPath), tasks: app.works.length });
-
   const runId = `run-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
+  const journal = input.journalPath ? Journal.open(input.journalPath) : undefined;
+  journal?.append({ type: 'run', sweep: resolve(input.sweepPath), tasks: app.works.length, runId });
+
   const makeEndpoint = (c: RealClusterSpec, e: GridEndpointSpec): Endpoint => createEndpoint(c, e, runId, input.acceptNew);
   const clusters = input.grid.clusters.map((c) => ({ id: c.id, endpoints: c.endpoints.map((e) => makeEndpoint(c, e)) }));
   const clock = new WallClock();
@@ -238,14 +241,17 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
       input.record(e);
       if (e.type === 'work-failed' && e.final) grid.workGivenUp(e.work, e.host, e.reason);
     };
+    // What finished while no controller was running is collected, not run again.
+    const collected = new Set(await grid.collectFinished(unfinished));
+    const toSchedule = works.filter((w) => !collected.has(w.id));
     const deps = { gridOS: grid, info: grid, forecaster: new LastValueForecaster(), clock, rng: new Rng(input.seed), record: schedulerRecord };
     const scheduler = input.prediction?.replay
       ? new ReplayScheduler(app, input.prediction.plan, deps, input.scheduler.maxExitFailures ?? DEFAULT_RETRY_POLICY.maxAttempts)
       : makeScheduler(app, deps);
     grid.attach(scheduler);
     input.log({ kind: 'start', total: works.length, skipped: skip.size, hosts: grid.topology().hosts.length });
-    if (works.length > 0) {
-      scheduler.sched_new_work(works);
+    if (toSchedule.length > 0) {
+      scheduler.sched_new_work(toSchedule);
       grid.announceAll();
       input.onInterrupt?.(() => Promise.all(pools.map((p) => p.stop())).then(() => undefined));
       await Promise.all(pools.map((p) => p.start()));

@@ -133,6 +133,10 @@ export class PilotEndpoint implements Endpoint {
     return this.storage.removeWork(workKey);
   }
 
+  adopt(runId: string, workKey: string): Promise<boolean> {
+    return this.storage.adopt(runId, workKey);
+  }
+
   async probe(): Promise<LoadSample> {
     const t0 = performance.now();
     const r: CommandResult = await this.onAgent('the load probe', this.launch.deadlines.probeS, (a) => a.run(PROBE_SCRIPT));

@@ -10,8 +10,9 @@
 #   measured here instead of by a shell script of a dozen processes: a fresh working directory with the
 #   inputs linked in and the outputs' directories made, the command run there in a session of its own (its
 #   process group's id in .gridsweep.pid, for cancelling), its output and error in .gridsweep.stdout and
-#   .gridsweep.stderr. Out: {"id": N, "code", "signal", "stderr": its last 4000 bytes, "outputs": [[size,
-#   sha256] or null per output] on exit 0}; code 200 when the directory could not be prepared.
+#   .gridsweep.stderr, how it ended in .gridsweep.exit. Out: {"id": N, "code", "signal", "stderr": its
+#   last 4000 bytes, "outputs": [[size, sha256] or null per output] on exit 0}; code 200 when the
+#   directory could not be prepared.
 #   In {"id": N, "write": {"path", "data": base64}}: a small file written whole (to path.part, then renamed).
 #   In {"id": N, "read": {"path", "max": bytes}}: a small file read whole. Out for both: {"id": N, "code": 0
 #   or 1, "stderr": why it failed, "data": base64 (read)}; a read of a file larger than max fails.
@@ -140,6 +141,8 @@ sub start_task {
 sub task_ended {
   my ($id, $task, $code, $signal) = @_;
   my $dir = $task->{dir};
+  # How it ended, for a controller that was not there to hear it (a resumed run adopts it).
+  if (open(my $fh, '>', "$dir/.gridsweep.exit")) { print $fh (defined $code ? $code : "signal $signal"), "\n"; close $fh; }
   my %answer = (id => $id, code => $code, signal => $signal, stderr => tail_of("$dir/.gridsweep.stderr", 4000));
   $answer{outputs} = [ map { facts_of("$dir/$_") } @{ $task->{outputs} } ] if defined $code && $code == 0;
   answer(\%answer);

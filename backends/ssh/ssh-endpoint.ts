@@ -333,6 +333,7 @@ export class SshEndpoint implements Endpoint {
     lines.push(
       `setsid -w sh -c 'echo $$ > .gridsweep.pid; exec "$@" < /dev/null > .gridsweep.stdout 2> .gridsweep.stderr' gridsweep-task ${shellCommand(task.argv)}`,
       'code=$?',
+      'echo "$code" > .gridsweep.exit',
       `tail -c ${STDERR_TAIL_BYTES} .gridsweep.stderr >&2`,
       // On success, report the outputs' sizes and hashes in the same round trip.
       `[ $code -eq 0 ] && ${factsLoop(task.outputs)}`,
@@ -374,6 +375,12 @@ export class SshEndpoint implements Endpoint {
       }
     }
     await this.sftpCall(`the download of ${path}`, deadlineS, (s, cb) => s.fastGet(remote, localPath, cb));
+  }
+
+  async adopt(runId: string, workKey: string): Promise<boolean> {
+    const earlier = shellQuote(workDirOf(posix.join(posix.dirname(this.runDir), runId), workKey));
+    const out = await this.mustExec(`if [ "$(cat ${earlier}/.gridsweep.exit 2>/dev/null)" = 0 ]; then mv ${earlier} ${shellQuote(this.workDir(workKey))} && echo adopted; fi`, 'adopting a finished task');
+    return out.trim() === 'adopted';
   }
 
   async removeWork(workKey: string): Promise<void> {

@@ -58,7 +58,7 @@ export function makeOrigin(grid: GridWriter, seeds: number, seconds: number, gri
   return { dir, sweepPath, gridPath, journalPath: join(dir, 'journal.jsonl'), recordPath: join(dir, 'run.jsonl') };
 }
 
-function expectedOutput(origin: Origin, seed: number, size: string): string {
+export function expectedOutput(origin: Origin, seed: number, size: string): string {
   const cksum = execFileSync('cksum', { input: readFileSync(join(origin.dir, 'models', `${size}.txt`)), encoding: 'utf8' }).trim();
   return `seed ${seed} model ${cksum}\n`;
 }

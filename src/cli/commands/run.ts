@@ -39,6 +39,8 @@ function describeEvent(e: Exclude<RunLogEvent, { kind: 'start' }>): string {
       return `leaving ${e.machine}, removed from the real grid file${e.running.length > 0 ? `; finishing task ${e.running.join(' ')} first` : ''}`;
     case 'left':
       return `left    ${e.machine}`;
+    case 'collected':
+      return `collected task ${e.work} on ${e.host}: it finished while gridsweep was not running`;
     case 'pilot':
       return `pilot   ${e.cluster} job ${e.job}: ${e.message}`;
     case 'grid-edit':
@@ -115,9 +117,11 @@ const command: Command = {
     'SSH host keys are checked against known_hosts (hashed or plain); --accept-new adds unknown hosts as',
     "OpenSSH's StrictHostKeyChecking=accept-new does, and a changed key is always refused.",
     'The journal (JSON Lines, fsync\'d before each step) lets --resume skip every task whose outputs are',
-    'at the origin with the recorded size and SHA-256. A task counts as done only when its outputs are',
-    'verified. A task that exits non-zero is retried (up to 3 failures); a host that fails is retried with',
-    'back-off and rejoins when it answers again.',
+    'at the origin with the recorded size and SHA-256, and collect (fetch and verify) the tasks that exited',
+    '0 while no controller ran (the agent lets running tasks finish when its controller goes) instead of',
+    'running them again. A task counts as done only when its outputs are verified. A task that exits',
+    'non-zero is retried (up to 3 failures); a host that fails is retried with back-off and rejoins when it',
+    'answers again.',
     'Every remote operation has a deadline ("deadlines" in the real grid file: commandS 60, probeS 15, loginS',
     '30, and for a transfer commandS plus four times its size over the link\'s measured bandwidth, or',
     'assumedBandwidthBps 100000 before it is measured); past it the host counts as down. The load probe,',
