@@ -2,7 +2,7 @@
 // records is acted on, so that after a crash `--resume` knows every task whose outputs were verified.
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { HostId } from '../../src/model/grid.js';
+import type { ClusterId, HostId } from '../../src/model/grid.js';
 import type { WorkId } from '../../src/model/application.js';
 import { InputError } from '../../src/util/diagnostics.js';
 import type { SweepTask } from '../../src/sweep/expand.js';
@@ -15,7 +15,7 @@ export interface OutputFacts extends FileFacts {
 export type JournalEntry =
   /** A run (or a resumed one) starts; `runId` names its directory in the clusters' storage. */
   | { readonly type: 'run'; readonly at: string; readonly sweep: string; readonly tasks: number; readonly runId?: string }
-  | { readonly type: 'started'; readonly at: string; readonly work: WorkId; readonly host: HostId; readonly attempt: number }
+  | { readonly type: 'started'; readonly at: string; readonly work: WorkId; readonly host: HostId; readonly cluster?: ClusterId; readonly attempt: number }
   /** The computation exited 0; `outputs` are the size and hash the host reported. */
   | { readonly type: 'done'; readonly at: string; readonly work: WorkId; readonly host: HostId; readonly outputs: readonly OutputFacts[] }
   /** The outputs are at the origin and match what the host reported. */
@@ -107,6 +107,8 @@ export async function verifiedWorks(entries: readonly JournalEntry[], tasks: rea
 export interface UnfinishedAttempt {
   readonly work: WorkId;
   readonly host: HostId;
+  /** Its cluster, whose storage holds its working directory (older journals do not say). */
+  readonly cluster?: ClusterId;
   readonly attempt: number;
   /** The run it started in (its directory in the cluster's storage). */
   readonly runId: string;
@@ -121,7 +123,7 @@ export function unfinishedAttempts(entries: readonly JournalEntry[], skip: Reado
   const last = new Map<WorkId, UnfinishedAttempt | undefined>();
   for (const e of entries) {
     if (e.type === 'run') runId = e.runId;
-    else if (e.type === 'started') last.set(e.work, runId !== undefined ? { work: e.work, host: e.host, attempt: e.attempt, runId } : undefined);
+    else if (e.type === 'started') last.set(e.work, runId !== undefined ? { work: e.work, host: e.host, ...(e.cluster !== undefined ? { cluster: e.cluster } : {}), attempt: e.attempt, runId } : undefined);
     else if (e.type === 'failed' || e.type === 'verified') last.set(e.work, undefined);
   }
   return [...last.values()].filter((a): a is UnfinishedAttempt => a !== undefined && !skip.has(a.work));

@@ -208,21 +208,24 @@ export class RealGridOS implements GridOS, InformationService {
     const collected: WorkId[] = [];
     await Promise.all(
       attempts.map(async (a) => {
-        const h = this.hosts.get(a.host);
+        // Any machine of its cluster that is up reaches the storage that holds it (its own host may be
+        // gone: a Slurm pilot of the run that was killed, say).
+        const clusterId = a.cluster ?? this.hosts.get(a.host)?.info.clusterId;
+        const e = clusterId !== undefined ? this.clusters.get(clusterId)?.endpoints.find((x) => x.isUp()) : undefined;
         const task = this.o.sweep.tasks[a.work];
-        if (!h || !task || !h.endpoint.isUp() || !this.remaining.has(a.work)) return;
+        if (!e || !task || !this.remaining.has(a.work)) return;
         const workKey = `w${a.work}.a${a.attempt}`;
         try {
-          if (!(await h.endpoint.adopt(a.runId, workKey))) return;
+          if (!(await e.adopt(a.runId, workKey))) return;
           const paths = task.outputs.map((o) => o.path);
-          const facts = await h.endpoint.outputFacts(workKey, paths);
+          const facts = await e.outputFacts(workKey, paths);
           if (facts.some((f) => f === undefined)) return;
           const outputs: OutputFacts[] = paths.map((path, i) => ({ path, ...facts[i]! }));
           this.attempts.set(a.work, a.attempt);
           this.o.journal?.append({ type: 'done', work: a.work, host: a.host, outputs });
-          await this.fetchOutputs(h.endpoint, { host: a.host, workKey, outputs });
+          await this.fetchOutputs(e, { host: a.host, workKey, outputs });
           this.o.journal?.append({ type: 'verified', work: a.work, host: a.host, argv: task.argv, outputs });
-          void h.endpoint.removeWork(workKey).catch(() => undefined);
+          void e.removeWork(workKey).catch(() => undefined);
           this.markFinished(a.work);
           collected.push(a.work);
           this.o.log({ kind: 'collected', work: a.work, host: a.host });
@@ -488,7 +491,7 @@ export class RealGridOS implements GridOS, InformationService {
     const attempt = (this.attempts.get(workId) ?? 0) + 1;
     this.attempts.set(workId, attempt);
     const workKey = `w${workId}.a${attempt}`;
-    this.o.journal?.append({ type: 'started', work: workId, host: hostId, attempt });
+    this.o.journal?.append({ type: 'started', work: workId, host: hostId, cluster: h.info.clusterId, attempt });
     const subtaskId = this.recordStart('compute', { type: 'host', host: hostId, cluster: h.info.clusterId }, { work: workId });
     const running: RunningWork = { work: workId, workKey, subtaskId };
     h.running = running;

@@ -5,7 +5,8 @@
 // - a Slurm cluster and an SSH host (a namespaced sshd) in one run, each shared input sent once per cluster;
 // - a pilot cancelled (scancel) while it computes;
 // - a queue wait: another job holds every CPU of the node when the run starts;
-// - the controller SIGKILLed while its pilots run, then resumed (it cancels the pilots it finds);
+// - the controller SIGKILLed while its pilots run, then resumed (it collects what they finished meanwhile
+//   and cancels the pilots it finds);
 // - per-Work jobs (single-core jobs that each compute one Work);
 // - a pilot sbatch refuses, and one that never starts, beside local slots that do the work;
 // - the controller interrupted (SIGINT): it cancels its pilots before it exits.
@@ -105,7 +106,7 @@ describe('gridsweep run on a real Slurm', () => {
     expect(await slurm().command('squeue', ['--noheader', '--states=all', `--jobs=${blocker}`, '--format=%T'])).toMatch(/COMPLETED/);
   }, 120_000);
 
-  it('the controller killed while its pilots run, then resumed: the old pilots are cancelled, each task verified once', async () => {
+  it('the controller killed while its pilots run, then resumed: what they finished meanwhile is collected, the old pilots cancelled', async () => {
     const o = origin(slurmGrid({ pilots: 2, pilotCores: 1, pilotWalltimeS: 600 }), 5, 2);
     let killed = false;
     const first = await run(o, [], (line, child) => {
@@ -118,11 +119,18 @@ describe('gridsweep run on a real Slurm', () => {
     expect(first.code).toBe(null);
     const left = await liveJobs();
     expect(left.length).toBeGreaterThan(0);
+    // the pilots' agents finish the 2-s tasks they were running, with no controller
+    const running = readJournal(o.journalPath).flatMap((e) => (e.type === 'started' ? [e.work] : [])).filter((w) => !readJournal(o.journalPath).some((e) => e.type === 'verified' && e.work === w));
+    await new Promise((r) => setTimeout(r, 3000));
     const second = await run(o, ['--resume']);
     expect(second.code, second.stdout + second.stderr).toBe(0);
     expect(second.stdout).toMatch(/cancelled \d+ pilot\(s\) left by the run this one resumes/);
-    const verified = readJournal(o.journalPath).flatMap((e) => (e.type === 'verified' ? [e.work] : []));
+    for (const work of running) expect(second.stdout).toMatch(new RegExp(`collected task ${work} on hpc\\.\\d+\\.1: it finished while gridsweep was not running`));
+    const journal = readJournal(o.journalPath);
+    const verified = journal.flatMap((e) => (e.type === 'verified' ? [e.work] : []));
     expect(verified.sort((a, b) => a - b)).toEqual([...Array(10).keys()]);
+    // nothing ran twice
+    expect(journal.flatMap((e) => (e.type === 'started' ? [e.work] : [])).sort((a, b) => a - b)).toEqual([...Array(10).keys()]);
     for (const line of left) expect(await slurm().command('squeue', ['--noheader', '--states=all', `--jobs=${line.split(' ')[0]}`, '--format=%T'])).toMatch(/CANCELLED/);
     expect(await liveJobs()).toEqual([]);
   }, 180_000);

@@ -136,7 +136,7 @@ const command: Command = {
     '--overlap); files go through the cluster\'s shared storage. "submission": "per-work" submits single-core',
     'jobs that each compute one Work. A pilot cancelled, preempted or ended by its walltime takes its hosts',
     'with it and its tasks run again elsewhere. The run cancels its pilots when it ends or is interrupted',
-    '(SIGINT); --resume cancels those a killed run left behind.',
+    '(SIGINT); --resume collects what a killed run\'s pilots finished without it, then cancels them.',
     'The real grid file is watched during the run: a host added to it joins (and the scheduler re-plans);',
     'a host removed from it finishes its running task and takes no new one (the next plan moves the tasks',
     'queued on it to the other hosts); an edit that does not parse is reported (file:line:column) and',
