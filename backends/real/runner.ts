@@ -121,6 +121,16 @@ function createEndpoint(c: RealClusterSpec, e: GridEndpointSpec, runId: string, 
   return e.kind === 'local' ? new LocalEndpoint(e, c.id, c.storageDir, runId) : new SshEndpoint(e, c.id, c.storageDir, runId, { acceptNew });
 }
 
+/** A resumed run's first step on a Slurm cluster: the pilots the killed run left are cancelled. */
+async function cancelLeftoverPilots(pool: PilotPool, log: (event: RunLogEvent) => void): Promise<void> {
+  try {
+    const cancelled = await pool.cancelLeftovers();
+    if (cancelled > 0) log({ kind: 'pilot', cluster: pool.clusterId, job: '-', message: `cancelled ${cancelled} pilot(s) left by the run this one resumes` });
+  } catch (err) {
+    log({ kind: 'pilot', cluster: pool.clusterId, job: '-', message: `could not look for pilots left by the run this one resumes: ${(err as Error).message}` });
+  }
+}
+
 export async function runReal(input: RealRunInput, makeScheduler: MakeRealScheduler): Promise<RealRunResult> {
   const expanded = expandForGrid(input.sweepPath, input.sweep, input.grid);
   const app = expanded.application;
@@ -226,12 +236,6 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
   let failedToStart: Error | undefined;
   let watcher: RealGridWatcher | undefined;
   try {
-    if (input.resume) {
-      for (const pool of pools) {
-        const cancelled = await pool.cancelLeftovers();
-        if (cancelled > 0) input.log({ kind: 'pilot', cluster: pool.clusterId, job: '-', message: `cancelled ${cancelled} pilot(s) left by the run this one resumes` });
-      }
-    }
     await grid.connectAll();
     if (works.length > 0 && [...clusters].every((c) => c.endpoints.every((e) => !e.isUp()))) {
       throw new Error('no host of the real grid could be reached; see the messages above');
@@ -243,6 +247,7 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
     };
     // What finished while no controller was running is collected, not run again.
     const collected = new Set(await grid.collectFinished(unfinished));
+    if (input.resume) await Promise.all(pools.map((pool) => cancelLeftoverPilots(pool, input.log)));
     const toSchedule = works.filter((w) => !collected.has(w.id));
     const deps = { gridOS: grid, info: grid, forecaster: new LastValueForecaster(), clock, rng: new Rng(input.seed), record: schedulerRecord };
     const scheduler = input.prediction?.replay

@@ -2,18 +2,20 @@
 // node is a namespaced sshd host (test/support/netns.ts) whose sessions are Slurm clients of a test Slurm
 // listening on the root namespace's address on that host's link; sbatch, squeue, scancel and srun (the
 // pilots' agents) run there, and files go through it to the cluster's storage. Every task is verified
-// at the origin exactly once, and the pilots are cancelled at the end.
+// at the origin exactly once, and the pilots are cancelled at the end; a run killed and resumed collects
+// what its pilots finished and cancels them, all through the login node.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNetnsGrid, type NetnsGrid } from '../support/netns.js';
-import { expectEachTaskDoneOnce, makeOrigin, runCli, type Origin } from '../support/run-support.js';
+import { readJournal } from '../../backends/real/journal.js';
+import { expectEachTaskDoneOnce, makeOrigin, runCli, type GridWriter, type Origin } from '../support/run-support.js';
 import { startSlurm, type TestSlurm } from '../support/slurm.js';
 import { recordOf } from './slurm-run-support.js';
 
 describe('gridsweep run on a Slurm cluster through its login node', () => {
   let net: NetnsGrid;
   let slurm: TestSlurm;
-  let origin: Origin | undefined;
+  const origins: Origin[] = [];
 
   beforeAll(async () => {
     net = await startNetnsGrid([{ name: 'site', hosts: ['login'] }]);
@@ -22,48 +24,72 @@ describe('gridsweep run on a Slurm cluster through its login node', () => {
   afterAll(async () => {
     await slurm?.stop();
     await net?.stop();
-    if (origin) rmSync(origin.dir, { recursive: true, force: true });
+    for (const o of origins) rmSync(o.dir, { recursive: true, force: true });
   }, 90_000);
 
-  it('submits the pilots, runs their agents and moves the files through the login node', async () => {
+  const loginGrid = (): GridWriter => {
     const login = net.clusters[0]!.hosts[0]!;
-    origin = makeOrigin(
-      {
-        realGridJson: (dir) =>
-          JSON.stringify({
-            realgrid: 1,
-            knownHosts: net.knownHosts,
-            clusters: [
-              {
-                name: 'hpc',
-                storage: `${dir}/hpc-storage`,
-                hosts: {
-                  type: 'slurm',
-                  pilots: 2,
-                  pilotCores: 2,
-                  pilotWalltimeS: 600,
-                  env: { SLURM_CONF: slurm.conf },
-                  login: { address: login.address, port: login.port, user: net.user, identityFile: net.identityFile },
-                },
+    return {
+      realGridJson: (dir) =>
+        JSON.stringify({
+          realgrid: 1,
+          knownHosts: net.knownHosts,
+          clusters: [
+            {
+              name: 'hpc',
+              storage: `${dir}/hpc-storage`,
+              hosts: {
+                type: 'slurm',
+                pilots: 2,
+                pilotCores: 2,
+                pilotWalltimeS: 600,
+                env: { SLURM_CONF: slurm.conf },
+                login: { address: login.address, port: login.port, user: net.user, identityFile: net.identityFile },
               },
-            ],
-          }),
-      },
-      4,
-      1,
-    );
-    const o = origin;
-    // this process has no SLURM_CONF: only the login node's sessions reach the Slurm
-    const env = { ...process.env };
-    delete env['SLURM_CONF'];
-    const r = await runCli(['run', o.sweepPath, '--grid', o.gridPath, '--journal', o.journalPath, '--record', o.recordPath, '--heuristic', 'workqueue', '--no-watch'], () => undefined, 150, env);
+            },
+          ],
+        }),
+    };
+  };
+  // this process has no SLURM_CONF: only the login node's sessions reach the Slurm
+  const env = { ...process.env };
+  delete env['SLURM_CONF'];
+  const argsOf = (o: Origin): string[] => ['run', o.sweepPath, '--grid', o.gridPath, '--journal', o.journalPath, '--record', o.recordPath, '--heuristic', 'workqueue', '--no-watch'];
+  const liveJobs = async (): Promise<string> => (await slurm.command('squeue', ['--noheader', '--states=PENDING,RUNNING,CONFIGURING'])).trim();
+
+  it('submits the pilots, runs their agents and moves the files through the login node', async () => {
+    const o = makeOrigin(loginGrid(), 4, 1);
+    origins.push(o);
+    const r = await runCli(argsOf(o), () => undefined, 150, env);
     expect(r.killedAtLimit, r.stdout + r.stderr).toBe(false);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expectEachTaskDoneOnce(o, 4);
     expect(r.stdout).toMatch(/pilots on hpc: 2 submitted, 2 started/);
     const hosts = new Set(recordOf(o).flatMap((e) => (e.type === 'start' && e.kind === 'compute' && e.resource.type === 'host' ? [e.resource.host] : [])));
     expect([...hosts].every((h) => /^hpc\.\d+\.[12]$/.test(h))).toBe(true);
-    const live = await slurm.command('squeue', ['--noheader', '--states=PENDING,RUNNING,CONFIGURING']);
-    expect(live.trim()).toBe('');
+    expect(await liveJobs()).toBe('');
+  }, 180_000);
+
+  it('resumed after the controller was killed: collects what the pilots finished, cancels them through the login node', async () => {
+    const o = makeOrigin(loginGrid(), 4, 2);
+    origins.push(o);
+    let killed = false;
+    const first = await runCli(argsOf(o), (line, child) => {
+      if (!killed && line.startsWith('done')) {
+        killed = true;
+        child.kill('SIGKILL');
+      }
+    }, 150, env);
+    expect(first.code).toBe(null);
+    expect(await liveJobs()).not.toBe('');
+    await new Promise((r) => setTimeout(r, 3000));
+    const second = await runCli([...argsOf(o), '--resume'], () => undefined, 150, env);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(second.stdout).toMatch(/cancelled \d+ pilot\(s\) left by the run this one resumes/);
+    expect(second.stdout).toMatch(/collected task \d+ on hpc\.\d+\.[12]/);
+    const journal = readJournal(o.journalPath);
+    expect(journal.flatMap((e) => (e.type === 'verified' ? [e.work] : [])).sort((a, b) => a - b)).toEqual([...Array(8).keys()]);
+    expect(journal.flatMap((e) => (e.type === 'started' ? [e.work] : [])).sort((a, b) => a - b)).toEqual([...Array(8).keys()]);
+    expect(await liveJobs()).toBe('');
   }, 180_000);
 });

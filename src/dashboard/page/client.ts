@@ -234,7 +234,9 @@ export function dashboardClient(helpers: ClientHelpers, createChart: typeof crea
       const tr = el('tr', '');
       tr.dataset['cluster'] = cluster.cluster;
       const [others, sweep, waiting, pilotsWaiting] = level === null ? [0, 0, 0, 0] : level.slice(2);
-      tr.append(el('td', '', cluster.cluster), el('td', 'num', `${others} / ${cluster.cores}`), el('td', 'num', String(sweep)), el('td', 'num', String(waiting)), el('td', 'num', String(pilotsWaiting)));
+      // a real Slurm cluster's size is unknown (0), and only the sweep's pilots are seen there
+      const byOthers = cluster.cores === 0 ? 'not seen' : `${others} / ${cluster.cores}`;
+      tr.append(el('td', '', cluster.cluster), el('td', 'num', byOthers), el('td', 'num', String(sweep)), el('td', 'num', String(waiting)), el('td', 'num', String(pilotsWaiting)));
       v.batchEl.appendChild(tr);
     }
   }
