@@ -17,17 +17,15 @@
 // (link rate in (b), default 200), GRIDSWEEP_BENCH_QUICK=1 (small sizes, to try the benchmark out),
 // GRIDSWEEP_BENCH_TOOL_PATH (directories put first in PATH, here and on the hosts, e.g. for an rsync that
 // is not installed system-wide).
-import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { PACKAGE_ROOT } from '../src/util/package-root.js';
+import { timed } from './support/timed-command.js';
 import { checkNetnsPrerequisites, startNetnsGrid, type NetnsGrid } from './support/netns-grid.js';
 import { chunkedWorkload, trivialWorkload, type Workload } from './support/compare-workloads.js';
 
 const PARALLEL = '/usr/bin/parallel';
-const GNU_TIME = '/usr/bin/time';
 const CLI = join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js');
 
 const quick = process.env['GRIDSWEEP_BENCH_QUICK'] === '1';
@@ -37,32 +35,6 @@ const parallelReps = Number(process.env['GRIDSWEEP_BENCH_PARALLEL_REPS'] ?? 1);
 const rateMbit = Number(process.env['GRIDSWEEP_BENCH_RATE_MBIT'] ?? 200);
 const toolPath = process.env['GRIDSWEEP_BENCH_TOOL_PATH'];
 const env = { ...process.env, ...(toolPath ? { PATH: `${toolPath}:${process.env['PATH'] ?? ''}` } : {}) };
-
-interface Timed {
-  readonly seconds: number;
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  /** Largest resident set of the tool's process tree, MB (GNU time's %M), when measurable. */
-  readonly peakMb?: number;
-}
-
-/** Runs a command in `cwd`, timing it from spawn to exit. */
-async function timed(argv: readonly string[], cwd: string): Promise<Timed> {
-  const useTime = existsSync(GNU_TIME);
-  const full = useTime ? [GNU_TIME, '-f', 'gridsweep-bench-peak-kb %M', ...argv] : [...argv];
-  const t0 = performance.now();
-  const child = spawn(full[0]!, full.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const seconds = (performance.now() - t0) / 1000;
-  const m = /gridsweep-bench-peak-kb (\d+)\s*$/.exec(stderr);
-  if (m) stderr = stderr.slice(0, m.index);
-  return { seconds, code, stdout, stderr, ...(m ? { peakMb: Number(m[1]) / 1024 } : {}) };
-}
 
 function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -84,7 +56,7 @@ function tailOf(text: string): string {
 
 async function runGridsweep(w: Workload, gridPath: string, side: Side): Promise<void> {
   w.clearOutputs();
-  const r = await timed([process.execPath, CLI, 'run', w.sweepPath, '--grid', gridPath], w.dir);
+  const r = await timed([process.execPath, CLI, 'run', w.sweepPath, '--grid', gridPath], w.dir, env);
   const wrong = r.code === 0 ? w.checkOutputs() : `exit ${r.code}: ${tailOf(r.stderr || r.stdout)}`;
   if (wrong !== undefined) {
     side.failure = `run failed: ${wrong}`;
@@ -102,7 +74,7 @@ async function runParallel(w: Workload, grid: NetnsGrid, loginFile: string, side
   // A working directory per job ({#} is the job number). Not `--wd ...`: with 2 job slots on a host, one
   // job's --cleanup removes the emptied .parallel/tmp while the other job creates its directory in it.
   const argv = [PARALLEL, '--ssh', `ssh -F ${grid.sshConfig}`, '--sshloginfile', loginFile, '--wd', 'parallel-job-{#}', '-a', w.parallelArgFile, ...w.parallelArgs];
-  const r = await timed(argv, w.dir);
+  const r = await timed(argv, w.dir, env);
   const wrong = r.code === 0 ? w.checkOutputs() : `exit ${r.code}: ${tailOf(r.stderr || r.stdout)}`;
   if (wrong !== undefined) {
     side.failure = `run failed: ${wrong}`;

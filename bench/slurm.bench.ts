@@ -8,43 +8,27 @@
 // Each run is the whole `gridsweep run` process (node dist/src/cli/main.js), timed from spawn to exit,
 // its outputs checked. Runs of (a) alternate local and Slurm; medians of GRIDSWEEP_BENCH_REPS (default 3).
 // Needs root and Debian's munge, slurmctld, slurmd and slurm-client, and a build (`npm run build`).
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { median } from '../src/experiment/results.js';
 import { PACKAGE_ROOT } from '../src/util/package-root.js';
 import { trivialWorkload, type Workload } from './support/compare-workloads.js';
 import { startSlurm, type TestSlurm } from './support/test-slurm.js';
+import { timed, type Timed } from './support/timed-command.js';
 
 const CLI = join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js');
 const reps = Number(process.env['GRIDSWEEP_BENCH_REPS'] ?? 3);
 const TASKS = 200;
 
-interface Run {
-  readonly seconds: number;
-  readonly stdout: string;
-}
+type Run = Timed;
 
 async function gridsweepRun(w: Workload, gridPath: string, env: NodeJS.ProcessEnv): Promise<Run> {
   w.clearOutputs();
-  const t0 = performance.now();
-  const child = spawn(process.execPath, [CLI, 'run', w.sweepPath, '--grid', gridPath, '--no-watch'], { cwd: w.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const seconds = (performance.now() - t0) / 1000;
-  if (code !== 0) throw new Error(`gridsweep run exited with ${code}:\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`);
+  const r = await timed([process.execPath, CLI, 'run', w.sweepPath, '--grid', gridPath, '--no-watch'], w.dir, env);
+  if (r.code !== 0) throw new Error(`gridsweep run exited with ${r.code}:\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
   const wrong = w.checkOutputs();
   if (wrong) throw new Error(`gridsweep run: ${wrong}`);
-  return { seconds, stdout };
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+  return r;
 }
 
 function pilotLine(stdout: string): string {

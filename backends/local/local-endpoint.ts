@@ -11,24 +11,24 @@ import { dirname, join } from 'node:path';
 import type { ClusterId } from '../../src/model/grid.js';
 import type { LocalEndpointSpec } from '../../src/realgrid/real-grid-file.js';
 import { channelOf } from '../real/child-channel.js';
-import { withDeadline } from '../real/deadline.js';
-import { EndpointDownError, type Endpoint, type LoadSample, type TaskExit, type TaskLaunch } from '../real/endpoint.js';
+import { AgentLink } from '../real/agent-link.js';
+import type { Endpoint, LoadSample, TaskExit, TaskLaunch } from '../real/endpoint.js';
 import { fileFactsIfPresent, type FileFacts } from '../real/file-facts.js';
 import { agentTaskFor, KILL_SCRIPT_S, killScript, workDirOf } from '../real/host-scripts.js';
-import { agentCommand, AgentSession, taskExitOf } from '../ssh/agent-session.js';
+import { agentCommand, taskExitOf } from '../ssh/agent-session.js';
 
-/** How long the local agent may take to start, and a cancel to finish. */
+/** How long the local agent may take to start, a cancel to finish, and the agent to exit once closed. */
 const AGENT_START_S = 30;
 const KILL_DEADLINE_S = 30 + KILL_SCRIPT_S;
+const AGENT_CLOSE_GRACE_S = 5;
 
 export class LocalEndpoint implements Endpoint {
   private readonly runDir: string;
-  private agent: AgentSession | undefined;
-  private up = false;
-  private generation = 0;
-  private readonly downListeners: ((reason: string) => void)[] = [];
+  private readonly link: AgentLink;
   /** Working directories of the tasks running now (close() cancels them). */
   private readonly running = new Set<string>();
+  /** A cluster's storage seen from here (no slots) is up once its directories exist. */
+  private storageReady = false;
 
   constructor(
     readonly spec: LocalEndpointSpec,
@@ -37,6 +37,7 @@ export class LocalEndpoint implements Endpoint {
     runId: string,
   ) {
     this.runDir = join(storageDir, 'gridsweep', runId);
+    this.link = new AgentLink(`${spec.name} (local agent)`, 'the local agent ended');
   }
 
   private filesDir(): string {
@@ -49,39 +50,20 @@ export class LocalEndpoint implements Endpoint {
 
   /** Makes the run's directories and, if this machine has slots here, starts the local agent. */
   async connect(): Promise<void> {
-    if (this.up) return;
     await mkdir(this.filesDir(), { recursive: true });
     await mkdir(join(this.runDir, 'work'), { recursive: true });
+    this.storageReady = true;
     if (this.spec.hostIds.length > 0) {
-      const child = spawn('/bin/sh', ['-c', agentCommand()], { stdio: ['pipe', 'pipe', 'pipe'] });
-      const channel = channelOf(child);
-      const label = `${this.spec.name} (local agent)`;
-      this.agent = await withDeadline(AgentSession.attach(channel, label), AGENT_START_S, `${label} did not start within ${AGENT_START_S} s`, () => channel.close());
-      const generation = ++this.generation;
-      channel.on('close', () => this.wentDown(generation, 'the local agent ended'));
+      await this.link.connect(async () => channelOf(spawn('/bin/sh', ['-c', agentCommand()], { stdio: ['pipe', 'pipe', 'pipe'] })), AGENT_START_S);
     }
-    this.up = true;
-  }
-
-  private wentDown(generation: number, reason: string): void {
-    if (generation !== this.generation || !this.up) return;
-    this.up = false;
-    this.agent?.close();
-    this.agent = undefined;
-    for (const l of this.downListeners) l(reason);
   }
 
   isUp(): boolean {
-    return this.up;
+    return this.spec.hostIds.length > 0 ? this.link.isUp() : this.storageReady;
   }
 
   onDown(listener: (reason: string) => void): void {
-    this.downListeners.push(listener);
-  }
-
-  private session(): AgentSession {
-    if (!this.up || !this.agent) throw new EndpointDownError(`${this.spec.name}: the local agent is not running`);
-    return this.agent;
+    this.link.onDown(listener);
   }
 
   async putFile(localPath: string, storageName: string): Promise<void> {
@@ -96,18 +78,17 @@ export class LocalEndpoint implements Endpoint {
   }
 
   async run(task: TaskLaunch): Promise<TaskExit> {
-    const agent = this.session();
+    const spec = agentTaskFor(task, this.runDir);
     this.running.add(task.workKey);
     try {
-      return taskExitOf(await agent.task(agentTaskFor(task, this.runDir)));
+      return taskExitOf(await this.link.on('a task', Infinity, (a) => a.task(spec)));
     } finally {
       this.running.delete(task.workKey);
     }
   }
 
   async kill(workKey: string): Promise<void> {
-    const agent = this.session();
-    await withDeadline(agent.run(killScript(this.workDir(workKey))), KILL_DEADLINE_S, `${this.spec.name}: cancelling a task took more than ${KILL_DEADLINE_S} s`, () => undefined);
+    await this.link.on('cancelling a task', KILL_DEADLINE_S, (a) => a.run(killScript(this.workDir(workKey))));
   }
 
   async outputFacts(workKey: string, paths: readonly string[]): Promise<(FileFacts | undefined)[]> {
@@ -142,10 +123,8 @@ export class LocalEndpoint implements Endpoint {
 
   /** Cancels the tasks still running, then lets the agent go (it exits once its input ends). */
   async close(): Promise<void> {
-    if (this.agent) await Promise.all([...this.running].map((k) => this.kill(k).catch(() => undefined)));
-    this.generation++;
-    this.up = false;
-    this.agent?.close();
-    this.agent = undefined;
+    if (this.link.isUp()) await Promise.all([...this.running].map((k) => this.kill(k).catch(() => undefined)));
+    this.storageReady = false;
+    this.link.close(AGENT_CLOSE_GRACE_S);
   }
 }

@@ -2,7 +2,7 @@
 // SSH, the agent in a Slurm pilot): the layout of a task's working directory, the cancel script, the load
 // probe and how its answer reads.
 import { posix } from 'node:path';
-import type { AgentTask } from '../ssh/agent-session.js';
+import type { AgentTask, CommandResult } from '../ssh/agent-session.js';
 import { shellQuote } from '../ssh/shell-quote.js';
 import type { LoadSample, TaskLaunch } from './endpoint.js';
 
@@ -49,9 +49,10 @@ export function killScript(workDir: string): string {
 
 export const PROBE_SCRIPT = 'cat /proc/loadavg; nproc';
 
-/** The load probe's answer; `rttMs` is how long it took. */
-export function parseProbe(stdout: string, rttMs: number, label: string): LoadSample {
-  const [loadLine, coresLine] = stdout.trim().split('\n');
+/** The load probe's answer (`rttMs`: how long it took), or why it is no answer. */
+export function parseProbe(r: CommandResult, rttMs: number, label: string): LoadSample {
+  if (r.code !== 0) throw new Error(`${label}: the load probe failed (exit ${r.code ?? r.signal}): ${r.stderr.trim().slice(-500)}`);
+  const [loadLine, coresLine] = r.stdout.trim().split('\n');
   const load1 = Number(loadLine?.split(' ')[0]);
   const cores = Number(coresLine);
   if (!Number.isFinite(load1) || !Number.isFinite(cores) || cores <= 0) throw new Error(`${label}: unexpected load probe answer`);

@@ -72,8 +72,6 @@ export interface RealRunInput {
    * run follows its schedule exactly (a ReplayScheduler instead of the scheduler `makeScheduler` builds).
    */
   readonly prediction?: { readonly plan: LoadedReplayPlan; readonly replay: boolean };
-  /** Slurm pilots: squeue polls' first and longest interval, seconds (default 1 and 30). */
-  readonly pilotPollS?: { readonly min: number; readonly max: number };
   /**
    * Handed, once the run has started, what to do before the process exits on an interrupt (SIGINT):
    * cancel the run's Slurm pilots.
@@ -121,7 +119,10 @@ function createEndpoint(c: RealClusterSpec, e: GridEndpointSpec, runId: string, 
   return e.kind === 'local' ? new LocalEndpoint(e, c.id, c.storageDir, runId) : new SshEndpoint(e, c.id, c.storageDir, runId, { acceptNew });
 }
 
-/** A resumed run's first step on a Slurm cluster: the pilots the killed run left are cancelled. */
+/**
+ * A resumed run, once what the killed run's pilots finished is collected: those pilots are cancelled
+ * (not adopted: their agents lost their channel with that run).
+ */
 async function cancelLeftoverPilots(pool: PilotPool, log: (event: RunLogEvent) => void): Promise<void> {
   try {
     const cancelled = await pool.cancelLeftovers();
@@ -228,7 +229,6 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
         record,
         log: input.log,
         deadlines: input.grid.deadlines,
-        ...(input.pilotPollS ? { pollMinS: input.pilotPollS.min, pollMaxS: input.pilotPollS.max } : {}),
       }),
     ];
   });

@@ -43,9 +43,6 @@ export interface PilotPoolOptions {
   readonly record: RecordSink;
   readonly log: (event: ProgressEvent) => void;
   readonly deadlines: Deadlines;
-  /** squeue polls: first and longest interval, seconds. */
-  readonly pollMinS?: number;
-  readonly pollMaxS?: number;
 }
 
 interface Pilot {
@@ -61,6 +58,12 @@ interface Pilot {
   reason?: string;
 }
 
+/**
+ * squeue polls: every POLL_MIN_S while things change, doubling while nothing does, up to POLL_MAX_S; at
+ * most PENDING_POLL_MAX_S while a pilot waits in the queue (how soon its cores are used depends on it).
+ */
+const POLL_MIN_S = 1;
+const POLL_MAX_S = 30;
 const PENDING_POLL_MAX_S = 8;
 /** After sbatch refuses a pilot, submissions pause 5 s, then twice as long after each refusal in a row, up to 5 min. */
 const SUBMIT_PAUSE_S = 5;
@@ -76,7 +79,7 @@ export class PilotPool {
   private readonly commands: SlurmCommands;
   private pollTimer: NodeJS.Timeout | undefined;
   private retireTimers = new Set<NodeJS.Timeout>();
-  private pollS: number;
+  private pollS = POLL_MIN_S;
   private stopped = false;
   /** sbatch refusals in a row, and when the next submission may be tried. */
   private refusals = 0;
@@ -89,11 +92,15 @@ export class PilotPool {
 
   constructor(private readonly o: PilotPoolOptions) {
     this.commands = new SlurmCommands(o.access);
-    this.pollS = o.pollMinS ?? 1;
   }
 
   private get spec(): SlurmSpec {
     return this.o.cluster.slurm;
+  }
+
+  /** Slurm counts walltimes in whole minutes. */
+  private get walltimeMinutes(): number {
+    return Math.ceil(this.spec.pilotWalltimeS / 60);
   }
 
   get clusterId(): ClusterId {
@@ -136,7 +143,7 @@ export class PilotPool {
 
   private sbatchArgs(): string[] {
     const s = this.spec;
-    const minutes = Math.ceil(s.pilotWalltimeS / 60);
+    const minutes = this.walltimeMinutes;
     return [
       `--job-name=${this.o.jobName}`,
       `--ntasks=1`,
@@ -169,9 +176,9 @@ export class PilotPool {
     }
     this.refusals = 0;
     this.pilots.set(jobId, { jobId, submittedS: t, state: 'PENDING', ended: false });
-    this.o.record({ type: 'job', t, cluster: this.clusterId, job: -Number(jobId), event: 'submit', cores: this.spec.pilotCores, requestedS: Math.ceil(this.spec.pilotWalltimeS / 60) * 60 });
-    this.o.log({ kind: 'pilot', cluster: this.clusterId, job: jobId, message: `submitted (${this.spec.pilotCores} core(s) for ${Math.ceil(this.spec.pilotWalltimeS / 60)} min)` });
-    this.pollS = this.o.pollMinS ?? 1;
+    this.o.record({ type: 'job', t, cluster: this.clusterId, job: -Number(jobId), event: 'submit', cores: this.spec.pilotCores, requestedS: this.walltimeMinutes * 60 });
+    this.o.log({ kind: 'pilot', cluster: this.clusterId, job: jobId, message: `submitted (${this.spec.pilotCores} core(s) for ${this.walltimeMinutes} min)` });
+    this.pollS = POLL_MIN_S;
     return true;
   }
 
@@ -195,11 +202,8 @@ export class PilotPool {
       for (const p of live) changed = this.update(p, states.get(p.jobId)) || changed;
     }
     await this.topUp();
-    // A pilot waiting in the queue is looked at at least every 8 s: how soon its cores are used after it
-    // starts depends on it. Running pilots alone need only be checked every pollMaxS.
     const waiting = [...this.pilots.values()].some((p) => !p.ended && p.startedS === undefined);
-    const maxS = waiting ? Math.min(PENDING_POLL_MAX_S, this.o.pollMaxS ?? 30) : (this.o.pollMaxS ?? 30);
-    this.pollS = changed || this.soon ? (this.o.pollMinS ?? 1) : Math.min(maxS, this.pollS * 2);
+    this.pollS = changed || this.soon ? POLL_MIN_S : Math.min(waiting ? PENDING_POLL_MAX_S : POLL_MAX_S, this.pollS * 2);
     this.soon = false;
   }
 
@@ -233,7 +237,7 @@ export class PilotPool {
     const now = this.o.clock.nowS();
     const startedS = Math.min(now, s.startEpochS !== undefined ? this.runTimeOf(s.startEpochS) : now);
     p.startedS = startedS;
-    const endS = s.endEpochS !== undefined ? this.runTimeOf(s.endEpochS) : startedS + Math.ceil(this.spec.pilotWalltimeS / 60) * 60;
+    const endS = s.endEpochS !== undefined ? this.runTimeOf(s.endEpochS) : startedS + this.walltimeMinutes * 60;
     const leavesAtS = endS - leaveMarginS(endS - startedS);
     const waitS = Math.max(0, startedS - p.submittedS);
     this.queueWaitsS.push(waitS);
@@ -253,8 +257,7 @@ export class PilotPool {
     const timer = setTimeout(() => {
       this.retireTimers.delete(timer);
       if (p.ended || this.stopped) return;
-      const running = 'its walltime is nearly over: its hosts leave once idle';
-      this.o.log({ kind: 'pilot', cluster: this.clusterId, job: p.jobId, message: running });
+      this.o.log({ kind: 'pilot', cluster: this.clusterId, job: p.jobId, message: 'its walltime is nearly over: its hosts leave once idle' });
       this.o.grid.retire(this.clusterId, name, true);
     }, Math.max(0, leavesAtS - now) * 1000);
     this.retireTimers.add(timer);
@@ -279,7 +282,7 @@ export class PilotPool {
   }
 
   private pollSoon(): void {
-    this.pollS = this.o.pollMinS ?? 1;
+    this.pollS = POLL_MIN_S;
     this.soon = true;
     if (this.pollTimer === undefined) return; // a poll is under way; the next one comes soon
     clearTimeout(this.pollTimer);

@@ -120,7 +120,9 @@ describe('gridsweep run on a real Slurm', () => {
     const left = await liveJobs();
     expect(left.length).toBeGreaterThan(0);
     // the pilots' agents finish the 2-s tasks they were running, with no controller
-    const running = readJournal(o.journalPath).flatMap((e) => (e.type === 'started' ? [e.work] : [])).filter((w) => !readJournal(o.journalPath).some((e) => e.type === 'verified' && e.work === w));
+    const before = readJournal(o.journalPath);
+    const verifiedBefore = new Set(before.flatMap((e) => (e.type === 'verified' ? [e.work] : [])));
+    const running = before.flatMap((e) => (e.type === 'started' ? [e.work] : [])).filter((w) => !verifiedBefore.has(w));
     await new Promise((r) => setTimeout(r, 3000));
     const second = await run(o, ['--resume']);
     expect(second.code, second.stdout + second.stderr).toBe(0);

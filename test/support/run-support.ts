@@ -58,7 +58,7 @@ export function makeOrigin(grid: GridWriter, seeds: number, seconds: number, gri
   return { dir, sweepPath, gridPath, journalPath: join(dir, 'journal.jsonl'), recordPath: join(dir, 'run.jsonl') };
 }
 
-export function expectedOutput(origin: Origin, seed: number, size: string): string {
+function expectedOutput(origin: Origin, seed: number, size: string): string {
   const cksum = execFileSync('cksum', { input: readFileSync(join(origin.dir, 'models', `${size}.txt`)), encoding: 'utf8' }).trim();
   return `seed ${seed} model ${cksum}\n`;
 }
@@ -116,5 +116,38 @@ export function expectEachTaskDoneOnce(origin: Origin, seeds: number): void {
     for (let seed = 1; seed <= seeds; seed++) {
       expect(readFileSync(join(origin.dir, 'results', `${size}-${seed}.txt`), 'utf8')).toBe(expectedOutput(origin, seed, size));
     }
+  }
+}
+
+/**
+ * The controller killed and resumed: runs the sweep of `o` (work queue, tasks of a few seconds), SIGKILLs
+ * it 1.5 s after it starts (one task running on each of `running` host slots), waits 4 s for the agents
+ * to finish those tasks without it, and resumes it. Checks that the resumed run collected them (on hosts
+ * matching `hostPattern`), that every task started and was verified exactly once over both runs, and
+ * that every output is right.
+ */
+export async function expectKilledRunCollected(o: Origin, seeds: number, running: number, hostPattern: string): Promise<void> {
+  const args = ['run', o.sweepPath, '--grid', o.gridPath, '--journal', o.journalPath, '--record', o.recordPath, '--heuristic', 'workqueue', '--no-watch'];
+  let killed = false;
+  const first = await runCli(args, (line, child) => {
+    if (!killed && line.startsWith('start')) {
+      killed = true;
+      setTimeout(() => child.kill('SIGKILL'), 1500);
+    }
+  });
+  expect(first.code).toBe(null);
+  const startedBefore = readJournal(o.journalPath).flatMap((e) => (e.type === 'started' ? [e.work] : []));
+  expect(startedBefore.length).toBe(running);
+  await new Promise((r) => setTimeout(r, 4000));
+  const second = await runCli([...args, '--resume'], () => undefined);
+  expect(second.code, second.stdout + second.stderr).toBe(0);
+  for (const work of startedBefore) expect(second.stdout).toMatch(new RegExp(`collected task ${work} on ${hostPattern}: it finished while gridsweep was not running`));
+  const journal = readJournal(o.journalPath);
+  const all = [...Array(2 * seeds).keys()];
+  expect(journal.flatMap((e) => (e.type === 'started' ? [e.work] : [])).sort((a, b) => a - b)).toEqual(all);
+  expect(journal.flatMap((e) => (e.type === 'verified' ? [e.work] : [])).sort((a, b) => a - b)).toEqual(all);
+  expect(second.stdout).toMatch(new RegExp(`tasks: ${2 * seeds} done and verified, 0 skipped`));
+  for (const size of ['small', 'large']) {
+    for (let seed = 1; seed <= seeds; seed++) expect(readFileSync(join(o.dir, 'results', `${size}-${seed}.txt`), 'utf8')).toBe(expectedOutput(o, seed, size));
   }
 }

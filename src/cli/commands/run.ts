@@ -8,6 +8,7 @@ import { flagOption, numberOption, requiredString, stringOption } from '../args.
 import { loadRealGrid } from '../../realgrid/real-grid-file.js';
 import { loadSweepFile } from '../../sweep/sweep-file.js';
 import type { RecordSink } from '../../record/events.js';
+import { median } from '../../experiment/results.js';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../../scheduler/options.js';
 import { Scheduler } from '../../scheduler/scheduler.js';
 import { listHeuristics } from '../../scheduler/heuristics/registry.js';
@@ -80,9 +81,7 @@ function makeProgress(tty: boolean): { log: (e: RunLogEvent) => void; stop: () =
 }
 
 function waitSummary(waitsS: readonly number[]): string {
-  if (waitsS.length === 0) return '-';
-  const sorted = [...waitsS].sort((a, b) => a - b);
-  return `median ${sorted[Math.floor((sorted.length - 1) / 2)]!.toFixed(1)} s, max ${sorted[sorted.length - 1]!.toFixed(1)} s`;
+  return waitsS.length === 0 ? '-' : `median ${median(waitsS).toFixed(1)} s, max ${Math.max(...waitsS).toFixed(1)} s`;
 }
 
 /** The run record, one JSON line per event, written as the run goes (a crashed run leaves what happened). */
