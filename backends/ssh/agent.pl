@@ -22,6 +22,7 @@ use strict;
 use warnings;
 use Config;
 use File::Path qw(remove_tree);
+use File::Temp qw(tempdir);
 use IO::Select;
 use Digest::SHA;
 use File::Path qw(make_path);
@@ -42,8 +43,8 @@ sub as_bytes {
   utf8::encode($value) if defined $value && !ref $value;
   return $value;
 }
-my $scratch = ($ENV{TMPDIR} || '/tmp') . "/gridsweep-agent-$$";
-mkdir $scratch or die "gridsweep agent: cannot create $scratch: $!\n";
+# A fresh name each time: an agent killed outright leaves its directory, and a later one may get its pid.
+my $scratch = eval { tempdir('gridsweep-agent-XXXXXXXX', TMPDIR => 1) } or die "gridsweep agent: cannot create a scratch directory: $@\n";
 $SIG{PIPE} = 'IGNORE';
 
 # A child's exit wakes the main loop through this pipe.

@@ -2,7 +2,7 @@
 // local `sh -c` process instead of an SSH exec channel, the agent the same perl program that runs on hosts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -49,6 +49,28 @@ describe('the agent', () => {
     const many = await Promise.all(Array.from({ length: 200 }, (_, i) => agent.run(`echo ${i}`)));
     expect(many.map((r) => r.stdout)).toEqual(Array.from({ length: 200 }, (_, i) => `${i}\n`));
     agent.close();
+  });
+
+  it('starts beside the scratch directories of agents killed outright, whatever pid it gets', async () => {
+    // An agent killed with SIGKILL leaves its scratch directory; one named after the pid made a later
+    // agent with that recycled pid die at start. Fill the next pids' names, as a long suite does.
+    const tmp = mkdtempSync(join(tmpdir(), 'gridsweep-agent-tmp-'));
+    try {
+      const last = Number(readFileSync('/proc/sys/kernel/ns_last_pid', 'utf8'));
+      for (let pid = last; pid < last + 300; pid++) mkdirSync(join(tmp, `gridsweep-agent-${pid}`));
+      const saved = process.env['TMPDIR'];
+      process.env['TMPDIR'] = tmp;
+      try {
+        const agent = await AgentSession.open(localClient, 'here');
+        expect((await agent.run('echo up')).stdout).toBe('up\n');
+        agent.close();
+      } finally {
+        if (saved === undefined) delete process.env['TMPDIR'];
+        else process.env['TMPDIR'] = saved;
+      }
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 
   it('keeps only the last 4000 bytes of standard error', async () => {
