@@ -54,6 +54,8 @@ interface Pilot {
   ended: boolean;
   /** Cancelled by the pool once its hosts had left. */
   released?: boolean;
+  /** Its hosts have left the run (its job is ending or ended). */
+  hostsGone?: boolean;
   /** Why it waits in the queue, as last told. */
   reason?: string;
 }
@@ -216,10 +218,15 @@ export class PilotPool {
     }
     if (state === p.state) return false;
     p.state = state;
-    if (!jobIsAlive(state)) this.ended(p, state);
+    if (state === 'COMPLETING') {
+      // Ending: its processes are being killed, so its hosts leave now. It is still watched: a job that
+      // was preempted or lost its node passes through COMPLETING on its way back to the queue (then it
+      // is cancelled, below); seen as ended here, it would have stayed queued after the run.
+      this.letHostsGo(p, state);
+    } else if (!jobIsAlive(state)) this.ended(p, state);
     else if (p.startedS === undefined) {
       if (state === 'RUNNING' && s) this.started(p, s);
-    } else if (state !== 'RUNNING' && state !== 'COMPLETING') {
+    } else if (state !== 'RUNNING') {
       // Requeued (after a preemption or a node failure) or suspended: its agent is gone with its step,
       // and a requeued job starts afresh. Its hosts leave now; the job is cancelled, a new pilot replaces it.
       this.ended(p, state, `requeued by Slurm (now ${state}: preempted, or its node lost): its hosts leave and the job is cancelled`);
@@ -296,10 +303,15 @@ export class PilotPool {
     const ending = `ended (${state === 'GONE' ? 'no longer known to Slurm' : state})${p.startedS === undefined ? ' before it started' : ''}`;
     const how = why ?? (p.released && state === 'CANCELLED' ? 'released (cancelled once its hosts had left)' : ending);
     this.o.log({ kind: 'pilot', cluster: this.clusterId, job: p.jobId, message: how });
-    if (p.endpoint) {
-      this.o.grid.retire(this.clusterId, p.endpoint.spec.name, true);
-      p.endpoint.lost(`its Slurm job ended (${state})`);
-    }
+    this.letHostsGo(p, state);
+  }
+
+  /** The pilot's job is ending (`state`): its hosts leave the run now, once. */
+  private letHostsGo(p: Pilot, state: string): void {
+    if (!p.endpoint || p.hostsGone) return;
+    p.hostsGone = true;
+    this.o.grid.retire(this.clusterId, p.endpoint.spec.name, true);
+    p.endpoint.lost(`its Slurm job ended (${state})`);
   }
 
   /** Cancels every pilot still queued or running (the run is over, or interrupted); their end is recorded at `atS` (default now). */
