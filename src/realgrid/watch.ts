@@ -1,9 +1,9 @@
 // Watching the real grid file while a run goes on. Edits are debounced; the file's folder is watched (not
 // the file itself) so that editors which save by writing a new file and renaming it over the old one are
-// seen too. A good edit is turned into a RealGridChange against the grid the run is using; a bad one is
+// seen too, with the kernel's own notifications (fs.watch) filtered by name: the folder often holds the
+// run's journal and outputs too, whose every write must cost no more than a name comparison. A good edit is turned into a RealGridChange against the grid the run is using; a bad one is
 // reported (file:line:column) and ignored, and the run keeps the last good grid.
-import { watch } from 'chokidar';
-import { readFileSync } from 'node:fs';
+import { readFileSync, watch } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { InputError } from '../util/diagnostics.js';
 import { diffRealGrids, isEmptyChange, type RealGridChange } from './diff.js';
@@ -35,12 +35,6 @@ export function watchRealGrid(path: string, initial: RealGrid, onEvent: (event: 
   let current = initial;
   /** The text last read; none yet, so the first read is compared with `initial` however it came. */
   let lastText: string | undefined;
-  const watcher = watch(dirname(target), {
-    ignoreInitial: true,
-    depth: 0,
-    // only the grid file matters; temporary files of editors are ignored (but renames onto it are seen)
-    ignored: (p: string) => p !== target && p !== dirname(target) && basename(p) !== basename(target),
-  });
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
 
@@ -69,30 +63,27 @@ export function watchRealGrid(path: string, initial: RealGrid, onEvent: (event: 
     if (!isEmptyChange(change)) onEvent({ kind: 'change', change, grid: current });
   };
 
-  watcher.on('all', (event, p) => {
-    if (resolve(p) !== target) return;
-    if (event !== 'add' && event !== 'change' && event !== 'unlink') return;
+  const name = basename(target);
+  const watcher = watch(dirname(target), (_event, filename) => {
+    if (filename !== null && filename !== name) return;
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = null;
       reread();
     }, debounceMs);
   });
-  // Once watching, the file is read again: an edit made since `initial` was read (the run's start, which
+  // The folder removed under the run: the run goes on with the grid it has.
+  watcher.on('error', () => undefined);
+  // Now watching, the file is read again: an edit made since `initial` was read (the run's start, which
   // can take a while) is applied instead of missed.
-  const ready = new Promise<void>((res) =>
-    watcher.once('ready', () => {
-      reread();
-      res();
-    }),
-  );
+  const ready = Promise.resolve().then(reread);
   return {
     ready,
     current: () => current,
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
-      await watcher.close();
+      watcher.close();
     },
   };
 }
