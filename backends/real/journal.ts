@@ -1,6 +1,6 @@
-// The journal of a real run: JSON Lines, each line appended and fsync'd BEFORE the state change it
-// records is acted on, so that after a crash `--resume` knows every task whose outputs were verified.
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+// The journal of a real run: JSON Lines, each line on disk (fsync'd) BEFORE the state change it records
+// is acted on, so that after a crash `--resume` knows every task whose outputs were verified.
+import { closeSync, existsSync, fsync, fsyncSync, openSync, readFileSync, write, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ClusterId, HostId } from '../../src/model/grid.js';
 import type { WorkId } from '../../src/model/application.js';
@@ -25,7 +25,20 @@ export type JournalEntry =
 type WithoutAt<T> = T extends unknown ? Omit<T, 'at'> : never;
 export type JournalInput = WithoutAt<JournalEntry>;
 
+/**
+ * Group commit: entries appended during one turn of the event loop are written together and made durable
+ * by one fsync (run on libuv's thread pool, so the run goes on meanwhile); each append's promise resolves
+ * once its entry is on disk. Callers await it before acting on what the entry records.
+ */
 export class Journal {
+  private waiting: { line: string; done: () => void; failed: (err: Error) => void }[] = [];
+  /** The batch being written and synced now, if any: the next one starts after it. */
+  private writing: Promise<void> | undefined;
+  private flushScheduled = false;
+  private error: Error | undefined;
+  /** Number of fsyncs so far. */
+  syncs = 0;
+
   private constructor(
     readonly path: string,
     private fd: number | undefined,
@@ -35,18 +48,69 @@ export class Journal {
     return new Journal(path, openSync(path, 'a'));
   }
 
-  /** Appends one entry and forces it to disk before returning. */
-  append(entry: JournalInput): void {
-    if (this.fd === undefined) throw new Error(`journal ${this.path} is closed`);
+  /** Appends one entry; resolves once it is on disk (rejects if the journal cannot be written). */
+  append(entry: JournalInput): Promise<void> {
+    if (this.fd === undefined) return Promise.reject(new Error(`journal ${this.path} is closed`));
+    if (this.error) return Promise.reject(this.error);
     const line = `${JSON.stringify({ ...entry, at: new Date().toISOString() })}\n`;
-    writeSync(this.fd, line);
-    fsyncSync(this.fd);
+    return new Promise((done, failed) => {
+      this.waiting.push({ line, done, failed });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => void this.flush());
+      }
+    });
   }
 
-  close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
+  private async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+    this.flushScheduled = false;
+    const batch = this.waiting;
+    this.waiting = [];
+    if (batch.length === 0 || this.fd === undefined) return;
+    const fd = this.fd;
+    this.writing = (async () => {
+      try {
+        await writeAll(fd, batch.map((b) => b.line).join(''));
+        await new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
+        this.syncs++;
+        for (const b of batch) b.done();
+      } catch (err) {
+        this.error = new Error(`journal ${this.path} cannot be written: ${(err as Error).message}`);
+        for (const b of batch) b.failed(this.error);
+      }
+    })();
+    await this.writing;
+    this.writing = undefined;
+  }
+
+  /** Writes and syncs what is still waiting, then closes the file. */
+  async close(): Promise<void> {
+    while (this.writing) await this.writing;
+    if (this.fd === undefined) return;
+    const batch = this.waiting;
+    this.waiting = [];
+    if (batch.length > 0 && !this.error) {
+      writeSync(this.fd, batch.map((b) => b.line).join(''));
+      fsyncSync(this.fd);
+      for (const b of batch) b.done();
+    }
+    closeSync(this.fd);
     this.fd = undefined;
   }
+}
+
+function writeAll(fd: number, text: string): Promise<void> {
+  const data = Buffer.from(text, 'utf8');
+  return new Promise((resolve, reject) => {
+    const from = (offset: number): void =>
+      write(fd, data, offset, data.length - offset, null, (err, written) => {
+        if (err) reject(err);
+        else if (offset + written < data.length) from(offset + written);
+        else resolve();
+      });
+    from(0);
+  });
 }
 
 /** Reads a journal. A torn last line (the controller died while writing it) is ignored; any other bad line is an error. */

@@ -157,7 +157,7 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
   const works = app.works.filter((w) => !skip.has(w.id));
   const runId = `run-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
   const journal = input.journalPath ? Journal.open(input.journalPath) : undefined;
-  journal?.append({ type: 'run', sweep: resolve(input.sweepPath), tasks: app.works.length, runId });
+  await journal?.append({ type: 'run', sweep: resolve(input.sweepPath), tasks: app.works.length, runId });
 
   const makeEndpoint = (c: RealClusterSpec, e: GridEndpointSpec): Endpoint => createEndpoint(c, e, runId, input.acceptNew);
   const clusters = input.grid.clusters.map((c) => ({ id: c.id, endpoints: c.endpoints.map((e) => makeEndpoint(c, e)) }));
@@ -301,7 +301,7 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
   // The pilots still queued or running are cancelled, and end in the record, when the run ends.
   await grid.stop(!input.keepStorage && failedToStart === undefined && failed.length === 0, () => Promise.all(pools.map((p) => p.stop(makespanS))).then(() => undefined));
   input.record({ type: 'run-end', t: makespanS, makespanS, worksDone: done + skip.size, worksFailed: app.works.length - done - skip.size, ...(prediction ? { prediction } : {}) });
-  journal?.close();
+  await journal?.close();
   if (failedToStart) throw failedToStart;
   const pilots = pools.map((p) => ({ cluster: p.clusterId, submitted: p.submitted, queueWaitsS: p.queueWaitsS }));
   return { makespanS, worksTotal: app.works.length, worksDone: done, worksSkipped: skip.size, worksFailed: failed, whyFailed, inputSends: grid.inputSends, expanded, pilots, ...(prediction ? { prediction } : {}) };
