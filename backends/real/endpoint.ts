@@ -27,6 +27,8 @@ export interface TaskExit {
   readonly stderrTail: string;
   /** Size and SHA-256 of each output (undefined where missing), when the endpoint measured them on exit 0. */
   readonly outputs?: readonly (FileFacts | undefined)[];
+  /** The bytes of the outputs small enough to come back with the exit (through the agent), undefined for the others. */
+  readonly outputData?: readonly (Buffer | undefined)[];
 }
 
 export interface LoadSample {

@@ -15,6 +15,10 @@ export async function fileFacts(path: string): Promise<FileFacts> {
   return { sizeBytes: st.size, sha256: hash.digest('hex') };
 }
 
+export function bufferFacts(data: Buffer): FileFacts {
+  return { sizeBytes: data.length, sha256: createHash('sha256').update(data).digest('hex') };
+}
+
 export function sameFacts(a: FileFacts, b: FileFacts): boolean {
   return a.sizeBytes === b.sizeBytes && a.sha256 === b.sha256;
 }

@@ -30,9 +30,10 @@ export function parentDirs(task: TaskLaunch): string[] {
   return [...dirs];
 }
 
-/** A task as the agent runs it, in the run directory `runDir`. */
-export function agentTaskFor(task: TaskLaunch, runDir: string): AgentTask {
+/** A task as the agent runs it, in the run directory `runDir`; outputs adding up to `inlineBytes` come back with its exit. */
+export function agentTaskFor(task: TaskLaunch, runDir: string, inlineBytes = 0): AgentTask {
   return {
+    ...(inlineBytes > 0 ? { inline: inlineBytes } : {}),
     dir: workDirOf(runDir, task.workKey),
     argv: task.argv,
     links: task.inputs.map((i) => [posix.join(filesDirOf(runDir), i.storageName), i.path] as const),

@@ -3,6 +3,7 @@
 // outputs (size + SHA-256 against what the host reported) before a task counts as done, turns lost
 // machines into sched_host_failed / sched_disk_failed and reconnects them with back-off, applies the
 // retry policy to tasks that fail, and keeps the measurements (load, bandwidth, latency) it observes.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Capability, GridOS } from '../../src/interfaces/grid-os.js';
@@ -15,8 +16,8 @@ import type { ExpandedSweep } from '../../src/sweep/expand.js';
 import { transferDeadlineS, type Deadlines } from './deadline.js';
 import { GridMeasurements } from './grid-measurements.js';
 import { EndpointDownError, PermanentEndpointError, type Endpoint, type LoadSample } from './endpoint.js';
-import { fileFacts, sameFacts } from './file-facts.js';
-import type { Journal, OutputFacts, UnfinishedAttempt } from './journal.js';
+import { bufferFacts, fileFacts, sameFacts } from './file-facts.js';
+import type { Journal, JournalInput, OutputFacts, UnfinishedAttempt } from './journal.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { WallClock } from './wall-clock.js';
 
@@ -92,6 +93,8 @@ interface ComputedWork {
   readonly host: HostId;
   readonly workKey: string;
   readonly outputs: readonly OutputFacts[];
+  /** The outputs' bytes that came back with the task's exit (small ones, through the agent). */
+  readonly outputData?: readonly (Buffer | undefined)[];
 }
 
 const FETCH_ATTEMPTS = 3;
@@ -222,9 +225,9 @@ export class RealGridOS implements GridOS, InformationService {
           if (facts.some((f) => f === undefined)) return;
           const outputs: OutputFacts[] = paths.map((path, i) => ({ path, ...facts[i]! }));
           this.attempts.set(a.work, a.attempt);
-          this.o.journal?.append({ type: 'done', work: a.work, host: a.host, outputs });
+          this.journalNote({ type: 'done', work: a.work, host: a.host, outputs });
           await this.fetchOutputs(e, { host: a.host, workKey, outputs });
-          this.o.journal?.append({ type: 'verified', work: a.work, host: a.host, argv: task.argv, outputs });
+          await this.journaled({ type: 'verified', work: a.work, host: a.host, argv: task.argv, outputs });
           void e.removeWork(workKey).catch(() => undefined);
           this.markFinished(a.work);
           collected.push(a.work);
@@ -491,13 +494,16 @@ export class RealGridOS implements GridOS, InformationService {
     const attempt = (this.attempts.get(workId) ?? 0) + 1;
     this.attempts.set(workId, attempt);
     const workKey = `w${workId}.a${attempt}`;
-    this.o.journal?.append({ type: 'started', work: workId, host: hostId, cluster: h.info.clusterId, attempt });
+    const started = this.journaled({ type: 'started', work: workId, host: hostId, cluster: h.info.clusterId, attempt });
     const subtaskId = this.recordStart('compute', { type: 'host', host: hostId, cluster: h.info.clusterId }, { work: workId });
     const running: RunningWork = { work: workId, workKey, subtaskId };
     h.running = running;
     const outputs = task.outputs.map((f) => f.path);
     void (async () => {
       try {
+        // A task starts only once the journal holds its start: a resumed run then knows to collect it.
+        await started;
+        if (h.running !== running) return;
         const exit = await h.endpoint.run({
           workKey,
           argv: task.argv,
@@ -517,11 +523,11 @@ export class RealGridOS implements GridOS, InformationService {
           return;
         }
         const outputFacts: OutputFacts[] = outputs.map((path, i) => ({ path, ...facts[i]! }));
-        this.o.journal?.append({ type: 'done', work: workId, host: hostId, outputs: outputFacts });
+        this.journalNote({ type: 'done', work: workId, host: hostId, outputs: outputFacts });
         h.running = undefined;
         this.recordEnd(subtaskId, true);
         this.o.policy.taskSucceeded(hostId);
-        this.computed.set(workId, { host: hostId, workKey, outputs: outputFacts });
+        this.computed.set(workId, { host: hostId, workKey, outputs: outputFacts, ...(exit.outputData ? { outputData: exit.outputData } : {}) });
       } catch (err) {
         if (h.running !== running) return;
         if (err instanceof EndpointDownError) return; // endpointDown() reports the host failure
@@ -546,20 +552,27 @@ export class RealGridOS implements GridOS, InformationService {
     const epoch = c.epoch;
     const started = this.o.clock.nowS();
     const prefer = h.endpoint;
-    void this.onSomeEndpoint(c, epoch, (e) => this.fetchOutputs(e, done), prefer)
+    // Outputs that came back with the task's exit need no machine of the cluster, nor a link measurement.
+    const placed = this.placeArrivedOutputs(done);
+    const allArrived = placed.size === done.outputs.length;
+    void (allArrived ? Promise.resolve(true) : this.onSomeEndpoint(c, epoch, (e) => this.fetchOutputs(e, done, placed), prefer))
       .then((ok) => {
         if (!ok || c.epoch !== epoch) return;
-        this.measured.transferred(c.id, this.o.clock.nowS(), sizeBytes, this.o.clock.nowS() - started);
+        if (!allArrived) this.measured.transferred(c.id, this.o.clock.nowS(), sizeBytes, this.o.clock.nowS() - started);
         const task = this.o.sweep.tasks[workId]!;
-        this.o.journal?.append({ type: 'verified', work: workId, host: done.host, argv: task.argv, outputs: done.outputs });
+        // The outputs are at the origin: the link is free at once. The task counts as done, and its
+        // directory on the host is removed, once the journal holds that it was verified.
+        const verified = this.journaled({ type: 'verified', work: workId, host: done.host, argv: task.argv, outputs: done.outputs });
         this.computed.delete(workId);
         this.releaseLink(c, true);
-        this.markFinished(workId);
-        this.o.log({ kind: 'done', work: workId, host: done.host, done: this.finished.size, total: this.o.works.length });
-        const e = c.endpoints.find((x) => x.isUp());
-        if (e) void e.removeWork(done.workKey).catch(() => undefined);
         this.scheduler().sched_fileTransfer_done({ kind: 'output', workId, clusterId: c.id });
         this.settleRetirements(c);
+        return verified.then(() => {
+          this.markFinished(workId);
+          this.o.log({ kind: 'done', work: workId, host: done.host, done: this.finished.size, total: this.o.works.length });
+          const e = c.endpoints.find((x) => x.isUp());
+          if (e) void e.removeWork(done.workKey).catch(() => undefined);
+        });
       }, (err: unknown) => {
         // The cluster's storage cannot give the outputs back intact: treat it as a failed disk (the
         // scheduler redoes the Works whose outputs were there) and offer the cluster again later.
@@ -630,9 +643,30 @@ export class RealGridOS implements GridOS, InformationService {
     return false;
   }
 
-  private async fetchOutputs(e: Endpoint, done: ComputedWork): Promise<void> {
+  /**
+   * Puts the outputs whose bytes came back with the task's exit at the origin, each checked against the
+   * size and SHA-256 the host reported (written beside, then renamed: never half there). Small files, so
+   * written here at once rather than through the thread pool. Returns the indices of the outputs placed.
+   */
+  private placeArrivedOutputs(done: ComputedWork): Set<number> {
+    const placed = new Set<number>();
+    done.outputs.forEach((o, i) => {
+      const data = done.outputData?.[i];
+      if (data === undefined || !sameFacts(bufferFacts(data), o)) return;
+      const dest = resolve(this.o.sweep.originDir, o.path);
+      mkdirSync(dirname(dest), { recursive: true });
+      writeFileSync(`${dest}.gridsweep-part`, data);
+      renameSync(`${dest}.gridsweep-part`, dest);
+      placed.add(i);
+    });
+    return placed;
+  }
+
+  /** Fetches a finished task's outputs (but those `placed` already) through `e`, each verified on arrival. */
+  private async fetchOutputs(e: Endpoint, done: ComputedWork, placed: ReadonlySet<number> = new Set()): Promise<void> {
     const c = this.cluster(e.clusterId);
-    for (const o of done.outputs) {
+    for (const [i, o] of done.outputs.entries()) {
+      if (placed.has(i)) continue;
       const dest = resolve(this.o.sweep.originDir, o.path);
       const part = `${dest}.gridsweep-part`;
       await mkdir(dirname(dest), { recursive: true });
@@ -657,7 +691,7 @@ export class RealGridOS implements GridOS, InformationService {
     this.recordEnd(running.subtaskId, false);
     const verdict = this.o.policy.taskFailed(running.work, h.info.id);
     const reason = `${what}: exit code ${exit.exitCode ?? '-'}${exit.signal ? `, signal ${exit.signal}` : ''}`;
-    this.o.journal?.append({ type: 'failed', work: running.work, host: h.info.id, reason, final: false });
+    this.journalNote({ type: 'failed', work: running.work, host: h.info.id, reason, final: false });
     this.o.log({ kind: 'failed', work: running.work, host: h.info.id, reason: `${reason}${exit.stderrTail ? ` — ${lastLine(exit.stderrTail)}` : ''}`, final: false });
     void h.endpoint.removeWork(running.workKey).catch(() => undefined);
     const failure: WorkFailure = { reason: 'exit', hostId: h.info.id, exitCode: exit.exitCode, signal: exit.signal, stderrTail: exit.stderrTail };
@@ -675,7 +709,7 @@ export class RealGridOS implements GridOS, InformationService {
     if (this.failedForGood.has(work) || this.finished.has(work)) return;
     const reason = schedulerReason === 'host-removed' ? `given up: host ${host} was removed from the real grid file` : 'given up after repeated failures';
     this.failedForGood.set(work, reason);
-    this.o.journal?.append({ type: 'failed', work, host, reason, final: true });
+    this.journalNote({ type: 'failed', work, host, reason, final: true });
     this.o.log({ kind: 'failed', work, host, reason, final: true });
     this.markFinished(work);
   }
@@ -758,7 +792,7 @@ export class RealGridOS implements GridOS, InformationService {
     if (!r) return undefined;
     h.running = undefined;
     this.recordEnd(r.subtaskId, false);
-    this.o.journal?.append({ type: 'failed', work: r.work, host: h.info.id, reason, final: false });
+    this.journalNote({ type: 'failed', work: r.work, host: h.info.id, reason, final: false });
     return r;
   }
 
@@ -898,6 +932,21 @@ export class RealGridOS implements GridOS, InformationService {
   }
 
   /** A bug (ours or the scheduler's) surfaced in an asynchronous step: the run stops with it. */
+  /** Records `entry` in the journal (if any); resolves once it is on disk. A journal that cannot be written ends the run. */
+  private journaled(entry: JournalInput): Promise<void> {
+    const journal = this.o.journal;
+    if (!journal) return Promise.resolve();
+    return journal.append(entry).catch((err: unknown) => {
+      this.internalError(err);
+      throw err;
+    });
+  }
+
+  /** Records `entry` without waiting for it: nothing done next depends on it being on disk. */
+  private journalNote(entry: JournalInput): void {
+    void this.journaled(entry).catch(() => undefined);
+  }
+
   private internalError(err: unknown): void {
     this.rejectFinished(err instanceof Error ? err : new Error(String(err)));
   }

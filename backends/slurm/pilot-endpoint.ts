@@ -15,6 +15,9 @@ import { agentTaskFor, KILL_SCRIPT_S, killScript, parseProbe, PROBE_SCRIPT, work
 import { agentCommand, taskExitOf } from '../ssh/agent-session.js';
 import type { SlurmAccess } from './slurm-access.js';
 
+/** A task's outputs up to this size in all come back with its exit, not through the storage endpoint. */
+const INLINE_OUTPUT_BYTES = 64 * 1024;
+
 export interface PilotLaunch {
   /** Where srun runs (this machine, or the login node). */
   readonly access: SlurmAccess;
@@ -66,7 +69,7 @@ export class PilotEndpoint implements Endpoint {
   }
 
   async run(task: TaskLaunch): Promise<TaskExit> {
-    const spec = agentTaskFor(task, this.runDir);
+    const spec = agentTaskFor(task, this.runDir, INLINE_OUTPUT_BYTES);
     try {
       return taskExitOf(await this.link.on('a task', Infinity, (a) => a.task(spec)));
     } finally {

@@ -40,21 +40,33 @@ export interface AgentTask {
   /** Directories to make in the working directory (the inputs' and outputs' parents). */
   readonly dirs: readonly string[];
   readonly outputs: readonly string[];
+  /** The outputs come back whole with the exit while their sizes add up to at most this many bytes. */
+  readonly inline?: number;
 }
+
+/** An output as the agent reports it: size and SHA-256, and its bytes (base64) when it came inline. */
+type AgentOutput = [number, string] | [number, string, string];
 
 export interface AgentTaskExit {
   readonly code: number | null;
   readonly signal: string | null;
   /** The last 4000 bytes of the task's standard error. */
   readonly stderr: string;
-  /** On exit 0: [size, sha256] of each output, null where it is missing. */
-  readonly outputs?: readonly ([number, string] | null)[];
+  /** On exit 0: [size, sha256(, base64 bytes)] of each output, null where it is missing. */
+  readonly outputs?: readonly (AgentOutput | null)[];
 }
 
 /** A task's exit as the agent reports it, as endpoints report it. */
 export function taskExitOf(r: AgentTaskExit): TaskExit {
   const exit = { exitCode: r.code, signal: r.signal, stderrTail: r.stderr };
-  return r.code === 0 ? { ...exit, outputs: (r.outputs ?? []).map((f) => (f === null ? undefined : { sizeBytes: f[0], sha256: f[1] })) } : exit;
+  if (r.code !== 0) return exit;
+  const outputs = r.outputs ?? [];
+  const outputData = outputs.map((f) => (f?.[2] !== undefined ? Buffer.from(f[2], 'base64') : undefined));
+  return {
+    ...exit,
+    outputs: outputs.map((f) => (f === null ? undefined : { sizeBytes: f[0], sha256: f[1] })),
+    ...(outputData.some((d) => d !== undefined) ? { outputData } : {}),
+  };
 }
 
 interface AgentAnswer {
@@ -63,7 +75,7 @@ interface AgentAnswer {
   readonly signal: string | null;
   readonly stdout?: string;
   readonly stderr: string;
-  readonly outputs?: readonly ([number, string] | null)[];
+  readonly outputs?: readonly (AgentOutput | null)[];
   readonly data?: string;
 }
 
@@ -87,6 +99,7 @@ export class AgentSession {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (a: AgentAnswer) => void; reject: (err: Error) => void }>();
   private received = '';
+  private unsent = '';
   private agentStderr = '';
   private closedBecause: string | undefined;
 
@@ -148,12 +161,29 @@ export class AgentSession {
     throw new Error(`${this.label}: ${a.stderr}`);
   }
 
+  /** Removes directory trees on the host (in one child of the agent's); rejects with what could not be removed. */
+  async remove(paths: readonly string[]): Promise<void> {
+    const a = await this.request({ remove: { paths } });
+    if (a.code !== 0) throw new Error(`${this.label}: ${bytesOf(a.stderr).trim() || `removing ${paths.length} director(ies) failed`}`);
+  }
+
   private request(body: object): Promise<AgentAnswer> {
     if (this.closedBecause !== undefined) return Promise.reject(new EndpointDownError(`${this.label}: ${this.closedBecause}`));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.channel.write(`${JSON.stringify({ id, ...body })}\n`);
+      this.send(`${JSON.stringify({ id, ...body })}\n`);
+    });
+  }
+
+  /** Requests made in one turn of the event loop leave together: one SSH packet and one system call, not one each. */
+  private send(line: string): void {
+    this.unsent += line;
+    if (this.unsent.length > line.length) return;
+    setImmediate(() => {
+      const lines = this.unsent;
+      this.unsent = '';
+      if (this.closedBecause === undefined) this.channel.write(lines);
     });
   }
 

@@ -12,11 +12,14 @@
 #   process group's id in .gridsweep.pid, for cancelling), its output and error in .gridsweep.stdout and
 #   .gridsweep.stderr, how it ended in .gridsweep.exit. Out: {"id": N, "code", "signal", "stderr": its
 #   last 4000 bytes, "outputs": [[size, sha256] or null per output] on exit 0}; code 200 when the
-#   directory could not be prepared.
+#   directory could not be prepared. With "inline": B in the task, the outputs come back whole (base64,
+#   a third element) while their sizes add up to at most B bytes: no round trip to fetch them.
+#   In {"id": N, "remove": {"paths": [...]}}: removes directory trees (in a child process: a slow file
+#   system must not stall the agent). Out as for a script.
 #   In {"id": N, "write": {"path", "data": base64}}: a small file written whole (to path.part, then renamed).
 #   In {"id": N, "read": {"path", "max": bytes}}: a small file read whole. Out for both: {"id": N, "code": 0
 #   or 1, "stderr": why it failed, "data": base64 (read)}; a read of a file larger than max fails.
-# Everything it needs ships with perl (core modules since 5.14). When the controller's side closes, it lets
+# Answers ready together leave in one write. Everything it needs ships with perl (core modules since 5.14). When the controller's side closes, it lets
 # the commands running finish, then removes its scratch directory and exits.
 use strict;
 use warnings;
@@ -58,10 +61,16 @@ my $controller = 1;
 my $input = '';
 my $select = IO::Select->new(\*STDIN, $wake_r);
 STDOUT->autoflush(1);
+my $answers = '';
 
 sub answer {
   my ($message) = @_;
-  print STDOUT $json->encode($message), "\n" if $controller;
+  $answers .= $json->encode($message) . "\n" if $controller;
+}
+
+sub send_answers {
+  print STDOUT $answers if length $answers;
+  $answers = '';
 }
 
 sub read_whole {
@@ -95,9 +104,17 @@ sub tail_of {
 }
 
 sub facts_of {
-  my ($path) = @_;
+  my ($path, $inline) = @_;
   return undef unless -f $path;
-  return [ -s _, Digest::SHA->new(256)->addfile($path, 'b')->hexdigest ];
+  my $size = -s _;
+  if ($size <= $$inline) {
+    my $data = read_whole($path);
+    if (defined $data && length($data) == $size) {
+      $$inline -= $size;
+      return [ $size, Digest::SHA::sha256_hex($data), encode_base64($data, '') ];
+    }
+  }
+  return [ $size, Digest::SHA->new(256)->addfile($path, 'b')->hexdigest ];
 }
 
 my %task_of_job;
@@ -145,7 +162,8 @@ sub task_ended {
   # How it ended, for a controller that was not there to hear it (a resumed run adopts it).
   if (open(my $fh, '>', "$dir/.gridsweep.exit")) { print $fh (defined $code ? $code : "signal $signal"), "\n"; close $fh; }
   my %answer = (id => $id, code => $code, signal => $signal, stderr => tail_of("$dir/.gridsweep.stderr", 4000));
-  $answer{outputs} = [ map { facts_of("$dir/$_") } @{ $task->{outputs} } ] if defined $code && $code == 0;
+  my $inline = $task->{inline} // 0;
+  $answer{outputs} = [ map { facts_of("$dir/$_", \$inline) } @{ $task->{outputs} } ] if defined $code && $code == 0;
   answer(\%answer);
 }
 
@@ -170,7 +188,7 @@ sub read_file {
 }
 
 sub launch {
-  my ($id, $script) = @_;
+  my ($id, $script, $trees) = @_;
   my $pid = fork();
   if (!defined $pid) {
     answer({ id => $id, code => undef, signal => undef, stdout => '', stderr => "gridsweep agent: fork failed: $!" });
@@ -181,6 +199,13 @@ sub launch {
     open(STDIN, '<', '/dev/null');
     open(STDOUT, '>', "$scratch/$id.out");
     open(STDERR, '>', "$scratch/$id.err");
+    if (defined $trees) {
+      remove_tree(@$trees, { error => \my $errors });
+      my @problems = map { my ($path, $why) = %$_; "cannot remove $path: $why\n" } @$errors;
+      print STDERR @problems[0 .. ($#problems < 4 ? $#problems : 4)];
+      print STDERR "and ", @problems - 5, " more\n" if @problems > 5;
+      _exit(@$errors ? 1 : 0);
+    }
     exec('/bin/sh', '-c', $script) or _exit(127);
   }
   $job_of_pid{$pid} = $id;
@@ -208,7 +233,6 @@ sub reap {
 }
 
 while ($controller || %job_of_pid) {
-  reap();
   for my $fh ($select->can_read(1)) {
     if ($fh == $wake_r) {
       sysread($wake_r, my $ignored, 4096);
@@ -224,14 +248,17 @@ while ($controller || %job_of_pid) {
     while ($input =~ s/^([^\n]*)\n//) {
       my $request = eval { $json_in->decode($1) };
       next unless ref $request eq 'HASH';
-      for my $part (qw(script task write read)) {
+      for my $part (qw(script task write read remove)) {
         $request->{$part} = as_bytes($request->{$part}) if exists $request->{$part};
       }
       if ($request->{task}) { start_task($request->{id}, $request->{task}) }
       elsif ($request->{write}) { write_file($request->{id}, $request->{write}) }
       elsif ($request->{read}) { read_file($request->{id}, $request->{read}) }
+      elsif ($request->{remove}) { launch($request->{id}, undef, $request->{remove}{paths}) }
       else { launch($request->{id}, $request->{script}) }
     }
   }
+  reap();
+  send_answers();
 }
 remove_tree($scratch);

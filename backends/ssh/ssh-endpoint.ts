@@ -25,6 +25,7 @@ import {
   type TaskLaunch,
 } from '../real/endpoint.js';
 import type { FileFacts } from '../real/file-facts.js';
+import { Batcher } from '../real/batcher.js';
 import { withDeadline } from '../real/deadline.js';
 import { agentTaskFor, filesDirOf, KILL_SCRIPT_S, killScript, parentDirs, parseProbe, PROBE_SCRIPT, workDirOf } from '../real/host-scripts.js';
 import { AgentSession, taskExitOf, type Channel, type CommandResult, type ExecClient } from './agent-session.js';
@@ -32,7 +33,12 @@ import { checkHostKey, knownHostsName } from './known-hosts.js';
 import { shellCommand, shellQuote } from './shell-quote.js';
 
 const SHORT_OPERATION_CHANNELS = 3;
-/** Through the agent, files up to this size travel inline, in one round trip instead of SFTP's several. */
+const REMOVAL_BATCH_MS = 500;
+const REMOVAL_BATCH_MAX = 200;
+/**
+ * Through the agent, files up to this size travel inline, in one round trip instead of SFTP's several; a
+ * task's outputs up to this size in all come back with its exit, with no round trip of their own.
+ */
 const INLINE_FILE_BYTES = 64 * 1024;
 
 /** The SFTP session calls we use (ssh2's SFTPWrapper, which ships without types here). */
@@ -99,6 +105,15 @@ export class SshEndpoint implements Endpoint {
   private readonly ops = new PQueue({ concurrency: SHORT_OPERATION_CHANNELS });
   /** The load probe has a channel of its own: as the heartbeat, it must not wait behind slow operations. */
   private readonly heartbeat = new PQueue({ concurrency: 1 });
+  /**
+   * Finished tasks' directories, removed a batch at a time through the agent: one process on the host per
+   * batch, not per task (what is left at the end goes with the run directory).
+   */
+  private readonly removals = new Batcher<string>(REMOVAL_BATCH_MS, REMOVAL_BATCH_MAX, (dirs) =>
+    this.ops.add(() =>
+      this.onConnection('removing working directories', this.spec.deadlines.commandS, () => this.agent?.remove(dirs) ?? Promise.reject(new EndpointDownError(`${this.label} is down`))),
+    ),
+  );
   private readonly runDir: string;
 
   constructor(
@@ -351,7 +366,7 @@ export class SshEndpoint implements Endpoint {
 
   /** The agent prepares the working directory, runs the task and measures its outputs itself. */
   private async runThroughAgent(task: TaskLaunch): Promise<TaskExit> {
-    const spec = agentTaskFor(task, this.runDir);
+    const spec = agentTaskFor(task, this.runDir, INLINE_FILE_BYTES);
     return taskExitOf((await this.tasks.add(() => this.onConnection('a task', Infinity, () => this.agent!.task(spec))))!);
   }
 
@@ -384,7 +399,9 @@ export class SshEndpoint implements Endpoint {
   }
 
   async removeWork(workKey: string): Promise<void> {
-    await this.mustExec(`rm -rf -- ${shellQuote(this.workDir(workKey))}`, 'removing a working directory');
+    const dir = this.workDir(workKey);
+    if (this.agent) await this.removals.add(dir);
+    else await this.mustExec(`rm -rf -- ${shellQuote(dir)}`, 'removing a working directory');
   }
 
   async probe(): Promise<LoadSample> {

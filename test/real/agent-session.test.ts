@@ -2,11 +2,11 @@
 // local `sh -c` process instead of an SSH exec channel, the agent the same perl program that runs on hosts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentSession, type ExecClient } from '../../backends/ssh/agent-session.js';
+import { AgentSession, taskExitOf, type ExecClient } from '../../backends/ssh/agent-session.js';
 import { EndpointDownError } from '../../backends/real/endpoint.js';
 
 const children: ChildProcess[] = [];
@@ -101,6 +101,53 @@ describe('the agent', () => {
       // A command that does not exist, and a working directory that cannot be made.
       expect(await agent.task({ dir: join(scratch, 'work', 'w2'), argv: ['no-such-command-here'], links: [], dirs: [], outputs: [] })).toMatchObject({ code: 127, stderr: expect.stringContaining('cannot run no-such-command-here') });
       expect(await agent.task({ dir: '/proc/no/such/dir', argv: ['true'], links: [], dirs: [], outputs: [] })).toMatchObject({ code: 200, stderr: expect.stringContaining('cannot make /proc/no/such/dir') });
+      agent.close();
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
+  it('sends outputs back whole with the exit while they fit the inline budget, in the order of the task', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'gridsweep-agent-'));
+    try {
+      const agent = await AgentSession.open(localClient, 'here');
+      // 3 + 5000 + 3 bytes against a budget of 4000: the first and last come inline, the large one does not.
+      const r = await agent.task({
+        dir: join(scratch, 'work', 'w1.a1'),
+        argv: ['sh', '-c', "printf 'one' > a; head -c 5000 /dev/zero > big; printf '\\377\\0\\n' > c", 'task'],
+        links: [],
+        dirs: [],
+        outputs: ['a', 'big', 'c', 'missing'],
+        inline: 4000,
+      });
+      const sha = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
+      const zeros = Buffer.alloc(5000);
+      expect(r.outputs).toEqual([[3, sha('one'), Buffer.from('one').toString('base64')], [5000, sha(zeros)], [3, sha(Buffer.from([255, 0, 10])), Buffer.from([255, 0, 10]).toString('base64')], null]);
+      const exit = taskExitOf(r);
+      expect(exit.outputData).toEqual([Buffer.from('one'), undefined, Buffer.from([255, 0, 10]), undefined]);
+      // Without a budget, nothing comes inline.
+      const plain = await agent.task({ dir: join(scratch, 'work', 'w2.a1'), argv: ['sh', '-c', "printf 'one' > a"], links: [], dirs: [], outputs: ['a'] });
+      expect(plain.outputs).toEqual([[3, sha('one')]]);
+      expect(taskExitOf(plain).outputData).toBeUndefined();
+      agent.close();
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
+  it('removes many directory trees in one request, and says which it could not remove', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'gridsweep-agent-'));
+    try {
+      const agent = await AgentSession.open(localClient, 'here');
+      const dirs = Array.from({ length: 5 }, (_, i) => join(scratch, `w${i}`));
+      for (const d of dirs) {
+        mkdirSync(join(d, 'sub'), { recursive: true });
+        writeFileSync(join(d, 'sub', 'f'), 'x');
+      }
+      await agent.remove([...dirs, join(scratch, 'never-made')]);
+      expect(readdirSync(scratch)).toEqual([]);
+      // A tree in a directory it may not write to (root is not stopped by permissions: /proc is).
+      await expect(agent.remove([join(scratch, 'gone'), '/proc/1/fd'])).rejects.toThrow(/^here: cannot remove \/proc\/1\/fd: .*\n(.*\n){4}and \d+ more$/);
       agent.close();
     } finally {
       rmSync(scratch, { recursive: true, force: true });
