@@ -74,10 +74,11 @@ describe('gridsweep run on a Slurm cluster through its login node', () => {
     const o = makeOrigin(loginGrid(), 4, 2);
     origins.push(o);
     let killed = false;
+    // Killed 1 s after the first task is done: the next ones (2 s each) have been started and are mid-run.
     const first = await runCli(argsOf(o), (line, child) => {
       if (!killed && line.startsWith('done')) {
         killed = true;
-        child.kill('SIGKILL');
+        setTimeout(() => child.kill('SIGKILL'), 1000);
       }
     }, 150, env);
     expect(first.code).toBe(null);

@@ -109,10 +109,11 @@ describe('gridsweep run on a real Slurm', () => {
   it('the controller killed while its pilots run, then resumed: what they finished meanwhile is collected, the old pilots cancelled', async () => {
     const o = origin(slurmGrid({ pilots: 2, pilotCores: 1, pilotWalltimeS: 600 }), 5, 2);
     let killed = false;
+    // Killed 1 s after the first task is done: the next ones (2 s each) have been started and are mid-run.
     const first = await run(o, [], (line, child) => {
       if (!killed && line.startsWith('done')) {
         killed = true;
-        child.kill('SIGKILL');
+        setTimeout(() => child.kill('SIGKILL'), 1000);
       }
     });
     expect(killed).toBe(true);
