@@ -6,6 +6,8 @@
 //  (b) chunked tasks: chunk c has a large shared input shared/chunk<c>.dat; task (c, k) also reads a small
 //      private input in/<c>-<k>.dat, computes for a while (sleep) and writes out/<c>-<k>.txt holding the
 //      checksums of the shared file's first MB and of its private input.
+//  (c) empty tasks: task i runs `true i`, no inputs, no outputs.
+//  (d) small outputs: task i writes out/i.txt, i zero-padded to 100 bytes, no inputs.
 import { execFileSync } from 'node:child_process';
 import { createCipheriv } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -154,6 +156,67 @@ export function chunkedWorkload(o: ChunkedOptions): Workload {
         const path = join(dir, 'out', `${key}.txt`);
         if (!existsSync(path)) return `out/${key}.txt is missing`;
         if (readFileSync(path, 'utf8') !== want) return `out/${key}.txt is wrong`;
+      }
+      return undefined;
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** (c) `tasks` tasks that run `true` with no inputs and no outputs: the cost of a task itself. */
+export function emptyTasksWorkload(tasks: number): Workload {
+  const dir = makeDir('empty');
+  const sweepPath = join(dir, 'sweep.json');
+  writeJson(sweepPath, {
+    sweep: 1,
+    command: ['true', '{i}'],
+    parameters: { i: { from: 1, to: tasks } },
+    estimates: { runTimeS: 0.01, outputSizeBytes: 0 },
+  });
+  const parallelArgFile = join(dir, 'args.txt');
+  writeFileSync(parallelArgFile, `${Array.from({ length: tasks }, (_, i) => i + 1).join('\n')}\n`);
+  return {
+    name: 'empty',
+    dir,
+    taskCount: tasks,
+    inputBytesPerTaskSum: 0,
+    sweepPath,
+    parallelArgFile,
+    parallelArgs: ['true'],
+    clearOutputs: () => undefined,
+    // Nothing to look at: the tool's own count of tasks done (and its exit) is the check.
+    checkOutputs: () => undefined,
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** (d) `tasks` tasks, no inputs, each writing a 100-byte output (its number, zero-padded). */
+export function smallOutputWorkload(tasks: number): Workload {
+  const dir = makeDir('small-output');
+  const sweepPath = join(dir, 'sweep.json');
+  writeJson(sweepPath, {
+    sweep: 1,
+    command: ['sh', '-c', 'printf "%0100d" "$1" > "$2"', 'task', '{i}', '{out}'],
+    parameters: { i: { from: 1, to: tasks } },
+    outputs: { out: 'out/{i}.txt' },
+    estimates: { runTimeS: 0.01, outputSizeBytes: 100 },
+  });
+  const parallelArgFile = join(dir, 'args.txt');
+  writeFileSync(parallelArgFile, `${Array.from({ length: tasks }, (_, i) => i + 1).join('\n')}\n`);
+  return {
+    name: 'small-output',
+    dir,
+    taskCount: tasks,
+    inputBytesPerTaskSum: 0,
+    sweepPath,
+    parallelArgFile,
+    parallelArgs: ['--return', 'out/{}.txt', '--cleanup', 'mkdir -p out && printf "%0100d" {} > out/{}.txt'],
+    clearOutputs: () => rmSync(join(dir, 'out'), { recursive: true, force: true }),
+    checkOutputs() {
+      for (let i = 1; i <= tasks; i++) {
+        const path = join(dir, 'out', `${i}.txt`);
+        if (!existsSync(path)) return `out/${i}.txt is missing`;
+        if (readFileSync(path, 'utf8') !== String(i).padStart(100, '0')) return `out/${i}.txt is wrong`;
       }
       return undefined;
     },
