@@ -214,10 +214,16 @@ export class GanttChart {
   }
 
   outputDurationS(work: WorkSpec, cluster: number): number {
-    if (work.outputs.length === 0) return 0;
+    const bytes = this.outputBytes(work);
+    return bytes === undefined ? 0 : this.transferDurationS(cluster, bytes);
+  }
+
+  /** The estimated size of the Work's outputs in all; undefined when it has none (nothing to send back). */
+  outputBytes(work: WorkSpec): number | undefined {
+    if (work.outputs.length === 0) return undefined;
     let bytes = 0;
     for (const fileId of work.outputs) bytes += this.files[fileId]!.estSizeBytes;
-    return this.transferDurationS(cluster, bytes);
+    return bytes;
   }
 
   /** Compl(T, H) and the compute end it comes from, computed from scratch. */

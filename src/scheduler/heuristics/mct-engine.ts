@@ -36,6 +36,7 @@ import type { GanttChart, InputSummary } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';
 import { HostFronts } from './host-fronts.js';
 import { profileOrder, reordered, runTimeProfiles } from './run-time-profiles.js';
+import { singletonClasses, workClasses } from './work-classes.js';
 import type { PlanContext } from './heuristic.js';
 
 /** A Work's rank (lower first: k1, then k2, then Work id) and where it would go. */
@@ -130,14 +131,18 @@ export function hostRankLess(chart: GanttChart, complA: number, endA: number, ho
 
 export class MctEngine {
   private readonly chart: GanttChart;
-  private readonly works: readonly WorkSpec[];
+  /** Per class, the Work it stands for now. */
+  private readonly works: WorkSpec[];
   private readonly n: number;
   private readonly C: number;
   private readonly fronts: HostFronts;
   /** Per Work, its run-time profile: the row of its durations in fronts.durOf. */
   private readonly profileOf: Int32Array;
-  /** Per Work (internal index), its index in the plan's Works: ties go to the lower. */
+  /** Per class (internal index), the index in the plan's Works of the Work it stands for: ties go to the lower. */
   private readonly idOf: Int32Array;
+  /** Per class, its Works (indices in the plan's Works, increasing), and the position of the next one to stand for it. */
+  private readonly members: Int32Array[];
+  private readonly nextMember: Int32Array;
   // Per (work i, cluster c) at index i * C + c (the Compls, read together when scoring) or c * n + i (the rest: a
   // pass over one cluster's cells reads memory in order).
   private readonly c1ByWork: Float64Array;
@@ -180,11 +185,20 @@ export class MctEngine {
     private readonly rule: ScoreRule,
   ) {
     const chart = (this.chart = ctx.chart);
-    const given = runTimeProfiles(ctx.works);
-    const order = (this.idOf = profileOrder(given));
-    const works = (this.works = Array.from(order, (i) => ctx.works[i]!));
-    const n = (this.n = works.length);
     const C = (this.C = chart.clusters.length);
+    // The engine's items are classes of identical Works (work-classes.ts), each standing for its lowest-id
+    // Work not placed yet; randomized rules draw among Works, so each Work is its own class there.
+    const classes =
+      rule.threshold === undefined
+        ? workClasses(ctx.works, (w) => chart.outputBytes(w))
+        : singletonClasses(ctx.works.length);
+    const given = runTimeProfiles(classes.map((m) => ctx.works[m[0]!]!));
+    const order = profileOrder(given);
+    this.members = Array.from(order, (k) => classes[k]!);
+    this.nextMember = new Int32Array(order.length).fill(1);
+    this.idOf = Int32Array.from(this.members, (m) => m[0]!);
+    const works = (this.works = Array.from(this.idOf, (i) => ctx.works[i]!));
+    const n = (this.n = works.length);
     const withSecond = (this.withSecond = rule.readsSecondHost === true);
     const profiles = reordered(given, order);
     this.profileOf = profiles.profileOf;
@@ -254,7 +268,7 @@ export class MctEngine {
       const host = this.target[i]!;
       const c = chart.hosts[host]!.cluster;
       const row = chart.commit(works[i]!, host);
-      this.deactivate(i);
+      if (!this.nextStandsFor(i)) this.deactivate(i);
       this.fronts.hostChanged(host);
       this.inputsPlanned(c, row.sentFiles);
       best = this.updateCells(c, host, true);
@@ -298,8 +312,12 @@ export class MctEngine {
       const host = this.target[i]!;
       const c = chart.hosts[host]!.cluster;
       const row = chart.commit(works[i]!, host);
-      this.deactivate(i);
-      heap.remove(i);
+      // The class's next Work keeps its key (still a lower bound) and has a higher id.
+      if (this.nextStandsFor(i)) heap.update(i);
+      else {
+        this.deactivate(i);
+        heap.remove(i);
+      }
       this.fronts.hostChanged(host);
       version++;
       clusterVersion[c]++;
@@ -486,6 +504,17 @@ export class MctEngine {
     for (let i = 0; i < this.n; i++) if (this.active[i] === 1 && this.k1[i]! <= limit) candidates.push(i);
     candidates.sort((a, b) => this.idOf[a]! - this.idOf[b]!);
     return candidates[this.ctx.rng.int(candidates.length)]!;
+  }
+
+  /** Class i's Work was placed: its next Work, if any, stands for it (same cells, same score). */
+  private nextStandsFor(i: number): boolean {
+    const members = this.members[i]!;
+    const next = this.nextMember[i]!;
+    if (next >= members.length) return false;
+    this.nextMember[i] = next + 1;
+    this.idOf[i] = members[next]!;
+    this.works[i] = this.ctx.works[members[next]!]!;
+    return true;
   }
 
   private deactivate(i: number): void {
