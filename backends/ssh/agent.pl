@@ -9,8 +9,9 @@
 #   In {"id": N, "task": {"dir", "argv", "links": [[target, path]], "dirs", "outputs"}}: a task, prepared and
 #   measured here instead of by a shell script of a dozen processes: a fresh working directory with the
 #   inputs linked in and the outputs' directories made, the command run there in a session of its own (its
-#   process group's id in .gridsweep.pid, for cancelling), its output and error in .gridsweep.stdout and
-#   .gridsweep.stderr, how it ended in .gridsweep.exit. Out: {"id": N, "code", "signal", "stderr": its
+#   process group's id in .gridsweep.pid, for cancelling), its standard output discarded (nothing reads
+#   it: results are the declared outputs), its standard error in .gridsweep.stderr, how it ended in
+#   .gridsweep.exit. Out: {"id": N, "code", "signal", "stderr": its
 #   last 4000 bytes, "outputs": [[size, sha256] or null per output] on exit 0}; code 200 when the
 #   directory could not be prepared. With "inline": B in the task, the outputs come back whole (base64,
 #   a third element) while their sizes add up to at most B bytes: no round trip to fetch them.
@@ -144,7 +145,7 @@ sub start_task {
     setsid();
     if (open(my $fh, '>', '.gridsweep.pid')) { print $fh "$$\n"; close $fh; }
     open(STDIN, '<', '/dev/null');
-    open(STDOUT, '>', '.gridsweep.stdout');
+    open(STDOUT, '>', '/dev/null');
     open(STDERR, '>', '.gridsweep.stderr');
     my @argv = @{ $task->{argv} };
     no warnings 'exec';
@@ -159,8 +160,14 @@ sub start_task {
 sub task_ended {
   my ($id, $task, $code, $signal) = @_;
   my $dir = $task->{dir};
-  # How it ended, for a controller that was not there to hear it (a resumed run adopts it).
-  if (open(my $fh, '>', "$dir/.gridsweep.exit")) { print $fh (defined $code ? $code : "signal $signal"), "\n"; close $fh; }
+  # How it ended, for a controller that was not there to hear it (a resumed run adopts it): written over
+  # the pid file, then renamed (creating a file costs a file system far more than reusing one), which also
+  # leaves a cancel nothing to kill.
+  if (open(my $fh, '>', "$dir/.gridsweep.pid")) {
+    print $fh (defined $code ? $code : "signal $signal"), "\n";
+    close $fh;
+    rename("$dir/.gridsweep.pid", "$dir/.gridsweep.exit");
+  }
   my %answer = (id => $id, code => $code, signal => $signal, stderr => tail_of("$dir/.gridsweep.stderr", 4000));
   my $inline = $task->{inline} // 0;
   $answer{outputs} = [ map { facts_of("$dir/$_", \$inline) } @{ $task->{outputs} } ] if defined $code && $code == 0;

@@ -346,7 +346,7 @@ export class SshEndpoint implements Endpoint {
     for (const i of task.inputs) lines.push(`ln -s -- ${shellQuote(posix.join(this.filesDir(), i.storageName))} ${shellQuote(i.path)} || exit 200`);
     // setsid makes the task a process-group leader whose id (written to .gridsweep.pid) cancel() kills.
     lines.push(
-      `setsid -w sh -c 'echo $$ > .gridsweep.pid; exec "$@" < /dev/null > .gridsweep.stdout 2> .gridsweep.stderr' gridsweep-task ${shellCommand(task.argv)}`,
+      `setsid -w sh -c 'echo $$ > .gridsweep.pid; exec "$@" < /dev/null > /dev/null 2> .gridsweep.stderr' gridsweep-task ${shellCommand(task.argv)}`,
       'code=$?',
       'echo "$code" > .gridsweep.exit',
       `tail -c ${STDERR_TAIL_BYTES} .gridsweep.stderr >&2`,

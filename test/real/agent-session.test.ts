@@ -81,7 +81,7 @@ describe('the agent', () => {
     agent.close();
   });
 
-  it('prepares, runs and measures a task itself: inputs linked, outputs hashed, its process group noted', async () => {
+  it('prepares, runs and measures a task itself: inputs linked, outputs hashed, its process group noted, standard output discarded', async () => {
     const scratch = mkdtempSync(join(tmpdir(), 'gridsweep-agent-'));
     try {
       writeFileSync(join(scratch, 'stored-input'), 'model\n');
@@ -89,7 +89,7 @@ describe('the agent', () => {
       const dir = join(scratch, 'work', 'w1.a1');
       const r = await agent.task({
         dir,
-        argv: ['sh', '-c', 'cat in/model.txt in/model.txt > out/result.txt; echo warning >&2', 'task'],
+        argv: ['sh', '-c', 'cat in/model.txt in/model.txt > out/result.txt; cat .gridsweep.pid > pgid; echo warning >&2; echo discarded', 'task'],
         links: [[join(scratch, 'stored-input'), 'in/model.txt']],
         dirs: ['in', 'out'],
         outputs: ['out/result.txt', 'out/never-written.txt'],
@@ -97,7 +97,10 @@ describe('the agent', () => {
       const sha = createHash('sha256').update('model\nmodel\n').digest('hex');
       expect(r).toEqual({ code: 0, signal: null, stderr: 'warning\n', outputs: [[12, sha], null] });
       expect(readFileSync(join(dir, 'out/result.txt'), 'utf8')).toBe('model\nmodel\n');
-      expect(Number(readFileSync(join(dir, '.gridsweep.pid'), 'utf8'))).toBeGreaterThan(1);
+      // While it ran, its process group was noted for a cancel; once it ended, how it ended took its place.
+      expect(Number(readFileSync(join(dir, 'pgid'), 'utf8'))).toBeGreaterThan(1);
+      expect(readFileSync(join(dir, '.gridsweep.exit'), 'utf8')).toBe('0\n');
+      expect(readdirSync(dir).sort()).toEqual(['.gridsweep.exit', '.gridsweep.stderr', 'in', 'out', 'pgid']);
       // A command that does not exist, and a working directory that cannot be made.
       expect(await agent.task({ dir: join(scratch, 'work', 'w2'), argv: ['no-such-command-here'], links: [], dirs: [], outputs: [] })).toMatchObject({ code: 127, stderr: expect.stringContaining('cannot run no-such-command-here') });
       expect(await agent.task({ dir: '/proc/no/such/dir', argv: ['true'], links: [], dirs: [], outputs: [] })).toMatchObject({ code: 200, stderr: expect.stringContaining('cannot make /proc/no/such/dir') });
