@@ -284,7 +284,8 @@ export class PilotPool {
   private released(p: Pilot): void {
     if (p.ended || this.stopped || p.released) return;
     p.released = true;
-    void this.commands.scancel([p.jobId]).catch(() => undefined);
+    // A job already ending is left to end: if Slurm requeues it, the poll cancels it and says so.
+    if (p.state !== 'COMPLETING') void this.commands.scancel([p.jobId]).catch(() => undefined);
     this.pollSoon();
   }
 
