@@ -553,12 +553,15 @@ export class RealGridOS implements GridOS, InformationService {
     const started = this.o.clock.nowS();
     const prefer = h.endpoint;
     // Outputs that came back with the task's exit need no machine of the cluster, nor a link measurement.
-    const placed = this.placeArrivedOutputs(done);
-    const allArrived = placed.size === done.outputs.length;
-    void (allArrived ? Promise.resolve(true) : this.onSomeEndpoint(c, epoch, (e) => this.fetchOutputs(e, done, placed), prefer))
-      .then((ok) => {
+    const transfer = (async (): Promise<{ ok: boolean; fetched: boolean }> => {
+      const placed = this.placeArrivedOutputs(done);
+      if (placed.size === done.outputs.length) return { ok: true, fetched: false };
+      return { ok: await this.onSomeEndpoint(c, epoch, (e) => this.fetchOutputs(e, done, placed), prefer), fetched: true };
+    })();
+    void transfer
+      .then(({ ok, fetched }) => {
         if (!ok || c.epoch !== epoch) return;
-        if (!allArrived) this.measured.transferred(c.id, this.o.clock.nowS(), sizeBytes, this.o.clock.nowS() - started);
+        if (fetched) this.measured.transferred(c.id, this.o.clock.nowS(), sizeBytes, this.o.clock.nowS() - started);
         const task = this.o.sweep.tasks[workId]!;
         // The outputs are at the origin: the link is free at once. The task counts as done, and its
         // directory on the host is removed, once the journal holds that it was verified.
