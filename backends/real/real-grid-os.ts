@@ -1,11 +1,10 @@
 // Ports (2) and (3) for real grids, over Endpoints (local processes or SSH hosts). It carries out the
 // scheduler's store/compute/retrieve/cancel, journals each state change before acting on it, verifies
-// outputs (size + SHA-256 against what the host reported) before a task counts as done, turns lost
-// machines into sched_host_failed / sched_disk_failed and reconnects them with back-off, applies the
-// retry policy to tasks that fail, and keeps the measurements (load, bandwidth, latency) it observes.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+// outputs (size + SHA-256 against what the host reported: origin-outputs.ts) before a task counts as
+// done, turns lost machines into sched_host_failed / sched_disk_failed and reconnects them with back-off,
+// applies the retry policy to tasks that fail, and keeps the measurements (load, bandwidth, latency) it
+// observes.
+import { resolve } from 'node:path';
 import type { Capability, GridOS } from '../../src/interfaces/grid-os.js';
 import type { ClusterInfo, HostInfo, InformationService, Sample, Topology } from '../../src/interfaces/information.js';
 import type { SchedulerEvents, WorkFailure } from '../../src/interfaces/scheduler-events.js';
@@ -16,7 +15,7 @@ import type { ExpandedSweep } from '../../src/sweep/expand.js';
 import { transferDeadlineS, type Deadlines } from './deadline.js';
 import { GridMeasurements } from './grid-measurements.js';
 import { EndpointDownError, PermanentEndpointError, type Endpoint, type LoadSample } from './endpoint.js';
-import { bufferFacts, fileFacts, sameFacts } from './file-facts.js';
+import { fetchVerifiedOutputs, placeArrivedOutputs, type ReportedOutputs } from './origin-outputs.js';
 import type { Journal, JournalInput, OutputFacts, UnfinishedAttempt } from './journal.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { WallClock } from './wall-clock.js';
@@ -89,15 +88,9 @@ interface ClusterState {
   linkSubtask?: number;
 }
 
-interface ComputedWork {
+interface ComputedWork extends ReportedOutputs {
   readonly host: HostId;
-  readonly workKey: string;
-  readonly outputs: readonly OutputFacts[];
-  /** The outputs' bytes that came back with the task's exit (small ones, through the agent). */
-  readonly outputData?: readonly (Buffer | undefined)[];
 }
-
-const FETCH_ATTEMPTS = 3;
 
 export class RealGridOS implements GridOS, InformationService {
   private events: SchedulerEvents | undefined;
@@ -226,7 +219,7 @@ export class RealGridOS implements GridOS, InformationService {
           const outputs: OutputFacts[] = paths.map((path, i) => ({ path, ...facts[i]! }));
           this.attempts.set(a.work, a.attempt);
           this.journalNote({ type: 'done', work: a.work, host: a.host, outputs });
-          await this.fetchOutputs(e, { host: a.host, workKey, outputs });
+          await this.fetchOutputs(e, { workKey, outputs });
           await this.journaled({ type: 'verified', work: a.work, host: a.host, argv: task.argv, outputs });
           void e.removeWork(workKey).catch(() => undefined);
           this.markFinished(a.work);
@@ -554,7 +547,7 @@ export class RealGridOS implements GridOS, InformationService {
     const prefer = h.endpoint;
     // Outputs that came back with the task's exit need no machine of the cluster, nor a link measurement.
     const transfer = (async (): Promise<{ ok: boolean; fetched: boolean }> => {
-      const placed = this.placeArrivedOutputs(done);
+      const placed = placeArrivedOutputs(this.o.sweep.originDir, done);
       if (placed.size === done.outputs.length) return { ok: true, fetched: false };
       return { ok: await this.onSomeEndpoint(c, epoch, (e) => this.fetchOutputs(e, done, placed), prefer), fetched: true };
     })();
@@ -646,47 +639,10 @@ export class RealGridOS implements GridOS, InformationService {
     return false;
   }
 
-  /**
-   * Puts the outputs whose bytes came back with the task's exit at the origin, each checked against the
-   * size and SHA-256 the host reported (written beside, then renamed: never half there). Small files, so
-   * written here at once rather than through the thread pool. Returns the indices of the outputs placed.
-   */
-  private placeArrivedOutputs(done: ComputedWork): Set<number> {
-    const placed = new Set<number>();
-    done.outputs.forEach((o, i) => {
-      const data = done.outputData?.[i];
-      if (data === undefined || !sameFacts(bufferFacts(data), o)) return;
-      const dest = resolve(this.o.sweep.originDir, o.path);
-      mkdirSync(dirname(dest), { recursive: true });
-      writeFileSync(`${dest}.gridsweep-part`, data);
-      renameSync(`${dest}.gridsweep-part`, dest);
-      placed.add(i);
-    });
-    return placed;
-  }
-
-  /** Fetches a finished task's outputs (but those `placed` already) through `e`, each verified on arrival. */
-  private async fetchOutputs(e: Endpoint, done: ComputedWork, placed: ReadonlySet<number> = new Set()): Promise<void> {
+  /** Fetches a finished task's outputs through `e`, but those `placed` already, each verified on arrival. */
+  private fetchOutputs(e: Endpoint, done: ReportedOutputs, placed?: ReadonlySet<number>): Promise<void> {
     const c = this.cluster(e.clusterId);
-    for (const [i, o] of done.outputs.entries()) {
-      if (placed.has(i)) continue;
-      const dest = resolve(this.o.sweep.originDir, o.path);
-      const part = `${dest}.gridsweep-part`;
-      await mkdir(dirname(dest), { recursive: true });
-      let lastProblem = '';
-      let ok = false;
-      for (let attempt = 0; attempt < FETCH_ATTEMPTS && !ok; attempt++) {
-        await e.fetch(done.workKey, o.path, part, this.transferDeadlineS(c, o.sizeBytes));
-        const got = await fileFacts(part);
-        if (sameFacts(got, o)) ok = true;
-        else lastProblem = `${o.path}: received ${got.sizeBytes} bytes sha256 ${got.sha256}, the host reported ${o.sizeBytes} bytes sha256 ${o.sha256}`;
-      }
-      if (!ok) {
-        await rm(part, { force: true });
-        throw new Error(`verification failed ${FETCH_ATTEMPTS} times; ${lastProblem}`);
-      }
-      await rename(part, dest);
-    }
+    return fetchVerifiedOutputs(this.o.sweep.originDir, e, done, (sizeBytes) => this.transferDeadlineS(c, sizeBytes), placed);
   }
 
   private taskFailed(h: HostState, running: RunningWork, what: string, exit: { exitCode: number | null; signal: string | null; stderrTail: string }): void {

@@ -1,0 +1,60 @@
+// A finished task's outputs arriving at the origin: each checked against the size and SHA-256 its host
+// reported before it counts (fetched again if not, up to FETCH_ATTEMPTS times), and written beside its
+// place, then renamed, so that an output is never half there.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { Endpoint } from './endpoint.js';
+import { bufferFacts, fileFacts, sameFacts } from './file-facts.js';
+import type { OutputFacts } from './journal.js';
+
+const FETCH_ATTEMPTS = 3;
+
+/** A task attempt's outputs as its host reported them. */
+export interface ReportedOutputs {
+  readonly workKey: string;
+  readonly outputs: readonly OutputFacts[];
+  /** The outputs' bytes that came back with the task's exit (small ones, through the agent). */
+  readonly outputData?: readonly (Buffer | undefined)[];
+}
+
+/**
+ * Puts the outputs whose bytes came back with the task's exit at the origin. Small files, so written at
+ * once rather than through the thread pool. Returns the indices of the outputs placed.
+ */
+export function placeArrivedOutputs(originDir: string, done: ReportedOutputs): Set<number> {
+  const placed = new Set<number>();
+  done.outputs.forEach((o, i) => {
+    const data = done.outputData?.[i];
+    if (data === undefined || !sameFacts(bufferFacts(data), o)) return;
+    const dest = resolve(originDir, o.path);
+    mkdirSync(dirname(dest), { recursive: true });
+    writeFileSync(`${dest}.gridsweep-part`, data);
+    renameSync(`${dest}.gridsweep-part`, dest);
+    placed.add(i);
+  });
+  return placed;
+}
+
+/** Fetches the outputs (but those `placed` already) through `e`; `deadlineS` gives a fetch's deadline from its size. */
+export async function fetchVerifiedOutputs(originDir: string, e: Endpoint, done: ReportedOutputs, deadlineS: (sizeBytes: number) => number, placed: ReadonlySet<number> = new Set()): Promise<void> {
+  for (const [i, o] of done.outputs.entries()) {
+    if (placed.has(i)) continue;
+    const dest = resolve(originDir, o.path);
+    const part = `${dest}.gridsweep-part`;
+    await mkdir(dirname(dest), { recursive: true });
+    let lastProblem = '';
+    let ok = false;
+    for (let attempt = 0; attempt < FETCH_ATTEMPTS && !ok; attempt++) {
+      await e.fetch(done.workKey, o.path, part, deadlineS(o.sizeBytes));
+      const got = await fileFacts(part);
+      if (sameFacts(got, o)) ok = true;
+      else lastProblem = `${o.path}: received ${got.sizeBytes} bytes sha256 ${got.sha256}, the host reported ${o.sizeBytes} bytes sha256 ${o.sha256}`;
+    }
+    if (!ok) {
+      await rm(part, { force: true });
+      throw new Error(`verification failed ${FETCH_ATTEMPTS} times; ${lastProblem}`);
+    }
+    await rename(part, dest);
+  }
+}
