@@ -49,6 +49,48 @@ function writeJson(path: string, value: unknown): void {
   writeFileSync(path, JSON.stringify(value, null, 2));
 }
 
+interface NumberedOptions {
+  readonly name: string;
+  readonly dir: string;
+  readonly tasks: number;
+  /** The gridsweep sweep file's contents; its parameter i runs from 1 to `tasks`. */
+  readonly sweep: object;
+  readonly parallelArgs: readonly string[];
+  readonly inputBytesPerTaskSum: number;
+  /** What task i writes in out/i.txt; absent: the tasks write nothing. */
+  readonly expected?: (i: number) => string;
+}
+
+/** Tasks numbered 1 to `tasks` (GNU parallel's argument, the sweep's parameter i). */
+function numberedWorkload(o: NumberedOptions): Workload {
+  const { dir, tasks, expected } = o;
+  const sweepPath = join(dir, 'sweep.json');
+  writeJson(sweepPath, o.sweep);
+  const parallelArgFile = join(dir, 'args.txt');
+  writeFileSync(parallelArgFile, `${Array.from({ length: tasks }, (_, i) => i + 1).join('\n')}\n`);
+  return {
+    name: o.name,
+    dir,
+    taskCount: tasks,
+    inputBytesPerTaskSum: o.inputBytesPerTaskSum,
+    sweepPath,
+    parallelArgFile,
+    parallelArgs: o.parallelArgs,
+    clearOutputs: () => rmSync(join(dir, 'out'), { recursive: true, force: true }),
+    checkOutputs() {
+      // Without outputs, the tool's own count of tasks done (and its exit) is the check.
+      if (expected === undefined) return undefined;
+      for (let i = 1; i <= tasks; i++) {
+        const path = join(dir, 'out', `${i}.txt`);
+        if (!existsSync(path)) return `out/${i}.txt is missing`;
+        if (readFileSync(path, 'utf8') !== expected(i)) return `out/${i}.txt is wrong`;
+      }
+      return undefined;
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
 /** (a) `tasks` trivial tasks, each with a private input of a few bytes and an output of a few bytes. */
 export function trivialWorkload(tasks: number): Workload {
   const dir = makeDir('trivial');
@@ -58,36 +100,22 @@ export function trivialWorkload(tasks: number): Workload {
     writeFileSync(join(dir, 'in', `${i}.txt`), input);
     expected.push(`${i}\n${input}`);
   }
-  const sweepPath = join(dir, 'sweep.json');
-  writeJson(sweepPath, {
-    sweep: 1,
-    command: ['sh', '-c', 'echo "$1" | cat - "$2" > "$3"', 'task', '{i}', '{input}', '{out}'],
-    parameters: { i: { from: 1, to: tasks } },
-    inputs: { input: 'in/{i}.txt' },
-    outputs: { out: 'out/{i}.txt' },
-    estimates: { runTimeS: 0.01, outputSizeBytes: 24 },
-  });
-  const parallelArgFile = join(dir, 'args.txt');
-  writeFileSync(parallelArgFile, `${Array.from({ length: tasks }, (_, i) => i + 1).join('\n')}\n`);
-  return {
+  return numberedWorkload({
     name: 'trivial',
     dir,
-    taskCount: tasks,
-    inputBytesPerTaskSum: expected.reduce((a, e) => a + e.length, 0),
-    sweepPath,
-    parallelArgFile,
-    parallelArgs: ['--transferfile', 'in/{}.txt', '--return', 'out/{}.txt', '--cleanup', 'mkdir -p out && echo {} | cat - in/{}.txt > out/{}.txt'],
-    clearOutputs: () => rmSync(join(dir, 'out'), { recursive: true, force: true }),
-    checkOutputs() {
-      for (let i = 1; i <= tasks; i++) {
-        const path = join(dir, 'out', `${i}.txt`);
-        if (!existsSync(path)) return `out/${i}.txt is missing`;
-        if (readFileSync(path, 'utf8') !== expected[i - 1]) return `out/${i}.txt is wrong`;
-      }
-      return undefined;
+    tasks,
+    sweep: {
+      sweep: 1,
+      command: ['sh', '-c', 'echo "$1" | cat - "$2" > "$3"', 'task', '{i}', '{input}', '{out}'],
+      parameters: { i: { from: 1, to: tasks } },
+      inputs: { input: 'in/{i}.txt' },
+      outputs: { out: 'out/{i}.txt' },
+      estimates: { runTimeS: 0.01, outputSizeBytes: 24 },
     },
-    remove: () => rmSync(dir, { recursive: true, force: true }),
-  };
+    parallelArgs: ['--transferfile', 'in/{}.txt', '--return', 'out/{}.txt', '--cleanup', 'mkdir -p out && echo {} | cat - in/{}.txt > out/{}.txt'],
+    inputBytesPerTaskSum: expected.reduce((a, e) => a + e.length, 0),
+    expected: (i) => expected[i - 1]!,
+  });
 }
 
 export interface ChunkedOptions {
@@ -165,61 +193,31 @@ export function chunkedWorkload(o: ChunkedOptions): Workload {
 
 /** (c) `tasks` tasks that run `true` with no inputs and no outputs: the cost of a task itself. */
 export function emptyTasksWorkload(tasks: number): Workload {
-  const dir = makeDir('empty');
-  const sweepPath = join(dir, 'sweep.json');
-  writeJson(sweepPath, {
-    sweep: 1,
-    command: ['true', '{i}'],
-    parameters: { i: { from: 1, to: tasks } },
-    estimates: { runTimeS: 0.01, outputSizeBytes: 0 },
-  });
-  const parallelArgFile = join(dir, 'args.txt');
-  writeFileSync(parallelArgFile, `${Array.from({ length: tasks }, (_, i) => i + 1).join('\n')}\n`);
-  return {
+  return numberedWorkload({
     name: 'empty',
-    dir,
-    taskCount: tasks,
-    inputBytesPerTaskSum: 0,
-    sweepPath,
-    parallelArgFile,
+    dir: makeDir('empty'),
+    tasks,
+    sweep: { sweep: 1, command: ['true', '{i}'], parameters: { i: { from: 1, to: tasks } }, estimates: { runTimeS: 0.01, outputSizeBytes: 0 } },
     parallelArgs: ['true'],
-    clearOutputs: () => undefined,
-    // Nothing to look at: the tool's own count of tasks done (and its exit) is the check.
-    checkOutputs: () => undefined,
-    remove: () => rmSync(dir, { recursive: true, force: true }),
-  };
+    inputBytesPerTaskSum: 0,
+  });
 }
 
 /** (d) `tasks` tasks, no inputs, each writing a 100-byte output (its number, zero-padded). */
 export function smallOutputWorkload(tasks: number): Workload {
-  const dir = makeDir('small-output');
-  const sweepPath = join(dir, 'sweep.json');
-  writeJson(sweepPath, {
-    sweep: 1,
-    command: ['sh', '-c', 'printf "%0100d" "$1" > "$2"', 'task', '{i}', '{out}'],
-    parameters: { i: { from: 1, to: tasks } },
-    outputs: { out: 'out/{i}.txt' },
-    estimates: { runTimeS: 0.01, outputSizeBytes: 100 },
-  });
-  const parallelArgFile = join(dir, 'args.txt');
-  writeFileSync(parallelArgFile, `${Array.from({ length: tasks }, (_, i) => i + 1).join('\n')}\n`);
-  return {
+  return numberedWorkload({
     name: 'small-output',
-    dir,
-    taskCount: tasks,
-    inputBytesPerTaskSum: 0,
-    sweepPath,
-    parallelArgFile,
-    parallelArgs: ['--return', 'out/{}.txt', '--cleanup', 'mkdir -p out && printf "%0100d" {} > out/{}.txt'],
-    clearOutputs: () => rmSync(join(dir, 'out'), { recursive: true, force: true }),
-    checkOutputs() {
-      for (let i = 1; i <= tasks; i++) {
-        const path = join(dir, 'out', `${i}.txt`);
-        if (!existsSync(path)) return `out/${i}.txt is missing`;
-        if (readFileSync(path, 'utf8') !== String(i).padStart(100, '0')) return `out/${i}.txt is wrong`;
-      }
-      return undefined;
+    dir: makeDir('small-output'),
+    tasks,
+    sweep: {
+      sweep: 1,
+      command: ['sh', '-c', 'printf "%0100d" "$1" > "$2"', 'task', '{i}', '{out}'],
+      parameters: { i: { from: 1, to: tasks } },
+      outputs: { out: 'out/{i}.txt' },
+      estimates: { runTimeS: 0.01, outputSizeBytes: 100 },
     },
-    remove: () => rmSync(dir, { recursive: true, force: true }),
-  };
+    parallelArgs: ['--return', 'out/{}.txt', '--cleanup', 'mkdir -p out && printf "%0100d" {} > out/{}.txt'],
+    inputBytesPerTaskSum: 0,
+    expected: (i) => String(i).padStart(100, '0'),
+  });
 }

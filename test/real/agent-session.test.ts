@@ -10,9 +10,18 @@ import { AgentSession, taskExitOf, type ExecClient } from '../../backends/ssh/ag
 import { EndpointDownError } from '../../backends/real/endpoint.js';
 
 const children: ChildProcess[] = [];
+const scratchDirs: string[] = [];
 afterEach(() => {
   for (const c of children.splice(0)) c.kill('SIGKILL');
+  for (const d of scratchDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
+
+/** A fresh directory for the test's files, removed after it. */
+function scratchDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gridsweep-agent-'));
+  scratchDirs.push(dir);
+  return dir;
+}
 
 /** Runs the channel's command with the local shell, as sshd would on a host. */
 const localClient: ExecClient = {
@@ -82,96 +91,80 @@ describe('the agent', () => {
   });
 
   it('prepares, runs and measures a task itself: inputs linked, outputs hashed, its process group noted, standard output discarded', async () => {
-    const scratch = mkdtempSync(join(tmpdir(), 'gridsweep-agent-'));
-    try {
-      writeFileSync(join(scratch, 'stored-input'), 'model\n');
-      const agent = await AgentSession.open(localClient, 'here');
-      const dir = join(scratch, 'work', 'w1.a1');
-      const r = await agent.task({
-        dir,
-        argv: ['sh', '-c', 'cat in/model.txt in/model.txt > out/result.txt; cat .gridsweep.pid > pgid; echo warning >&2; echo discarded', 'task'],
-        links: [[join(scratch, 'stored-input'), 'in/model.txt']],
-        dirs: ['in', 'out'],
-        outputs: ['out/result.txt', 'out/never-written.txt'],
-      });
-      const sha = createHash('sha256').update('model\nmodel\n').digest('hex');
-      expect(r).toEqual({ code: 0, signal: null, stderr: 'warning\n', outputs: [[12, sha], null] });
-      expect(readFileSync(join(dir, 'out/result.txt'), 'utf8')).toBe('model\nmodel\n');
-      // While it ran, its process group was noted for a cancel; once it ended, how it ended took its place.
-      expect(Number(readFileSync(join(dir, 'pgid'), 'utf8'))).toBeGreaterThan(1);
-      expect(readFileSync(join(dir, '.gridsweep.exit'), 'utf8')).toBe('0\n');
-      expect(readdirSync(dir).sort()).toEqual(['.gridsweep.exit', '.gridsweep.stderr', 'in', 'out', 'pgid']);
-      // A command that does not exist, and a working directory that cannot be made.
-      expect(await agent.task({ dir: join(scratch, 'work', 'w2'), argv: ['no-such-command-here'], links: [], dirs: [], outputs: [] })).toMatchObject({ code: 127, stderr: expect.stringContaining('cannot run no-such-command-here') });
-      expect(await agent.task({ dir: '/proc/no/such/dir', argv: ['true'], links: [], dirs: [], outputs: [] })).toMatchObject({ code: 200, stderr: expect.stringContaining('cannot make /proc/no/such/dir') });
-      agent.close();
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
-    }
+    const scratch = scratchDir();
+    writeFileSync(join(scratch, 'stored-input'), 'model\n');
+    const agent = await AgentSession.open(localClient, 'here');
+    const dir = join(scratch, 'work', 'w1.a1');
+    const r = await agent.task({
+      dir,
+      argv: ['sh', '-c', 'cat in/model.txt in/model.txt > out/result.txt; cat .gridsweep.pid > pgid; echo warning >&2; echo discarded', 'task'],
+      links: [[join(scratch, 'stored-input'), 'in/model.txt']],
+      dirs: ['in', 'out'],
+      outputs: ['out/result.txt', 'out/never-written.txt'],
+    });
+    const sha = createHash('sha256').update('model\nmodel\n').digest('hex');
+    expect(r).toEqual({ code: 0, signal: null, stderr: 'warning\n', outputs: [[12, sha], null] });
+    expect(readFileSync(join(dir, 'out/result.txt'), 'utf8')).toBe('model\nmodel\n');
+    // While it ran, its process group was noted for a cancel; once it ended, how it ended took its place.
+    expect(Number(readFileSync(join(dir, 'pgid'), 'utf8'))).toBeGreaterThan(1);
+    expect(readFileSync(join(dir, '.gridsweep.exit'), 'utf8')).toBe('0\n');
+    expect(readdirSync(dir).sort()).toEqual(['.gridsweep.exit', '.gridsweep.stderr', 'in', 'out', 'pgid']);
+    // A command that does not exist, and a working directory that cannot be made.
+    expect(await agent.task({ dir: join(scratch, 'work', 'w2'), argv: ['no-such-command-here'], links: [], dirs: [], outputs: [] })).toMatchObject({ code: 127, stderr: expect.stringContaining('cannot run no-such-command-here') });
+    expect(await agent.task({ dir: '/proc/no/such/dir', argv: ['true'], links: [], dirs: [], outputs: [] })).toMatchObject({ code: 200, stderr: expect.stringContaining('cannot make /proc/no/such/dir') });
+    agent.close();
   });
 
   it('sends outputs back whole with the exit while they fit the inline budget, in the order of the task', async () => {
-    const scratch = mkdtempSync(join(tmpdir(), 'gridsweep-agent-'));
-    try {
-      const agent = await AgentSession.open(localClient, 'here');
-      // 3 + 5000 + 3 bytes against a budget of 4000: the first and last come inline, the large one does not.
-      const r = await agent.task({
-        dir: join(scratch, 'work', 'w1.a1'),
-        argv: ['sh', '-c', "printf 'one' > a; head -c 5000 /dev/zero > big; printf '\\377\\0\\n' > c", 'task'],
-        links: [],
-        dirs: [],
-        outputs: ['a', 'big', 'c', 'missing'],
-        inline: 4000,
-      });
-      const sha = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
-      const zeros = Buffer.alloc(5000);
-      expect(r.outputs).toEqual([[3, sha('one'), Buffer.from('one').toString('base64')], [5000, sha(zeros)], [3, sha(Buffer.from([255, 0, 10])), Buffer.from([255, 0, 10]).toString('base64')], null]);
-      const exit = taskExitOf(r);
-      expect(exit.outputData).toEqual([Buffer.from('one'), undefined, Buffer.from([255, 0, 10]), undefined]);
-      // Without a budget, nothing comes inline.
-      const plain = await agent.task({ dir: join(scratch, 'work', 'w2.a1'), argv: ['sh', '-c', "printf 'one' > a"], links: [], dirs: [], outputs: ['a'] });
-      expect(plain.outputs).toEqual([[3, sha('one')]]);
-      expect(taskExitOf(plain).outputData).toBeUndefined();
-      agent.close();
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
-    }
+    const scratch = scratchDir();
+    const agent = await AgentSession.open(localClient, 'here');
+    // 3 + 5000 + 3 bytes against a budget of 4000: the first and last come inline, the large one does not.
+    const r = await agent.task({
+      dir: join(scratch, 'work', 'w1.a1'),
+      argv: ['sh', '-c', "printf 'one' > a; head -c 5000 /dev/zero > big; printf '\\377\\0\\n' > c", 'task'],
+      links: [],
+      dirs: [],
+      outputs: ['a', 'big', 'c', 'missing'],
+      inline: 4000,
+    });
+    const sha = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
+    const zeros = Buffer.alloc(5000);
+    expect(r.outputs).toEqual([[3, sha('one'), Buffer.from('one').toString('base64')], [5000, sha(zeros)], [3, sha(Buffer.from([255, 0, 10])), Buffer.from([255, 0, 10]).toString('base64')], null]);
+    const exit = taskExitOf(r);
+    expect(exit.outputData).toEqual([Buffer.from('one'), undefined, Buffer.from([255, 0, 10]), undefined]);
+    // Without a budget, nothing comes inline.
+    const plain = await agent.task({ dir: join(scratch, 'work', 'w2.a1'), argv: ['sh', '-c', "printf 'one' > a"], links: [], dirs: [], outputs: ['a'] });
+    expect(plain.outputs).toEqual([[3, sha('one')]]);
+    expect(taskExitOf(plain).outputData).toBeUndefined();
+    agent.close();
   });
 
   it('removes many directory trees in one request, and says which it could not remove', async () => {
-    const scratch = mkdtempSync(join(tmpdir(), 'gridsweep-agent-'));
-    try {
-      const agent = await AgentSession.open(localClient, 'here');
-      const dirs = Array.from({ length: 5 }, (_, i) => join(scratch, `w${i}`));
-      for (const d of dirs) {
-        mkdirSync(join(d, 'sub'), { recursive: true });
-        writeFileSync(join(d, 'sub', 'f'), 'x');
-      }
-      await agent.remove([...dirs, join(scratch, 'never-made')]);
-      expect(readdirSync(scratch)).toEqual([]);
-      // A tree in a directory it may not write to (root is not stopped by permissions: /proc is).
-      await expect(agent.remove([join(scratch, 'gone'), '/proc/1/fd'])).rejects.toThrow(/^here: cannot remove \/proc\/1\/fd: .*\n(.*\n){4}and \d+ more$/);
-      agent.close();
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
+    const scratch = scratchDir();
+    const agent = await AgentSession.open(localClient, 'here');
+    const dirs = Array.from({ length: 5 }, (_, i) => join(scratch, `w${i}`));
+    for (const d of dirs) {
+      mkdirSync(join(d, 'sub'), { recursive: true });
+      writeFileSync(join(d, 'sub', 'f'), 'x');
     }
+    await agent.remove([...dirs, join(scratch, 'never-made')]);
+    expect(readdirSync(scratch)).toEqual([]);
+    // A tree in a directory it may not write to (root is not stopped by permissions: /proc is).
+    await expect(agent.remove([join(scratch, 'gone'), '/proc/1/fd'])).rejects.toThrow(/^here: cannot remove \/proc\/1\/fd: .*\n(.*\n){4}and \d+ more$/);
+    agent.close();
   });
 
   it('writes and reads small files whole, and says when one is too large to read inline', async () => {
-    const scratch = mkdtempSync(join(tmpdir(), 'gridsweep-agent-'));
-    try {
-      const agent = await AgentSession.open(localClient, 'here');
-      const bytes = Buffer.from([0, 1, 2, 200, 255, 10]);
-      await agent.write(join(scratch, 'f'), bytes);
-      expect(readFileSync(join(scratch, 'f'))).toEqual(bytes);
-      expect(await agent.read(join(scratch, 'f'), 100)).toEqual(bytes);
-      expect(await agent.read(join(scratch, 'f'), 5)).toBeUndefined();
-      await expect(agent.read(join(scratch, 'missing'), 100)).rejects.toThrow(/here: cannot read .*missing/);
-      await expect(agent.write(join(scratch, 'no-dir', 'f'), bytes)).rejects.toThrow(/here: cannot write/);
-      agent.close();
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
-    }
+    const scratch = scratchDir();
+    const agent = await AgentSession.open(localClient, 'here');
+    const bytes = Buffer.from([0, 1, 2, 200, 255, 10]);
+    await agent.write(join(scratch, 'f'), bytes);
+    expect(readFileSync(join(scratch, 'f'))).toEqual(bytes);
+    expect(await agent.read(join(scratch, 'f'), 100)).toEqual(bytes);
+    expect(await agent.read(join(scratch, 'f'), 5)).toBeUndefined();
+    await expect(agent.read(join(scratch, 'missing'), 100)).rejects.toThrow(/here: cannot read .*missing/);
+    await expect(agent.write(join(scratch, 'no-dir', 'f'), bytes)).rejects.toThrow(/here: cannot write/);
+    agent.close();
   });
 
   it('fails every command in flight with EndpointDownError when the agent dies', async () => {
