@@ -30,6 +30,12 @@ export function parentDirs(task: TaskLaunch): string[] {
   return [...dirs];
 }
 
+/**
+ * Through the agent, files up to this size travel inline (base64 in its JSON lines), in one round trip
+ * instead of SFTP's several, and a task's outputs up to this size in all come back with its exit.
+ */
+export const INLINE_BYTES = 64 * 1024;
+
 /** A task as the agent runs it, in the run directory `runDir`; outputs adding up to `inlineBytes` come back with its exit. */
 export function agentTaskFor(task: TaskLaunch, runDir: string, inlineBytes = 0): AgentTask {
   return {

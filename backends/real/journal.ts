@@ -1,6 +1,6 @@
 // The journal of a real run: JSON Lines, each line on disk (fsync'd) BEFORE the state change it records
 // is acted on, so that after a crash `--resume` knows every task whose outputs were verified.
-import { closeSync, existsSync, fsync, fsyncSync, openSync, readFileSync, write, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsync, openSync, readFileSync, write } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ClusterId, HostId } from '../../src/model/grid.js';
 import type { WorkId } from '../../src/model/application.js';
@@ -67,8 +67,9 @@ export class Journal {
     this.flushScheduled = false;
     const batch = this.waiting;
     this.waiting = [];
-    if (batch.length === 0 || this.fd === undefined) return;
     const fd = this.fd;
+    if (fd === undefined) for (const b of batch) b.failed(new Error(`journal ${this.path} is closed`));
+    if (batch.length === 0 || fd === undefined) return;
     this.writing = (async () => {
       try {
         await writeAll(fd, batch.map((b) => b.line).join(''));
@@ -86,16 +87,8 @@ export class Journal {
 
   /** Writes and syncs what is still waiting, then closes the file. */
   async close(): Promise<void> {
-    while (this.writing) await this.writing;
-    if (this.fd === undefined) return;
-    const batch = this.waiting;
-    this.waiting = [];
-    if (batch.length > 0 && !this.error) {
-      writeSync(this.fd, batch.map((b) => b.line).join(''));
-      fsyncSync(this.fd);
-      for (const b of batch) b.done();
-    }
-    closeSync(this.fd);
+    await this.flush();
+    if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }
 }

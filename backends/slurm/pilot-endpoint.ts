@@ -11,12 +11,9 @@ import { AgentLink } from '../real/agent-link.js';
 import type { Deadlines } from '../real/deadline.js';
 import type { Endpoint, LoadSample, TaskExit, TaskLaunch } from '../real/endpoint.js';
 import type { FileFacts } from '../real/file-facts.js';
-import { agentTaskFor, KILL_SCRIPT_S, killScript, parseProbe, PROBE_SCRIPT, workDirOf } from '../real/host-scripts.js';
+import { agentTaskFor, INLINE_BYTES, KILL_SCRIPT_S, killScript, parseProbe, PROBE_SCRIPT, workDirOf } from '../real/host-scripts.js';
 import { agentCommand, taskExitOf } from '../ssh/agent-session.js';
 import type { SlurmAccess } from './slurm-access.js';
-
-/** A task's outputs up to this size in all come back with its exit, not through the storage endpoint. */
-const INLINE_OUTPUT_BYTES = 64 * 1024;
 
 export interface PilotLaunch {
   /** Where srun runs (this machine, or the login node). */
@@ -69,7 +66,7 @@ export class PilotEndpoint implements Endpoint {
   }
 
   async run(task: TaskLaunch): Promise<TaskExit> {
-    const spec = agentTaskFor(task, this.runDir, INLINE_OUTPUT_BYTES);
+    const spec = agentTaskFor(task, this.runDir, INLINE_BYTES);
     try {
       return taskExitOf(await this.link.on('a task', Infinity, (a) => a.task(spec)));
     } finally {

@@ -27,7 +27,7 @@ import {
 import type { FileFacts } from '../real/file-facts.js';
 import { Batcher } from '../real/batcher.js';
 import { withDeadline } from '../real/deadline.js';
-import { agentTaskFor, filesDirOf, KILL_SCRIPT_S, killScript, parentDirs, parseProbe, PROBE_SCRIPT, workDirOf } from '../real/host-scripts.js';
+import { agentTaskFor, filesDirOf, INLINE_BYTES, KILL_SCRIPT_S, killScript, parentDirs, parseProbe, PROBE_SCRIPT, workDirOf } from '../real/host-scripts.js';
 import { AgentSession, taskExitOf, type Channel, type CommandResult, type ExecClient } from './agent-session.js';
 import { checkHostKey, knownHostsName } from './known-hosts.js';
 import { shellCommand, shellQuote } from './shell-quote.js';
@@ -35,11 +35,6 @@ import { shellCommand, shellQuote } from './shell-quote.js';
 const SHORT_OPERATION_CHANNELS = 3;
 const REMOVAL_BATCH_MS = 500;
 const REMOVAL_BATCH_MAX = 200;
-/**
- * Through the agent, files up to this size travel inline, in one round trip instead of SFTP's several; a
- * task's outputs up to this size in all come back with its exit, with no round trip of their own.
- */
-const INLINE_FILE_BYTES = 64 * 1024;
 
 /** The SFTP session calls we use (ssh2's SFTPWrapper, which ships without types here). */
 interface Sftp {
@@ -323,7 +318,7 @@ export class SshEndpoint implements Endpoint {
 
   async putFile(localPath: string, storageName: string, deadlineS: number): Promise<void> {
     const dest = posix.join(this.filesDir(), storageName);
-    if (this.agent && statSync(localPath).size <= INLINE_FILE_BYTES) {
+    if (this.agent && statSync(localPath).size <= INLINE_BYTES) {
       const data = readFileSync(localPath);
       await this.ops.add(() => this.onConnection(`the upload of ${storageName}`, deadlineS, () => this.agent!.write(dest, data)));
       return;
@@ -366,7 +361,7 @@ export class SshEndpoint implements Endpoint {
 
   /** The agent prepares the working directory, runs the task and measures its outputs itself. */
   private async runThroughAgent(task: TaskLaunch): Promise<TaskExit> {
-    const spec = agentTaskFor(task, this.runDir, INLINE_FILE_BYTES);
+    const spec = agentTaskFor(task, this.runDir, INLINE_BYTES);
     return taskExitOf((await this.tasks.add(() => this.onConnection('a task', Infinity, () => this.agent!.task(spec))))!);
   }
 
@@ -383,7 +378,7 @@ export class SshEndpoint implements Endpoint {
   async fetch(workKey: string, path: string, localPath: string, deadlineS: number): Promise<void> {
     const remote = posix.join(this.workDir(workKey), path);
     if (this.agent) {
-      const data = await this.ops.add(() => this.onConnection(`the download of ${path}`, deadlineS, () => this.agent!.read(remote, INLINE_FILE_BYTES)));
+      const data = await this.ops.add(() => this.onConnection(`the download of ${path}`, deadlineS, () => this.agent!.read(remote, INLINE_BYTES)));
       if (data !== undefined) {
         writeFileSync(localPath, data);
         return;

@@ -28,6 +28,8 @@
 //  - The best Work is found during that same pass: with most Works scored again after each
 //    assignment, this costs less than keeping a heap of Works in order.
 //  - The Compls themselves are stored Work by Work (c1ByWork, c2ByWork), so scoring reads one place.
+//  - Works that differ only by id share one set of cells (a class, work-classes.ts): below, "Work" is
+//    such a class, standing for its lowest-id Work not placed yet.
 //  - Min-min needs none of that: completion times only grow as the chart fills, so a Work's last MCT is a
 //    lower bound of its current one, and only the Work at the top of a heap by that bound is brought up to
 //    date, until the top one is current (runLazily).
