@@ -107,6 +107,10 @@ export class LocalEndpoint implements Endpoint {
     return true;
   }
 
+  async endedWell(workKey: string): Promise<boolean> {
+    return (await readFile(join(this.workDir(workKey), '.gridsweep.exit'), 'utf8').catch(() => '')).trim() === '0';
+  }
+
   async removeWork(workKey: string): Promise<void> {
     await rm(this.workDir(workKey), { recursive: true, force: true });
   }

@@ -80,6 +80,8 @@ export interface Endpoint {
    * returned. False when it did not end (yet) or did not exit 0.
    */
   adopt(runId: string, workKey: string): Promise<boolean>;
+  /** This run's task attempt `workKey`, lost with its connection, has exited 0 since (its directory says so). */
+  endedWell(workKey: string): Promise<boolean>;
   probe(): Promise<LoadSample>;
   /** Removes this run's directory from the storage. */
   removeRunDir(): Promise<void>;

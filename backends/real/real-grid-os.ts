@@ -54,6 +54,8 @@ export type ProgressEvent =
   | { readonly kind: 'left'; readonly machine: string }
   /** A task that finished while no controller ran (a run killed, now resumed): its outputs collected and verified. */
   | { readonly kind: 'collected'; readonly work: WorkId; readonly host: HostId }
+  /** A task lost with its machine's connection that finished meanwhile: found when the machine came back, not run again. */
+  | { readonly kind: 'recovered'; readonly work: WorkId; readonly host: HostId }
   /** A Slurm pilot job was submitted, started, or ended (`job` is '-' when none was submitted). */
   | { readonly kind: 'pilot'; readonly cluster: ClusterId; readonly job: string; readonly message: string };
 
@@ -61,6 +63,8 @@ interface RunningWork {
   readonly work: WorkId;
   readonly workKey: string;
   readonly subtaskId: number;
+  /** Sent to the host (a task cancelled before that has nothing to kill there). */
+  sent: boolean;
 }
 
 interface HostState {
@@ -92,6 +96,13 @@ interface ComputedWork extends ReportedOutputs {
   readonly host: HostId;
 }
 
+/** A task attempt lost with its machine's (or cluster's) connection: it may finish on the host meanwhile. */
+interface LostAttempt {
+  readonly work: WorkId;
+  readonly host: HostId;
+  readonly workKey: string;
+}
+
 export class RealGridOS implements GridOS, InformationService {
   private events: SchedulerEvents | undefined;
   private readonly hosts = new Map<HostId, HostState>();
@@ -99,6 +110,8 @@ export class RealGridOS implements GridOS, InformationService {
   private readonly measured = new GridMeasurements();
   private readonly attempts = new Map<WorkId, number>();
   private readonly computed = new Map<WorkId, ComputedWork>();
+  /** Per cluster, the attempts lost with a connection, looked for when a machine of the cluster comes back. */
+  private readonly lostAttempts = new Map<ClusterId, LostAttempt[]>();
   private readonly finished = new Set<WorkId>();
   /** Works given up, each with why. */
   private readonly failedForGood = new Map<WorkId, string>();
@@ -489,7 +502,7 @@ export class RealGridOS implements GridOS, InformationService {
     const workKey = `w${workId}.a${attempt}`;
     const started = this.journaled({ type: 'started', work: workId, host: hostId, cluster: h.info.clusterId, attempt });
     const subtaskId = this.recordStart('compute', { type: 'host', host: hostId, cluster: h.info.clusterId }, { work: workId });
-    const running: RunningWork = { work: workId, workKey, subtaskId };
+    const running: RunningWork = { work: workId, workKey, subtaskId, sent: false };
     h.running = running;
     const outputs = task.outputs.map((f) => f.path);
     void (async () => {
@@ -497,6 +510,7 @@ export class RealGridOS implements GridOS, InformationService {
         // A task starts only once the journal holds its start: a resumed run then knows to collect it.
         await started;
         if (h.running !== running) return;
+        running.sent = true;
         const exit = await h.endpoint.run({
           workKey,
           argv: task.argv,
@@ -584,7 +598,7 @@ export class RealGridOS implements GridOS, InformationService {
     if (!running || running.work !== workId) return;
     h.running = undefined;
     this.recordEnd(running.subtaskId, false);
-    void h.endpoint.kill(running.workKey).catch(() => undefined);
+    if (running.sent) void h.endpoint.kill(running.workKey).catch(() => undefined);
   }
 
   // ---- internals ---------------------------------------------------------------------------------
@@ -721,9 +735,11 @@ export class RealGridOS implements GridOS, InformationService {
     const t = this.o.clock.nowS();
     this.o.log({ kind: 'down', machine: e.spec.name, reason });
     const lost: HostId[] = [];
+    const lostHere: LostAttempt[] = [];
     for (const id of e.spec.hostIds) {
       const h = this.host(id);
-      this.loseRunningWork(h, `host failed: ${reason}`);
+      const r = this.loseRunningWork(h, `host failed: ${reason}`);
+      if (r) lostHere.push({ work: r.work, host: id, workKey: r.workKey });
       if (h.announced) {
         h.announced = false;
         lost.push(id);
@@ -735,6 +751,9 @@ export class RealGridOS implements GridOS, InformationService {
       }
     }
     const clusterLost = c.up && !c.endpoints.some((x) => x.isUp());
+    // Outputs computed in the cluster and not yet back are lost with it, unless a machine comes back.
+    if (clusterLost) for (const [work, done] of this.computed) if (this.host(done.host).info.clusterId === c.id) lostHere.push({ work, host: done.host, workKey: done.workKey });
+    if (!this.retired.has(e)) this.lostAttempts.set(c.id, [...(this.lostAttempts.get(c.id) ?? []), ...lostHere]);
     if (clusterLost) this.clusterDown(c);
     else if (lost.length > 0 && this.events) this.events.sched_host_failed(lost);
     if (this.retired.has(e)) this.settleRetirements(c);
@@ -805,7 +824,7 @@ export class RealGridOS implements GridOS, InformationService {
     const waitS = Math.min(this.o.reconnectMaxS, this.o.reconnectBaseS * 2 ** attempt);
     this.later(waitS, () => {
       void e.connect().then(
-        () => {
+        async () => {
           this.reconnecting.delete(e);
           if (this.stopped) return;
           if (this.retired.has(e)) {
@@ -813,8 +832,12 @@ export class RealGridOS implements GridOS, InformationService {
             return;
           }
           this.o.log({ kind: 'up', machine: e.spec.name });
+          // Before its hosts are offered again: what finished while the machine was away is not run again.
+          const finished = await this.findLostAttemptsEnded(e);
+          if (this.stopped || !e.isUp()) return;
           const hosts = this.bringUp(e);
           if (hosts.length > 0 && this.events) this.events.sched_new_host(hosts);
+          this.recover(finished);
         },
         (err: unknown) => {
           if (err instanceof PermanentEndpointError) {
@@ -824,6 +847,48 @@ export class RealGridOS implements GridOS, InformationService {
         },
       );
     });
+  }
+
+  /**
+   * The attempts lost in `e`'s cluster that have since exited 0 with all their outputs, found through `e`,
+   * which has just come back. Those still running are killed (they were re-planned), the others forgotten.
+   */
+  private async findLostAttemptsEnded(e: Endpoint): Promise<(LostAttempt & { outputs: OutputFacts[] })[]> {
+    const lost = this.lostAttempts.get(e.clusterId) ?? [];
+    this.lostAttempts.delete(e.clusterId);
+    if (!this.events?.sched_work_recovered) return [];
+    const found: (LostAttempt & { outputs: OutputFacts[] })[] = [];
+    await Promise.all(
+      lost.map(async (a) => {
+        if (!this.remaining.has(a.work) || this.computed.has(a.work)) return;
+        try {
+          if (!(await e.endedWell(a.workKey))) {
+            await e.kill(a.workKey);
+            return;
+          }
+          const paths = this.o.sweep.tasks[a.work]!.outputs.map((o) => o.path);
+          const facts = await e.outputFacts(a.workKey, paths);
+          if (facts.every((f) => f !== undefined)) found.push({ ...a, outputs: paths.map((path, i) => ({ path, ...facts[i]! })) });
+        } catch {
+          // not found: the Work runs again, as planned
+        }
+      }),
+    );
+    return found;
+  }
+
+  /** Lost attempts that finished after all count as computed where they ran: the scheduler brings their outputs back. */
+  private recover(found: readonly (LostAttempt & { outputs: OutputFacts[] })[]): void {
+    for (const a of found) {
+      // The scheduler must know the cluster up again: one of its hosts was offered since it went down.
+      const clusterId = this.host(a.host).info.clusterId;
+      const clusterOffered = [...this.hosts.values()].some((h) => h.announced && h.info.clusterId === clusterId);
+      if (!this.remaining.has(a.work) || this.computed.has(a.work) || !clusterOffered) continue;
+      this.computed.set(a.work, { host: a.host, workKey: a.workKey, outputs: a.outputs });
+      this.journalNote({ type: 'done', work: a.work, host: a.host, outputs: a.outputs });
+      this.o.log({ kind: 'recovered', work: a.work, host: a.host });
+      this.scheduler().sched_work_recovered!([a.work], a.host);
+    }
   }
 
   private later(seconds: number, fn: () => void): void {

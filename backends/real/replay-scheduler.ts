@@ -153,6 +153,26 @@ export class ReplayScheduler implements SchedulerEvents {
     this.schedule();
   }
 
+  /**
+   * Works lost with `hostId` that had finished there after all (a blinked connection): computed on it,
+   * whatever the record had them wait for again (its list, or a run started since, which is cancelled).
+   * Their outputs keep their place in the recorded link order.
+   */
+  sched_work_recovered(works: readonly WorkId[], hostId: HostId): void {
+    this.recordCall('sched_work_recovered', { works: [...works], hosts: [hostId] });
+    for (const w of works) {
+      if (!this.todo.has(w) || this.computed.has(w)) continue;
+      for (const [h, running] of this.running) {
+        if (running !== w) continue;
+        this.running.delete(h);
+        this.deps.gridOS.cancel(w, h);
+      }
+      for (const [h, list] of this.hostQueue) this.hostQueue.set(h, list.filter((x) => x !== w));
+      this.computed.set(w, hostId);
+    }
+    this.schedule();
+  }
+
   /** Every Work of the run is back at the origin or given up. */
   isFinished(): boolean {
     return this.todo.size === 0;

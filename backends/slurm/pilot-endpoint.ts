@@ -97,6 +97,10 @@ export class PilotEndpoint implements Endpoint {
     return this.storage.adopt(runId, workKey);
   }
 
+  endedWell(workKey: string): Promise<boolean> {
+    return this.storage.endedWell(workKey);
+  }
+
   async probe(): Promise<LoadSample> {
     const t0 = performance.now();
     const r = await this.link.on('the load probe', this.launch.deadlines.probeS, (a) => a.run(PROBE_SCRIPT));

@@ -393,6 +393,11 @@ export class SshEndpoint implements Endpoint {
     return out.trim() === 'adopted';
   }
 
+  async endedWell(workKey: string): Promise<boolean> {
+    const exitFile = shellQuote(posix.join(this.workDir(workKey), '.gridsweep.exit'));
+    return (await this.mustExec(`cat ${exitFile} 2>/dev/null; true`, 'checking how a task ended')).trim() === '0';
+  }
+
   async removeWork(workKey: string): Promise<void> {
     const dir = this.workDir(workKey);
     if (this.agent) await this.removals.add(dir);

@@ -1,5 +1,6 @@
-// The scheduler's event entry points: the seven sched_* functions of seed 001 §7.3.2. A backend (simulated
-// or real) calls them when the grid changes or work finishes; nothing else reaches the scheduler.
+// The scheduler's event entry points: the seven sched_* functions of seed 001 §7.3.2, and an eighth for
+// real runs (sched_work_recovered). A backend (simulated or real) calls them when the grid changes or work
+// finishes; nothing else reaches the scheduler.
 import type { FileId, WorkId, WorkSpec } from '../model/application.js';
 import type { ClusterId, HostId } from '../model/grid.js';
 import type { HostInfo } from './information.js';
@@ -39,4 +40,12 @@ export interface SchedulerEvents {
   sched_disk_failed(clusters: readonly ClusterId[]): void;
   /** A transfer over a link finished. Calls do_schedule. */
   sched_fileTransfer_done(transfer: Transfer): void;
+  /**
+   * Real runs only (a simulated host that fails loses its work): Works taken back when `hostId` or its
+   * cluster was reported failed turned out to have finished there — the connection had only blinked, and
+   * their outputs are in the cluster's storage, which is up again. Each one still to do becomes computed
+   * on `hostId` (a copy queued or started meanwhile is dropped, GridOS.cancel for a running one) and its
+   * output goes on the link. Calls do_schedule.
+   */
+  sched_work_recovered?(works: readonly WorkId[], hostId: HostId): void;
 }

@@ -1,4 +1,4 @@
-// The event-driven scheduler (seed 001 §7.3): the seven sched_* entry points, do_schedule() (Fig. 10) and
+// The event-driven scheduler (seed 001 §7.3): the sched_* entry points, do_schedule() (Fig. 10) and
 // do_plan() (Fig. 5, §7.4). It talks to the grid only through the ports in src/interfaces, so the same code
 // drives the simulator and real hosts. It never imports from backends/ (a test checks this).
 //
@@ -270,6 +270,36 @@ export class Scheduler implements SchedulerEvents {
     cluster.busy = null;
     if (this.isFinished()) this.stopTimers();
     this.doSchedule();
+  }
+
+  sched_work_recovered(works: readonly WorkId[], hostId: HostId): void {
+    if (this.recording) this.recordCall('sched_work_recovered', { works: [...works], hosts: [hostId] });
+    const host = this.hosts.get(hostId);
+    const cluster = host === undefined ? undefined : this.clusters.get(host.info.clusterId);
+    if (cluster === undefined || !cluster.up) return;
+    for (const workId of works) {
+      const ws = this.works.get(workId);
+      if (ws === undefined) continue;
+      if (ws.status === 'queued' || ws.status === 'running') this.dropCopy(ws);
+      else if (ws.status !== 'todo') continue;
+      ws.host = hostId;
+      this.setStatus(ws, 'computed');
+      if (!cluster.queue.hasOutput(workId)) cluster.queue.push({ kind: 'output', workId, planS: this.deps.clock.nowS() });
+    }
+    this.doSchedule();
+  }
+
+  /** A Work queued or running on a host, found computed elsewhere: out of that host's FIFO, or cancelled there. */
+  private dropCopy(ws: WorkState): void {
+    const host = this.hosts.get(ws.host!)!;
+    this.clusters.get(host.info.clusterId)!.queue.removeOutput(ws.spec.id);
+    if (ws.status === 'queued') {
+      host.fifo = host.fifo.filter((workId) => workId !== ws.spec.id);
+      return;
+    }
+    host.running = null;
+    if (host.up) this.setIdle(host, true);
+    this.deps.gridOS.cancel(ws.spec.id, host.info.id);
   }
 
   // ── do_schedule() (Fig. 10) ──

@@ -57,22 +57,29 @@ describe('a run on one host', () => {
   });
 });
 
+/**
+ * Two Works sharing an input on hosts c1.a and c2.b, run until one computes on c1.a; then c1.a fails.
+ * Returns the harness and that Work.
+ */
+function failWhileComputing(): { h: Harness; workId: number } {
+  const app: Application = {
+    version: '1',
+    files: [file(0, 100), file(1, 10), file(2, 10)],
+    works: [work(0, [0], [1], [100]), work(1, [0], [2], [100])],
+  };
+  const h = new Harness(app, { replanOn: 'both', keepWorksPerHost: 5, deltaS: 10_000 });
+  h.start([host('c1.a', 'c1'), host('c2.b', 'c2', 0)]);
+  h.runUntil((op) => op.kind === 'compute' && op.hostId === 'c1.a');
+  const running = h.find((op) => op.kind === 'compute' && op.hostId === 'c1.a');
+  const workId = running.kind === 'compute' ? running.workId : -1;
+  h.grid.removeHost('c1.a');
+  h.scheduler.sched_host_failed(['c1.a']);
+  return { h, workId };
+}
+
 describe('failures', () => {
   it('a host failure empties its FIFO and sends its running Work back to be done again', () => {
-    const app: Application = {
-      version: '1',
-      files: [file(0, 100), file(1, 10), file(2, 10)],
-      works: [work(0, [0], [1], [100]), work(1, [0], [2], [100])],
-    };
-    const h = new Harness(app, { replanOn: 'both', keepWorksPerHost: 5, deltaS: 10_000 });
-    h.start([host('c1.a', 'c1'), host('c2.b', 'c2', 0)]);
-    h.grid.bandwidthBps = 1000;
-    // Run until something computes on c1.a.
-    while (!h.grid.active.some((op) => op.kind === 'compute' && op.hostId === 'c1.a')) h.complete(h.grid.active[0]!, h.clock.nowS() + 1);
-    const running = h.find((op) => op.kind === 'compute' && op.hostId === 'c1.a');
-    const workId = running.kind === 'compute' ? running.workId : -1;
-    h.grid.removeHost('c1.a');
-    h.scheduler.sched_host_failed(['c1.a']);
+    const { h, workId } = failWhileComputing();
     expect(h.scheduler.workStatus(workId)).toBe('todo');
     expect(h.scheduler.hostFifo('c1.a')).toEqual([]);
     expect(h.ofType('work-failed')).toEqual([{ type: 'work-failed', t: h.clock.nowS(), work: workId, host: 'c1.a', reason: 'host-failed', final: false }]);
@@ -81,6 +88,31 @@ describe('failures', () => {
     expect(h.grid.log.filter((l) => l === `compute ${workId} c2.b`)).toHaveLength(1);
     expect(h.scheduler.stats.reExecutions).toBe(1);
     expect(h.scheduler.stats.workFailures).toBe(1);
+  });
+
+  it('a Work lost with its host but found computed there when it returns is brought back, and its new copy cancelled', () => {
+    const { h, workId } = failWhileComputing();
+    h.clock.advanceTo(h.clock.nowS()); // the re-plan on failure
+    h.runUntil((op) => op.kind === 'compute' && op.workId === workId);
+    const copy = h.find((op) => op.kind === 'compute' && op.workId === workId);
+    const copyHost = copy.kind === 'compute' ? copy.hostId : '';
+    expect(copyHost).toBe('c2.b');
+    h.grid.addHost(host('c1.a', 'c1'));
+    h.scheduler.sched_new_host([host('c1.a', 'c1')]);
+    h.scheduler.sched_work_recovered([workId], 'c1.a');
+    expect(h.grid.log).toContain(`cancel ${workId} c2.b`);
+    expect(h.grid.active).not.toContain(copy);
+    expect(h.ofType('sched').map((r) => r.call)).toContain('sched_work_recovered');
+    h.clock.advanceTo(h.clock.nowS());
+    h.runToEnd();
+    expect(h.scheduler.isFinished()).toBe(true);
+    expect(h.grid.log.filter((l) => l.startsWith(`retrieve ${workId} `))).toEqual([`retrieve ${workId} c1.a`]);
+    expect(h.ofType('work-done').filter((r) => r.work === workId)).toEqual([expect.objectContaining({ host: 'c1.a' })]);
+    // Recovering a Work already done changes nothing.
+    const calls = h.grid.log.length;
+    h.scheduler.sched_work_recovered([workId], 'c1.a');
+    expect(h.grid.log.length).toBe(calls);
+    expect(h.scheduler.workStatus(workId)).toBe('done');
   });
 
   it('a disk failure fails its hosts, drops its link FIFO and in-flight transfer, and loses its stored files', () => {

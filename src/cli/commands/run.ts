@@ -42,6 +42,8 @@ function describeEvent(e: Exclude<RunLogEvent, { kind: 'start' }>): string {
       return `left    ${e.machine}`;
     case 'collected':
       return `collected task ${e.work} on ${e.host}: it finished while gridsweep was not running`;
+    case 'recovered':
+      return `recovered task ${e.work} on ${e.host}: it finished while the connection was down, not run again`;
     case 'pilot':
       return `pilot   ${e.cluster} job ${e.job}: ${e.message}`;
     case 'grid-edit':
@@ -128,7 +130,8 @@ const command: Command = {
     '0 while no controller ran (the agent lets running tasks finish when its controller goes) instead of',
     'running them again. A task counts as done only when its outputs are verified. A task that exits',
     'non-zero is retried (up to 3 failures); a host that fails is retried with back-off and rejoins when it',
-    'answers again.',
+    'answers again. Its running tasks are re-planned at once; those that finished on it meanwhile (the agent',
+    'outlives its connection) are found when it answers, brought back and not run again ("recovered task N").',
     'Every remote operation has a deadline ("deadlines" in the real grid file: commandS 60, probeS 15, loginS',
     '30, and for a transfer commandS plus four times its size over the link\'s measured bandwidth, or',
     'assumedBandwidthBps 100000 before it is measured); past it the host counts as down. The load probe,',

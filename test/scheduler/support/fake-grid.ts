@@ -105,7 +105,10 @@ export class FakeGrid implements GridOS, InformationService {
     this.log.push(`retrieve ${workId} ${hostId}`);
     this.active.push({ kind: 'retrieve', workId, hostId, clusterId });
   }
-  cancel(): void {}
+  cancel(workId: WorkId, hostId: HostId): void {
+    this.log.push(`cancel ${workId} ${hostId}`);
+    this.dropActive((op) => op.kind === 'compute' && op.workId === workId && op.hostId === hostId);
+  }
   private clusterOfRetired(hostId: HostId): ClusterId {
     return hostId.split('.')[0]!;
   }

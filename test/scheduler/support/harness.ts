@@ -59,6 +59,15 @@ export class Harness {
     return op;
   }
 
+  /** Completes the oldest active operation, one simulated second later, until an operation matching `pred` is active. */
+  runUntil(pred: (op: Op) => boolean, maxSteps = 10_000): void {
+    for (let step = 0; !this.grid.active.some(pred); step++) {
+      const op = this.grid.active[0];
+      if (op === undefined || step >= maxSteps) throw new Error(`no such operation came; active: ${JSON.stringify(this.grid.active)}`);
+      this.complete(op, this.clock.nowS() + 1);
+    }
+  }
+
   /** Completes the oldest active operation, one simulated second later, until the run ends (or `maxSteps`). */
   runToEnd(maxSteps = 10_000): void {
     for (let step = 0; step < maxSteps && !this.scheduler.isFinished(); step++) {
