@@ -22,6 +22,13 @@ export interface ReportedOutputs {
  * Puts the outputs whose bytes came back with the task's exit at the origin. Small files, so written at
  * once rather than through the thread pool. Returns the indices of the outputs placed.
  */
+/** The size and SHA-256 of each of a finished attempt's outputs, measured on its host; undefined when one is missing. */
+export async function reportedOutputs(e: Endpoint, workKey: string, paths: readonly string[]): Promise<OutputFacts[] | undefined> {
+  const facts = await e.outputFacts(workKey, paths);
+  if (facts.some((f) => f === undefined)) return undefined;
+  return paths.map((path, i) => ({ path, ...facts[i]! }));
+}
+
 export function placeArrivedOutputs(originDir: string, done: ReportedOutputs): Set<number> {
   const placed = new Set<number>();
   done.outputs.forEach((o, i) => {

@@ -1,9 +1,10 @@
 // Ports (2) and (3) for real grids, over Endpoints (local processes or SSH hosts). It carries out the
 // scheduler's store/compute/retrieve/cancel, journals each state change before acting on it, verifies
 // outputs (size + SHA-256 against what the host reported: origin-outputs.ts) before a task counts as
-// done, turns lost machines into sched_host_failed / sched_disk_failed and reconnects them with back-off,
-// applies the retry policy to tasks that fail, and keeps the measurements (load, bandwidth, latency) it
-// observes.
+// done, turns lost machines into sched_host_failed / sched_disk_failed (machine-connections.ts connects
+// and reconnects them, and probes them: the heartbeat), finds the tasks that finished while their machine
+// was out of reach, applies the retry policy to tasks that fail, and keeps the measurements (load,
+// bandwidth, latency) it observes.
 import { resolve } from 'node:path';
 import type { Capability, GridOS } from '../../src/interfaces/grid-os.js';
 import type { ClusterInfo, HostInfo, InformationService, Sample, Topology } from '../../src/interfaces/information.js';
@@ -14,50 +15,26 @@ import type { RecordSink, ResourceRef, SubtaskKind } from '../../src/record/even
 import type { ExpandedSweep } from '../../src/sweep/expand.js';
 import { transferDeadlineS, type Deadlines } from './deadline.js';
 import { GridMeasurements } from './grid-measurements.js';
-import { EndpointDownError, PermanentEndpointError, type Endpoint, type LoadSample } from './endpoint.js';
-import { fetchVerifiedOutputs, placeArrivedOutputs, type ReportedOutputs } from './origin-outputs.js';
+import { EndpointDownError, type Endpoint, type LoadSample } from './endpoint.js';
+import { fetchVerifiedOutputs, placeArrivedOutputs, reportedOutputs, type ReportedOutputs } from './origin-outputs.js';
 import type { Journal, JournalInput, OutputFacts, UnfinishedAttempt } from './journal.js';
+import { MachineConnections, type ConnectionOptions } from './machine-connections.js';
+import type { ProgressEvent } from './progress-events.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { WallClock } from './wall-clock.js';
 
-export interface RealGridOptions {
+export interface RealGridOptions extends ConnectionOptions {
   readonly sweep: ExpandedSweep;
   readonly clusters: readonly { readonly id: ClusterId; readonly endpoints: readonly Endpoint[] }[];
   readonly clock: WallClock;
   readonly record: RecordSink;
   readonly journal?: Journal;
   readonly policy: RetryPolicy;
-  /** Seconds between load probes of each machine. */
-  readonly samplePeriodS: number;
   readonly deadlines: Deadlines;
-  /** Once one machine is up, how long the run waits for the others before it starts without them (they join when they answer). */
-  readonly startGraceS: number;
-  /** Reconnection back-off: first wait and longest wait, seconds. */
-  readonly reconnectBaseS: number;
-  readonly reconnectMaxS: number;
   /** Works the run must finish (a resumed run leaves out those already verified). */
   readonly works: readonly WorkId[];
   readonly log: (event: ProgressEvent) => void;
 }
-
-export type ProgressEvent =
-  | { readonly kind: 'done'; readonly work: WorkId; readonly host: HostId; readonly done: number; readonly total: number }
-  | { readonly kind: 'failed'; readonly work: WorkId; readonly host: HostId; readonly reason: string; readonly final: boolean }
-  | { readonly kind: 'stored'; readonly file: FileId; readonly cluster: ClusterId; readonly sizeBytes: number; readonly seconds: number }
-  | { readonly kind: 'down'; readonly machine: string; readonly reason: string }
-  | { readonly kind: 'up'; readonly machine: string }
-  | { readonly kind: 'unusable'; readonly machine: string; readonly reason: string }
-  /** A machine added to the real grid file is joining the run. */
-  | { readonly kind: 'joining'; readonly machine: string; readonly cluster: ClusterId }
-  /** A machine removed from the real grid file: it finishes its current task, then leaves. */
-  | { readonly kind: 'leaving'; readonly machine: string; readonly running: readonly WorkId[] }
-  | { readonly kind: 'left'; readonly machine: string }
-  /** A task that finished while no controller ran (a run killed, now resumed): its outputs collected and verified. */
-  | { readonly kind: 'collected'; readonly work: WorkId; readonly host: HostId }
-  /** A task lost with its machine's connection that finished meanwhile: found when the machine came back, not run again. */
-  | { readonly kind: 'recovered'; readonly work: WorkId; readonly host: HostId }
-  /** A Slurm pilot job was submitted, started, or ended (`job` is '-' when none was submitted). */
-  | { readonly kind: 'pilot'; readonly cluster: ClusterId; readonly job: string; readonly message: string };
 
 interface RunningWork {
   readonly work: WorkId;
@@ -116,14 +93,11 @@ export class RealGridOS implements GridOS, InformationService {
   /** Works given up, each with why. */
   private readonly failedForGood = new Map<WorkId, string>();
   private readonly remaining: Set<WorkId>;
-  private readonly unusable = new Set<Endpoint>();
-  private readonly reconnecting = new Set<Endpoint>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly connections: MachineConnections;
   /** Machines removed from the real grid file (they leave once their hosts are idle). */
   private readonly retired = new Set<Endpoint>();
   /** Machines added while another machine with the same host names is still leaving. */
   private pendingJoins: { readonly clusterId: ClusterId; readonly endpoint: Endpoint }[] = [];
-  private probeTimer: NodeJS.Timeout | undefined;
   private nextSubtaskId = 1;
   private stopped = false;
   private resolveFinished!: () => void;
@@ -135,6 +109,13 @@ export class RealGridOS implements GridOS, InformationService {
 
   constructor(private readonly o: RealGridOptions) {
     this.remaining = new Set(o.works);
+    this.connections = new MachineConnections(o, {
+      answered: (e) => this.answered(e),
+      wanted: (e) => !this.retired.has(e),
+      probed: (e, sample, first) => this.probed(e, sample, first),
+      log: o.log,
+      internalError: (err) => this.internalError(err),
+    });
     this.finishedPromise = new Promise((res, rej) => {
       this.resolveFinished = res;
       this.rejectFinished = rej;
@@ -168,44 +149,32 @@ export class RealGridOS implements GridOS, InformationService {
 
   /**
    * Connects every machine and returns when all have answered, or `startGraceS` after the first one is
-   * up: the run starts without the slow ones, which join when they answer (a hung login holds up only its
-   * own machine). Those that fail transiently are retried in the background.
+   * up: the run starts without the slow ones, which join when they answer (machine-connections.ts).
    */
-  async connectAll(): Promise<void> {
-    let firstUp: () => void = () => undefined;
-    const oneUp = new Promise<void>((resolve) => (firstUp = resolve));
-    let started = false;
-    const all = Promise.all(
-      [...this.clusters.values()].flatMap((c) =>
-        c.endpoints.map(async (e) => {
-          try {
-            await e.connect();
-          } catch (err) {
-            this.connectFailed(e, err);
-            return;
-          }
-          firstUp();
-          if (started) this.cameUp(c, e).catch((err: unknown) => this.internalError(err));
-        }),
-      ),
-    );
-    await Promise.race([all, oneUp.then(() => new Promise((resolve) => setTimeout(resolve, this.o.startGraceS * 1000)))]);
-    started = true;
-    this.probeTimer = setInterval(() => void this.probeAll(), this.o.samplePeriodS * 1000);
-    await this.probeAll();
+  connectAll(): Promise<void> {
+    return this.connections.connectAll(() => [...this.clusters.values()].map((c) => c.endpoints));
   }
 
   /**
-   * A machine that answered once the run was going (it joined the real grid file, or was slower than the
-   * start): probed, then offered to the scheduler.
+   * A machine that answered once the run was going (slower than the start, added to the real grid file,
+   * or back after going down): probed, then its hosts offered to the scheduler. The attempts its cluster
+   * lost with a connection that have finished since are looked for first, and count as computed there
+   * instead of running again.
    */
-  private async cameUp(c: ClusterState, e: Endpoint): Promise<void> {
-    if (this.stopped || this.retired.has(e)) return;
-    this.o.log({ kind: 'up', machine: e.spec.name });
-    await this.probeEndpoint(c, e, this.o.clock.nowS()).catch(() => undefined);
+  private async answered(e: Endpoint): Promise<void> {
+    const sample = await e.probe().catch(() => undefined);
+    if (sample) this.probed(e, sample, false);
+    const finished = await this.findLostAttemptsEnded(e);
     if (this.stopped || this.retired.has(e) || !e.isUp()) return;
     const hosts = this.bringUp(e);
     if (hosts.length > 0 && this.events) this.events.sched_new_host(hosts);
+    this.recover(finished);
+  }
+
+  private probed(e: Endpoint, sample: LoadSample, first: boolean): void {
+    const t = this.o.clock.nowS();
+    this.measured.probed(e.spec.hostIds, t, sample);
+    if (first) this.measured.latencyProbed(e.clusterId, t, sample.rttMs);
   }
 
   /**
@@ -226,10 +195,8 @@ export class RealGridOS implements GridOS, InformationService {
         const workKey = `w${a.work}.a${a.attempt}`;
         try {
           if (!(await e.adopt(a.runId, workKey))) return;
-          const paths = task.outputs.map((o) => o.path);
-          const facts = await e.outputFacts(workKey, paths);
-          if (facts.some((f) => f === undefined)) return;
-          const outputs: OutputFacts[] = paths.map((path, i) => ({ path, ...facts[i]! }));
+          const outputs = await reportedOutputs(e, workKey, task.outputs.map((o) => o.path));
+          if (!outputs) return;
           this.attempts.set(a.work, a.attempt);
           this.journalNote({ type: 'done', work: a.work, host: a.host, outputs });
           await this.fetchOutputs(e, { workKey, outputs });
@@ -267,9 +234,7 @@ export class RealGridOS implements GridOS, InformationService {
    */
   async stop(cleanStorage: boolean, beforeClose?: () => Promise<void>): Promise<void> {
     this.stopped = true;
-    if (this.probeTimer) clearInterval(this.probeTimer);
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    this.connections.stop();
     const endpoints = [...this.clusters.values()].flatMap((c) => c.endpoints);
     if (cleanStorage) {
       for (const c of this.clusters.values()) {
@@ -329,13 +294,7 @@ export class RealGridOS implements GridOS, InformationService {
     }
     this.register(clusterId, e);
     if (!quiet) this.o.log({ kind: 'joining', machine: e.spec.name, cluster: clusterId });
-    void e
-      .connect()
-      .then(
-        () => this.cameUp(this.cluster(clusterId), e),
-        (err: unknown) => this.connectFailed(e, err),
-      )
-      .catch((err: unknown) => this.internalError(err));
+    this.connections.connectLate(e);
   }
 
   /**
@@ -700,7 +659,7 @@ export class RealGridOS implements GridOS, InformationService {
     this.gridEvent({ kind: 'REMOVE_HOST', host: h.info.id, timeS: this.o.clock.nowS() });
     this.o.log({ kind: 'down', machine: h.info.id, reason: `set aside for ${seconds} s after repeated task failures` });
     this.scheduler().sched_host_failed([h.info.id]);
-    this.later(seconds, () => {
+    this.connections.after(seconds, () => {
       h.setAside = false;
       if (h.endpoint.isUp() && !h.announced && !h.leaving && !h.left && this.cluster(h.info.clusterId).up) {
         h.announced = true;
@@ -757,7 +716,7 @@ export class RealGridOS implements GridOS, InformationService {
     if (clusterLost) this.clusterDown(c);
     else if (lost.length > 0 && this.events) this.events.sched_host_failed(lost);
     if (this.retired.has(e)) this.settleRetirements(c);
-    else this.reconnect(e, 0);
+    else this.connections.reconnect(e);
   }
 
   /**
@@ -802,50 +761,9 @@ export class RealGridOS implements GridOS, InformationService {
     this.clusterDown(c);
     // Their tasks are gone: a leaving host has nothing left to finish, so it leaves now.
     for (const h of clusterHosts) this.afterTask(h);
-    this.later(this.o.reconnectBaseS, () => {
+    this.connections.after(this.o.reconnectBaseS, () => {
       const hosts = c.endpoints.filter((e) => e.isUp()).flatMap((e) => this.bringUp(e));
       if (hosts.length > 0) this.scheduler().sched_new_host(hosts);
-    });
-  }
-
-  private connectFailed(e: Endpoint, err: unknown): void {
-    if (err instanceof PermanentEndpointError) {
-      this.unusable.add(e);
-      this.o.log({ kind: 'unusable', machine: e.spec.name, reason: err.message });
-      return;
-    }
-    this.o.log({ kind: 'down', machine: e.spec.name, reason: `cannot connect: ${(err as Error).message}` });
-    this.reconnect(e, 0);
-  }
-
-  private reconnect(e: Endpoint, attempt: number): void {
-    if (this.stopped || this.unusable.has(e) || this.retired.has(e) || (this.reconnecting.has(e) && attempt === 0)) return;
-    this.reconnecting.add(e);
-    const waitS = Math.min(this.o.reconnectMaxS, this.o.reconnectBaseS * 2 ** attempt);
-    this.later(waitS, () => {
-      void e.connect().then(
-        async () => {
-          this.reconnecting.delete(e);
-          if (this.stopped) return;
-          if (this.retired.has(e)) {
-            void e.close().catch(() => undefined);
-            return;
-          }
-          this.o.log({ kind: 'up', machine: e.spec.name });
-          // Before its hosts are offered again: what finished while the machine was away is not run again.
-          const finished = await this.findLostAttemptsEnded(e);
-          if (this.stopped || !e.isUp()) return;
-          const hosts = this.bringUp(e);
-          if (hosts.length > 0 && this.events) this.events.sched_new_host(hosts);
-          this.recover(finished);
-        },
-        (err: unknown) => {
-          if (err instanceof PermanentEndpointError) {
-            this.reconnecting.delete(e);
-            this.connectFailed(e, err);
-          } else this.reconnect(e, attempt + 1);
-        },
-      );
     });
   }
 
@@ -866,9 +784,8 @@ export class RealGridOS implements GridOS, InformationService {
             await e.kill(a.workKey);
             return;
           }
-          const paths = this.o.sweep.tasks[a.work]!.outputs.map((o) => o.path);
-          const facts = await e.outputFacts(a.workKey, paths);
-          if (facts.every((f) => f !== undefined)) found.push({ ...a, outputs: paths.map((path, i) => ({ path, ...facts[i]! })) });
+          const outputs = await reportedOutputs(e, a.workKey, this.o.sweep.tasks[a.work]!.outputs.map((o) => o.path));
+          if (outputs) found.push({ ...a, outputs });
         } catch {
           // not found: the Work runs again, as planned
         }
@@ -889,46 +806,6 @@ export class RealGridOS implements GridOS, InformationService {
       this.o.log({ kind: 'recovered', work: a.work, host: a.host });
       this.scheduler().sched_work_recovered!([a.work], a.host);
     }
-  }
-
-  private later(seconds: number, fn: () => void): void {
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      if (!this.stopped) fn();
-    }, seconds * 1000);
-    this.timers.add(t);
-  }
-
-  /**
-   * Probes every machine that is up, all at once: the probe is also the heartbeat (a machine that misses
-   * its deadline is dropped by its endpoint and reported down). A cluster's latency is its first answer's.
-   */
-  private async probeAll(): Promise<void> {
-    const t = this.o.clock.nowS();
-    await Promise.all(
-      [...this.clusters.values()].map(async (c) => {
-        let latencyDone = false;
-        await Promise.all(
-          c.endpoints
-            .filter((e) => e.isUp())
-            .map(async (e) => {
-              try {
-                const s = await this.probeEndpoint(c, e, t);
-                if (!latencyDone) this.measured.latencyProbed(c.id, t, s.rttMs);
-                latencyDone = true;
-              } catch {
-                // a machine that cannot be probed is either reported down by its endpoint or probed next time
-              }
-            }),
-        );
-      }),
-    );
-  }
-
-  private async probeEndpoint(c: ClusterState, e: Endpoint, t: number): Promise<LoadSample> {
-    const s = await e.probe();
-    this.measured.probed(e.spec.hostIds, t, s);
-    return s;
   }
 
   /** A transfer's deadline on the cluster's link, from the median of its measured bandwidths. */

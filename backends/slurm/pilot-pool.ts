@@ -12,7 +12,7 @@ import type { RealClusterSpec } from '../../src/realgrid/real-grid-file.js';
 import type { SlurmSpec } from '../../src/realgrid/slurm-spec.js';
 import type { Deadlines } from '../real/deadline.js';
 import type { Endpoint } from '../real/endpoint.js';
-import type { ProgressEvent } from '../real/real-grid-os.js';
+import type { ProgressEvent } from '../real/progress-events.js';
 import type { WallClock } from '../real/wall-clock.js';
 import { PilotEndpoint } from './pilot-endpoint.js';
 import type { SlurmAccess } from './slurm-access.js';
