@@ -143,7 +143,7 @@ export class MctEngine {
   /** Per class (internal index), the index in the plan's Works of the Work it stands for: ties go to the lower. */
   private readonly idOf: Int32Array;
   /** Per class, its Works (indices in the plan's Works, increasing), and the position of the next one to stand for it. */
-  private readonly members: Int32Array[];
+  private readonly members: number[][];
   private readonly nextMember: Int32Array;
   // Per (work i, cluster c) at index i * C + c (the Compls, read together when scoring) or c * n + i (the rest: a
   // pass over one cluster's cells reads memory in order).
