@@ -13,6 +13,8 @@ export interface Scenario {
   readonly heuristic: string;
   readonly repetitions: number;
   readonly targetS: number;
+  /** Peak resident memory of a process that runs this scenario alone. */
+  readonly targetRssMB: number;
   readonly app: () => Application;
   readonly grid: () => GridDescription;
 }
@@ -52,30 +54,34 @@ export const workQueue: Scenario = {
   heuristic: 'workqueue',
   repetitions: 3,
   targetS: 3,
+  targetRssMB: 1024,
   app: () => workQueueApp(100_000),
   grid: () => gridOf(10, 100, new Rng(1)),
 };
+
+/** An MCell-style sweep of `tasks` tasks in chunks of 50 sharing a 50 MB file, each with a private 100 KB input. */
+export function mcellApp(tasks: number): Application {
+  const rng = new Rng(2);
+  const chunks = Math.ceil(tasks / 50);
+  const files: FileSpec[] = [];
+  const works: WorkSpec[] = [];
+  const file = (name: string, sizeBytes: number) => files.push({ id: files.length, name, sizeBytes, estSizeBytes: sizeBytes }) - 1;
+  const shared = Array.from({ length: chunks }, (_, c) => file(`chunk_${c}`, 50_000_000));
+  for (let w = 0; w < tasks; w++) {
+    const input = file(`param_${w}`, 100_000);
+    const output = file(`out_${w}`, 10_000 + rng.int(10_000));
+    const runS = 90 + rng.int(21);
+    works.push({ id: w, inputs: [shared[Math.floor(w / 50)]!, input], outputs: [output], runTimeS: [runS], estRunTimeS: [runS] });
+  }
+  return { version: '1', files, works };
+}
 
 export const mcell: Scenario = {
   name: '(b) MCell-style sweep: 20,000 tasks in chunks of 50 sharing a 50 MB file, 200 hosts in 4 clusters',
   heuristic: 'xsufferage',
   repetitions: 2,
-  targetS: 30,
-  app: () => {
-    const rng = new Rng(2);
-    const tasks = 20_000;
-    const chunks = tasks / 50;
-    const files: FileSpec[] = [];
-    const works: WorkSpec[] = [];
-    const file = (name: string, sizeBytes: number) => files.push({ id: files.length, name, sizeBytes, estSizeBytes: sizeBytes }) - 1;
-    const shared = Array.from({ length: chunks }, (_, c) => file(`chunk_${c}`, 50_000_000));
-    for (let w = 0; w < tasks; w++) {
-      const input = file(`param_${w}`, 100_000);
-      const output = file(`out_${w}`, 10_000 + rng.int(10_000));
-      const runS = 90 + rng.int(21);
-      works.push({ id: w, inputs: [shared[Math.floor(w / 50)]!, input], outputs: [output], runTimeS: [runS], estRunTimeS: [runS] });
-    }
-    return { version: '1', files, works };
-  },
+  targetS: 5,
+  targetRssMB: 300,
+  app: () => mcellApp(20_000),
   grid: () => gridOf(4, 50, new Rng(3)),
 };

@@ -98,7 +98,7 @@ describe.each(['exec', 'agent'] as const)('gridsweep run (transport %s) when a h
   }, 120_000);
 
   // The agent's run stops the host for the 60 s of issue 13 (about 85 s in all), the exec transport's for
-  // 12 s (about 30 s), each with tasks long enough that the run is still going when the host wakes up.
+  // 12 s (about 25 s), each with tasks long enough that the run is still going when the host wakes up.
   const pauseS = transport === 'agent' ? 60 : 12;
   it(`every process of a host stopped for ${pauseS} s, then continued while the run still tries to reach it`, async () => {
     let timer: NodeJS.Timeout | undefined;

@@ -1,0 +1,76 @@
+// How a simulation's cost grows with the number of tasks: the two scenarios of
+// sim.bench.ts at ½×, 1×, 2× and 4× their task counts, on the same grids (1,000 hosts for the work queue,
+// 200 for the MCell-style sweep under XSufferage). Simulation only (the inputs are built in memory, no
+// parsing, no report); one run per point, two for the small ones. Between two points the exponent
+// log2(t(2n) / t(n)) says how the cost grows: 1 is linear, 2 quadratic. The 4× XSufferage point takes
+// several minutes.
+import { performance } from 'node:perf_hooks';
+import { simulate } from '../backends/sim/simulate.js';
+import type { Application } from '../src/model/application.js';
+import type { GridDescription } from '../src/model/grid.js';
+import type { RunRecordEvent } from '../src/record/events.js';
+import { DEFAULT_SCHEDULER_OPTIONS } from '../src/scheduler/options.js';
+import { Rng } from '../src/util/rng.js';
+import { enlargeYoungGeneration } from '../src/util/young-generation.js';
+import { gridOf, mcellApp, workQueueApp } from './support/sim-scenarios.js';
+
+enlargeYoungGeneration();
+
+interface Curve {
+  readonly name: string;
+  readonly heuristic: string;
+  readonly baseTasks: number;
+  readonly app: (tasks: number) => Application;
+  readonly grid: () => GridDescription;
+}
+
+const curves: Curve[] = [
+  { name: 'work queue, 1,000 hosts in 10 clusters', heuristic: 'workqueue', baseTasks: 100_000, app: workQueueApp, grid: () => gridOf(10, 100, new Rng(1)) },
+  { name: 'MCell-style sweep, XSufferage, 200 hosts in 4 clusters', heuristic: 'xsufferage', baseTasks: 20_000, app: mcellApp, grid: () => gridOf(4, 50, new Rng(3)) },
+];
+const FACTORS = [0.5, 1, 2, 4];
+
+const only = process.argv[2]; // 'workqueue' or 'xsufferage' runs one curve only
+for (const curve of curves.filter((c) => only === undefined || c.heuristic === only)) {
+  console.log(`${curve.name}: simulate only, at ${FACTORS.map((f) => `${f}×`).join(', ')} ${curve.baseTasks.toLocaleString('en-US')} tasks`);
+  let previousS: number | undefined;
+  for (const factor of FACTORS) {
+    const tasks = Math.round(curve.baseTasks * factor);
+    const app = curve.app(tasks);
+    const grid = curve.grid();
+    const runs = factor <= 1 ? 2 : 1;
+    const times: number[] = [];
+    let plans = 0;
+    let considered = 0;
+    let placed = 0;
+    let planS = 0;
+    let makespanS = 0;
+    for (let k = 0; k < runs; k++) {
+      (globalThis as { gc?: () => void }).gc?.();
+      let planCount = 0;
+      let consideredWorks = 0;
+      let plannedWorks = 0;
+      const t0 = performance.now();
+      const record = (e: RunRecordEvent): void => {
+        if (e.type !== 'plan') return;
+        planCount++;
+        consideredWorks += e.consideredWorks;
+        plannedWorks += e.plannedWorks;
+      };
+      const r = simulate({ app, grid, scheduler: { ...DEFAULT_SCHEDULER_OPTIONS, heuristic: curve.heuristic }, seed: 1, record });
+      times.push((performance.now() - t0) / 1000);
+      if (!r.finished) throw new Error(`${curve.name} at ${tasks} tasks did not finish`);
+      plans = planCount;
+      considered = consideredWorks / planCount;
+      placed = plannedWorks / planCount;
+      planS = r.planCpuMs / 1000;
+      makespanS = r.makespanS;
+    }
+    const seconds = Math.min(...times);
+    const growth = previousS === undefined ? '' : `; ×${(seconds / previousS).toFixed(2)} for 2× the tasks, exponent ${Math.log2(seconds / previousS).toFixed(2)}`;
+    console.log(
+      `  ${`${factor}×`.padStart(4)} ${tasks.toLocaleString('en-US').padStart(7)} tasks: ${seconds.toFixed(2)} s (${((seconds / tasks) * 1e6).toFixed(1)} µs per task; ${plans} plans placing ${placed.toFixed(0)} of ${considered.toFixed(0)} Works on average, do_plan ${planS.toFixed(2)} s; makespan ${makespanS.toFixed(0)} s)${growth}`,
+    );
+    previousS = seconds;
+  }
+}
