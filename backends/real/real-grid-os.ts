@@ -781,7 +781,8 @@ export class RealGridOS implements GridOS, InformationService {
         if (!this.remaining.has(a.work) || this.computed.has(a.work)) return;
         try {
           if (!(await e.endedWell(a.workKey))) {
-            await e.kill(a.workKey);
+            // Not waited for: the kill gives the task a grace period, and the hosts need not wait for it.
+            void e.kill(a.workKey).catch(() => undefined);
             return;
           }
           const outputs = await reportedOutputs(e, a.workKey, this.o.sweep.tasks[a.work]!.outputs.map((o) => o.path));
