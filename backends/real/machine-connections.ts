@@ -18,7 +18,7 @@ export interface ConnectionOptions {
 }
 
 export interface MachineHooks {
-  /** A machine answered after the start (a slow starter, one added, one back after going down): offer its hosts. */
+  /** A machine answered after connectAll's start (a slow starter, one added, one back after going down): offer its hosts. */
   answered(e: Endpoint): Promise<void>;
   /** False once the machine was removed from the run: it is not reconnected. */
   wanted(e: Endpoint): boolean;
@@ -124,7 +124,8 @@ export class MachineConnections {
   private answer(e: Endpoint): void {
     if (this.stopped || !this.hooks.wanted(e)) return;
     this.hooks.log({ kind: 'up', machine: e.spec.name });
-    this.hooks.answered(e).catch((err: unknown) => this.hooks.internalError(err));
+    // Before the start is over, the start takes every machine that is up then.
+    if (this.started) this.hooks.answered(e).catch((err: unknown) => this.hooks.internalError(err));
   }
 
   private connectFailed(e: Endpoint, err: unknown): void {

@@ -165,9 +165,10 @@ export class RealGridOS implements GridOS, InformationService {
     const sample = await e.probe().catch(() => undefined);
     if (sample) this.probed(e, sample, false);
     const finished = await this.findLostAttemptsEnded(e);
-    if (this.stopped || this.retired.has(e) || !e.isUp()) return;
+    // Before the scheduler is attached, announceAll() will offer every machine that is up.
+    if (this.stopped || this.retired.has(e) || !e.isUp() || !this.events) return;
     const hosts = this.bringUp(e);
-    if (hosts.length > 0 && this.events) this.events.sched_new_host(hosts);
+    if (hosts.length > 0) this.events.sched_new_host(hosts);
     this.recover(finished);
   }
 
