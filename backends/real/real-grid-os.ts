@@ -224,8 +224,9 @@ export class RealGridOS implements GridOS, InformationService {
     if (hosts.length > 0) this.scheduler().sched_new_host(hosts);
   }
 
+  /** Hosts whose machine is up (offered to the scheduler or about to be, by announceAll). */
   upHostCount(): number {
-    return [...this.hosts.values()].filter((h) => h.announced).length;
+    return [...this.hosts.values()].filter((h) => h.endpoint.isUp() && !h.left).length;
   }
 
   /**

@@ -255,7 +255,7 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
       ? new ReplayScheduler(app, input.prediction.plan, deps, input.scheduler.maxExitFailures ?? DEFAULT_RETRY_POLICY.maxAttempts)
       : makeScheduler(app, deps);
     grid.attach(scheduler);
-    input.log({ kind: 'start', total: works.length, skipped: skip.size, hosts: grid.topology().hosts.length });
+    input.log({ kind: 'start', total: works.length, skipped: skip.size, hosts: grid.upHostCount() });
     if (toSchedule.length > 0) {
       scheduler.sched_new_work(toSchedule);
       grid.announceAll();

@@ -48,6 +48,7 @@ describe('gridsweep run when a connection blinks mid-task', () => {
     if (!restored) grid.restoreLink('c0');
     expect(r.stderr).toBe('');
     expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/^start +2 task\(s\) to run, 0 already verified, 2 host\(s\) up$/m);
     expect(lines.some((l) => /^down +a0/.test(l)), r.stdout).toBe(true);
     for (const work of [0, 1]) expect(r.stdout).toMatch(new RegExp(`recovered task ${work} on a0\\.[12]: it finished while the connection was down, not run again`));
     const journal = readJournal(origin.journalPath);
