@@ -560,6 +560,8 @@ export class RealGridOS implements GridOS, InformationService {
     h.running = undefined;
     this.recordEnd(running.subtaskId, false);
     if (running.sent) void h.endpoint.kill(running.workKey).catch(() => undefined);
+    // A leaving host has nothing left to finish; told after the scheduler's call that cancelled is over.
+    queueMicrotask(() => this.afterTask(h));
   }
 
   // ---- internals ---------------------------------------------------------------------------------
@@ -771,7 +773,8 @@ export class RealGridOS implements GridOS, InformationService {
 
   /**
    * The attempts lost in `e`'s cluster that have since exited 0 with all their outputs, found through `e`,
-   * which has just come back. Those still running are killed (they were re-planned), the others forgotten.
+   * which has just come back. Those still running on `e` are killed (they were re-planned), the others
+   * forgotten.
    */
   private async findLostAttemptsEnded(e: Endpoint): Promise<(LostAttempt & { outputs: OutputFacts[] })[]> {
     const lost = this.lostAttempts.get(e.clusterId) ?? [];
@@ -783,8 +786,9 @@ export class RealGridOS implements GridOS, InformationService {
         if (!this.remaining.has(a.work) || this.computed.has(a.work)) return;
         try {
           if (!(await e.endedWell(a.workKey))) {
-            // Not waited for: the kill gives the task a grace period, and the hosts need not wait for it.
-            void e.kill(a.workKey).catch(() => undefined);
+            // Only on the machine that ran it (a process group id means nothing on another node), and not
+            // waited for: the kill gives the task a grace period, and the hosts need not wait for it.
+            if (e.spec.hostIds.includes(a.host)) void e.kill(a.workKey).catch(() => undefined);
             return;
           }
           const outputs = await reportedOutputs(e, a.workKey, this.o.sweep.tasks[a.work]!.outputs.map((o) => o.path));
