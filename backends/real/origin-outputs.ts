@@ -18,10 +18,6 @@ export interface ReportedOutputs {
   readonly outputData?: readonly (Buffer | undefined)[];
 }
 
-/**
- * Puts the outputs whose bytes came back with the task's exit at the origin. Small files, so written at
- * once rather than through the thread pool. Returns the indices of the outputs placed.
- */
 /** The size and SHA-256 of each of a finished attempt's outputs, measured on its host; undefined when one is missing. */
 export async function reportedOutputs(e: Endpoint, workKey: string, paths: readonly string[]): Promise<OutputFacts[] | undefined> {
   const facts = await e.outputFacts(workKey, paths);
@@ -29,6 +25,10 @@ export async function reportedOutputs(e: Endpoint, workKey: string, paths: reado
   return paths.map((path, i) => ({ path, ...facts[i]! }));
 }
 
+/**
+ * Puts the outputs whose bytes came back with the task's exit at the origin. Small files, so written at
+ * once rather than through the thread pool. Returns the indices of the outputs placed.
+ */
 export function placeArrivedOutputs(originDir: string, done: ReportedOutputs): Set<number> {
   const placed = new Set<number>();
   done.outputs.forEach((o, i) => {

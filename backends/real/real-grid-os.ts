@@ -169,7 +169,7 @@ export class RealGridOS implements GridOS, InformationService {
     if (this.stopped || this.retired.has(e) || !e.isUp() || !this.events) return;
     const hosts = this.bringUp(e);
     if (hosts.length > 0) this.events.sched_new_host(hosts);
-    this.recover(finished);
+    this.recover(e.clusterId, finished);
   }
 
   private probed(e: Endpoint, sample: LoadSample, first: boolean): void {
@@ -801,13 +801,15 @@ export class RealGridOS implements GridOS, InformationService {
     return found;
   }
 
-  /** Lost attempts that finished after all count as computed where they ran: the scheduler brings their outputs back. */
-  private recover(found: readonly (LostAttempt & { outputs: OutputFacts[] })[]): void {
+  /**
+   * Lost attempts of cluster `clusterId` that finished after all count as computed where they ran: the
+   * scheduler brings their outputs back. It must know the cluster up again: one of its hosts was offered
+   * since it went down.
+   */
+  private recover(clusterId: ClusterId, found: readonly (LostAttempt & { outputs: OutputFacts[] })[]): void {
+    if (found.length === 0 || ![...this.hosts.values()].some((h) => h.announced && h.info.clusterId === clusterId)) return;
     for (const a of found) {
-      // The scheduler must know the cluster up again: one of its hosts was offered since it went down.
-      const clusterId = this.host(a.host).info.clusterId;
-      const clusterOffered = [...this.hosts.values()].some((h) => h.announced && h.info.clusterId === clusterId);
-      if (!this.remaining.has(a.work) || this.computed.has(a.work) || !clusterOffered) continue;
+      if (!this.remaining.has(a.work) || this.computed.has(a.work)) continue;
       this.computed.set(a.work, { host: a.host, workKey: a.workKey, outputs: a.outputs });
       this.journalNote({ type: 'done', work: a.work, host: a.host, outputs: a.outputs });
       this.o.log({ kind: 'recovered', work: a.work, host: a.host });
@@ -839,7 +841,6 @@ export class RealGridOS implements GridOS, InformationService {
     this.o.record({ type: 'grid', t: this.o.clock.nowS(), event });
   }
 
-  /** A bug (ours or the scheduler's) surfaced in an asynchronous step: the run stops with it. */
   /** Records `entry` in the journal (if any); resolves once it is on disk. A journal that cannot be written ends the run. */
   private journaled(entry: JournalInput): Promise<void> {
     const journal = this.o.journal;
@@ -855,6 +856,7 @@ export class RealGridOS implements GridOS, InformationService {
     void this.journaled(entry).catch(() => undefined);
   }
 
+  /** A bug (ours or the scheduler's) surfaced in an asynchronous step: the run stops with it. */
   private internalError(err: unknown): void {
     this.rejectFinished(err instanceof Error ? err : new Error(String(err)));
   }
