@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { writeGeneratedWorkload } from '../src/batch/swf/write-generated.js';
 import type { WorkloadSpec } from '../src/batch/workload-generator.js';
 import { PACKAGE_ROOT } from '../src/util/package-root.js';
+import { YOUNG_GENERATION_FLAG } from '../src/util/young-generation.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'gs-batch-bench-'));
@@ -28,7 +29,7 @@ interface ChildRun {
 
 function traceRun(workload: string, policy: string): ChildRun & { endToEndS: number } {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [join(here, 'support/trace-child.js'), workload, policy], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [YOUNG_GENERATION_FLAG, join(here, 'support/trace-child.js'), workload, policy], { encoding: 'utf8' });
   const endToEndS = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`trace ${policy} on ${workload} failed: ${r.stderr}`);
   return { ...(JSON.parse(r.stdout) as ChildRun), endToEndS };

@@ -11,10 +11,10 @@ import type { GridDescription } from '../src/model/grid.js';
 import type { RunRecordEvent } from '../src/record/events.js';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../src/scheduler/options.js';
 import { Rng } from '../src/util/rng.js';
-import { enlargeYoungGeneration } from '../src/util/young-generation.js';
 import { gridOf, mcellApp, workQueueApp } from './support/sim-scenarios.js';
+import { runWithYoungGeneration } from './support/young-generation.js';
 
-enlargeYoungGeneration();
+runWithYoungGeneration();
 
 interface Curve {
   readonly name: string;

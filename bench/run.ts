@@ -1,10 +1,12 @@
 // `npm run bench`: runs every dist/bench/*.bench.js in its own process (so each one's peak memory is its
-// own) and prints the machine first, so figures are read against what produced them.
+// own), with node's larger young generation as the gridsweep command has (src/util/young-generation.ts), and
+// prints the machine first, so figures are read against what produced them.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { YOUNG_GENERATION_FLAG } from '../src/util/young-generation.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
@@ -18,7 +20,7 @@ console.log(`machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(tot
 let failed = 0;
 for (const file of benches) {
   console.log(`\n=== ${file.replace(/\.bench\.js$/, '')} ===`);
-  const r = spawnSync(process.execPath, ['--expose-gc', join(here, file)], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['--expose-gc', YOUNG_GENERATION_FLAG, join(here, file)], { stdio: 'inherit' });
   if (r.status !== 0) {
     failed++;
     console.log(`(${file} exited with ${r.status ?? r.signal})`);

@@ -17,12 +17,12 @@ import { DEFAULT_SCHEDULER_OPTIONS } from '../src/scheduler/options.js';
 import { formatReport } from '../src/cli/commands/simulate.js';
 import { simulate } from '../backends/sim/simulate.js';
 import { runSimulation } from '../backends/sim/run-simulation.js';
-import { enlargeYoungGeneration } from '../src/util/young-generation.js';
+import { runWithYoungGeneration } from './support/young-generation.js';
 import { MinimalWorkQueue } from './support/minimal-work-queue.js';
 import { mcell, workQueue } from './support/sim-scenarios.js';
 
-// As the gridsweep command does.
-enlargeYoungGeneration();
+// As the gridsweep command runs.
+runWithYoungGeneration();
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

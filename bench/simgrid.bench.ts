@@ -3,7 +3,8 @@
 // master-worker written against SimGrid's C++ interface (bench/simgrid-twin/master-worker.cpp, built here
 // with g++ against Debian's libsimgrid-dev); by gridsweep's engine under the same policy (the minimal work
 // queue, bench/support/minimal-sim-child.ts); and by `gridsweep simulate --heuristic workqueue`, the
-// project's scheduler. Each is a whole process, parse included, timed from spawn to exit; they alternate,
+// project's scheduler, run as an installed command runs (the built file itself, through its first line). Each
+// is a whole process, parse included, timed from spawn to exit; they alternate,
 // three rounds. Prints the medians, each ratio to SimGrid (target ≤ 1.0×) and the makespans: under the
 // same policy they must agree to 1e-9 relative.
 import { spawnSync } from 'node:child_process';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { saveApplication, writeGrid } from '../src/formats/index.js';
 import { PACKAGE_ROOT } from '../src/util/package-root.js';
+import { YOUNG_GENERATION_FLAG } from '../src/util/young-generation.js';
 import { workQueue } from './support/sim-scenarios.js';
 import { buildSimgridTwin, twinInput } from './support/simgrid-twin.js';
 
@@ -47,8 +49,8 @@ try {
   writeFileSync(join(dir, 'twin.txt'), twinInput(app, grid));
   const contenders = [
     { name: 'SimGrid twin', command: twin, args: [join(dir, 'twin.txt'), '--log=root.thres:critical'], makespan: (out: string) => Number(/^makespan (\S+)$/m.exec(out)?.[1]) },
-    { name: 'gridsweep, the same policy', command: process.execPath, args: [join(PACKAGE_ROOT, 'dist/bench/support/minimal-sim-child.js'), appPath, gridPath], makespan: jsonMakespan },
-    { name: 'gridsweep simulate --heuristic workqueue', command: process.execPath, args: [join(PACKAGE_ROOT, 'dist/src/cli/main.js'), 'simulate', '--app', appPath, '--grid', gridPath, '--heuristic', 'workqueue', '--json'], makespan: jsonMakespan },
+    { name: 'gridsweep, the same policy', command: process.execPath, args: [YOUNG_GENERATION_FLAG, join(PACKAGE_ROOT, 'dist/bench/support/minimal-sim-child.js'), appPath, gridPath], makespan: jsonMakespan },
+    { name: 'gridsweep simulate --heuristic workqueue', command: join(PACKAGE_ROOT, 'dist/src/cli/main.js'), args: ['simulate', '--app', appPath, '--grid', gridPath, '--heuristic', 'workqueue', '--json'], makespan: jsonMakespan },
   ].map((c) => ({ ...c, seconds: [] as number[], makespanS: NaN }));
   for (let round = 0; round < ROUNDS; round++) {
     for (const c of contenders) {

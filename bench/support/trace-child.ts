@@ -1,10 +1,9 @@
 // One trace run in its own process, for batch.bench: prints {wallS, maxRssMB, events, jobs} as JSON, so
-// the parent measures each run's peak memory apart from the others'.
+// the parent measures each run's peak memory apart from the others'. The parent gives it node's larger young
+// generation, as the gridsweep command has (src/util/young-generation.ts).
 import { performance } from 'node:perf_hooks';
 import { runTrace } from '../../src/batch/run-trace.js';
-import { enlargeYoungGeneration } from '../../src/util/young-generation.js';
 
-enlargeYoungGeneration();
 const [workloadPath, policy] = process.argv.slice(2);
 if (workloadPath === undefined || policy === undefined) throw new Error('usage: trace-child WORKLOAD.swf POLICY');
 const run = runTrace({ workloadPath, policy, allocator: 'first-fit' });

@@ -1,5 +1,6 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 // The `gridsweep` command: dispatches to a sub-command, parses its options strictly, prints help and errors.
+// Its first line gives node the larger young generation simulations need (src/util/young-generation.ts).
 import { parseArgs } from 'node:util';
 import { UsageError } from './command.js';
 import { commandHelp, mainHelp } from './help.js';
@@ -7,7 +8,6 @@ import { loadAllCommands, loadCommand } from './registry.js';
 import { InputError } from '../util/diagnostics.js';
 import { PluginError } from '../scheduler/heuristics/plugin.js';
 import { GRIDSWEEP_VERSION } from '../version.js';
-import { enlargeYoungGeneration } from '../util/young-generation.js';
 
 export async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -59,7 +59,6 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-enlargeYoungGeneration();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -9,6 +9,7 @@ import { loadAllCommands } from '../../src/cli/registry.js';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 import { applySections, generatedSections } from '../../src/cli/readme-sections.js';
 import { listStrategyFamilies } from '../../src/scheduler/strategies/registry.js';
+import { YOUNG_GENERATION_FLAG } from '../../src/util/young-generation.js';
 
 const cli = join(PACKAGE_ROOT, 'dist/src/cli/main.js');
 function gridsweep(...args: string[]) {
@@ -21,6 +22,16 @@ describe('gridsweep CLI', () => {
     const r = gridsweep('--help');
     expect(r.status).toBe(0);
     for (const name of COMMAND_NAMES) expect(r.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+  });
+
+  it('runs as an installed command does, through its first line, which gives node the larger young generation', () => {
+    // Executed as a file (the kernel reads the first line); a module loaded first reports node's options.
+    const r = spawnSync(cli, ['--version'], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '--import=data:text/javascript,process.stderr.write(String(process.execArgv))' },
+    });
+    expect(r.status).toBe(0);
+    expect(r.stderr.split(',')).toContain(YOUNG_GENERATION_FLAG);
   });
 
   it('prints its version from package.json', () => {
