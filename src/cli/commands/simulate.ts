@@ -7,8 +7,7 @@ import { flagOption, numberOption, requiredString, stringOption } from '../args.
 import { behaviorPath, checkCompatibility, loadApplication, loadGrid } from '../../formats/index.js';
 import { getHeuristic, listHeuristics } from '../../scheduler/heuristics/registry.js';
 import type { SchedulerOptions } from '../../scheduler/options.js';
-import { runWatchLoop, serveUntilInterrupted, type Dashboard, type RecordedSource } from '../../dashboard/index.js';
-import { dashboardPort, startCommandDashboard } from '../start-dashboard.js';
+import type { Dashboard, RecordedSource } from '../../dashboard/index.js';
 import type { SubmissionOptions } from '../../batch/submission.js';
 import { submissionFlags, submissionFromArgs } from '../submission-flags.js';
 import { formatBatchSites } from '../../batch/format-trace.js';
@@ -204,6 +203,9 @@ function summaryLine(heuristic: string, r: SimulationResult): string {
 
 /** --dashboard / --watch: simulate each heuristic, serve the runs side by side until interrupted. */
 async function serveDashboard(args: CommandArgs, appPath: string, gridPath: string, req: SimulationRequest): Promise<number> {
+  // Loaded only here: the web server and the file watcher add about 50 ms to every simulation's start.
+  const { runWatchLoop, serveUntilInterrupted } = await import('../../dashboard/index.js');
+  const { dashboardPort, startCommandDashboard } = await import('../start-dashboard.js');
   if (stringOption(args, 'record') !== undefined && stringOption(args, 'compare') !== undefined) {
     throw new UsageError('--record writes one run; give it without --compare');
   }
