@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=64
+#!/usr/bin/env -S node --max-semi-space-size=32
 // The `gridsweep` command: dispatches to a sub-command, parses its options strictly, prints help and errors.
 // Its first line gives node the larger young generation simulations need (src/util/young-generation.ts).
 import { parseArgs } from 'node:util';
