@@ -3,10 +3,10 @@
 // master-worker written against SimGrid's C++ interface (bench/simgrid-twin/master-worker.cpp, built here
 // with g++ against Debian's libsimgrid-dev); by gridsweep's engine under the same policy (the minimal work
 // queue, bench/support/minimal-sim-child.ts); and by `gridsweep simulate --heuristic workqueue`, the
-// project's scheduler, run as an installed command runs (the built file itself, through its first line). Each
-// is a whole process, parse included, timed from spawn to exit; they alternate,
-// three rounds. Prints the medians, each ratio to SimGrid (target ≤ 1.0×) and the makespans: under the
-// same policy they must agree to 1e-9 relative.
+// project's scheduler, run as an installed command runs (the built file itself, through its first line).
+// Each is a whole process, parse included, timed from spawn to exit; they alternate, three rounds. Prints
+// the medians, each ratio to SimGrid (target ≤ 1.0×) and the makespans: under the same policy they must
+// agree to 1e-9 relative.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
