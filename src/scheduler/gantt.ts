@@ -170,7 +170,13 @@ export class GanttChart {
     let sorted = this.sortedInputsCache.get(work.id);
     if (sorted === undefined) {
       const usage = this.usage;
-      sorted = [...new Set(work.inputs)].sort((a, b) => (usage.get(b) ?? 0) - (usage.get(a) ?? 0) || a - b);
+      const inputs = work.inputs;
+      if (inputs.length === 2 && inputs[0] !== inputs[1]) {
+        // Most Works read one or two files: no set to build, nothing to sort.
+        const [a, b] = inputs as [FileId, FileId];
+        sorted = ((usage.get(b) ?? 0) - (usage.get(a) ?? 0) || a - b) < 0 ? inputs : [b, a];
+      } else if (inputs.length <= 1) sorted = inputs;
+      else sorted = [...new Set(inputs)].sort((a, b) => (usage.get(b) ?? 0) - (usage.get(a) ?? 0) || a - b);
       this.sortedInputsCache.set(work.id, sorted);
     }
     return sorted;
@@ -274,6 +280,11 @@ export class GanttChart {
   }
 
   // ── Reading the chart ──
+
+  /** File ids run from 0 to fileCount − 1. */
+  get fileCount(): number {
+    return this.files.length;
+  }
 
   hostFreeS(host: number): number {
     return this.hostFree[host]!;

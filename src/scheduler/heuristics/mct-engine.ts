@@ -30,13 +30,19 @@
 //  - The Compls themselves are stored Work by Work (c1ByWork, c2ByWork), so scoring reads one place.
 //  - Works that differ only by id share one set of cells (a class, work-classes.ts): below, "Work" is
 //    such a class, standing for its lowest-id Work not placed yet.
+//  - For the sufferage family (ScoreRule.readsOnlyDifferences), Works that wait for a host on every
+//    cluster behind links of equal estimates are not in that pass at all: they score alike up to exactly
+//    known rounding, so host-bound-pool.ts scores only the lowest-id one of each group (the 20,000-task
+//    XSufferage study of bench/sim.bench.ts: 405 M visits of a Work in the pass down to 4 M, 22.9 s to 4.6 s).
 //  - Min-min needs none of that: completion times only grow as the chart fills, so a Work's last MCT is a
 //    lower bound of its current one, and only the Work at the top of a heap by that bound is brought up to
 //    date, until the top one is current (runLazily).
 import type { WorkSpec } from '../../model/application.js';
 import type { GanttChart, InputSummary } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';
+import { HostBoundPool } from './host-bound-pool.js';
 import { HostFronts } from './host-fronts.js';
+import { PlanArrays } from './plan-arrays.js';
 import { profileOrder, reordered, runTimeProfiles } from './run-time-profiles.js';
 import { singletonClasses, workClasses } from './work-classes.js';
 import type { PlanContext } from './heuristic.js';
@@ -68,6 +74,13 @@ export interface ScoreRule {
    * (MctEngine.runLazily); k2 must be constant.
    */
   readonly keysOnlyGrow?: boolean;
+  /**
+   * True when k1, k2 and host depend on the Compls only through comparisons between them and differences of
+   * two of them (the sufferage family): adding one amount to all of a Work's Compls, exactly, leaves its
+   * score as it was. The engine then scores Works that wait for a host on every cluster by groups
+   * (host-bound-pool.ts).
+   */
+  readonly readsOnlyDifferences?: boolean;
   score(view: ClusterBests, out: TaskScore): void;
   /**
    * Randomized variants: the candidates are the Works whose k1 ≤ threshold(k1 of the best Work); one is
@@ -177,8 +190,20 @@ export class MctEngine {
   /** The active Works in increasing order (the first activeCount; placed or dropped ones leave at the next pass). */
   private readonly activeList: Int32Array;
   private activeCount = 0;
-  private readonly readers = new Map<number, number[]>();
+  /** The Works reading file f, increasing: readerList[readerStart[f]] up to readerList[readerStart[f + 1]]. */
+  private readonly readerStart: Int32Array;
+  private readonly readerList: Int32Array;
+  /**
+   * Placements made on each cluster, and per cell how many there had been when it was last computed: a cell
+   * is current when they are equal (nothing else changes a cluster's part of the chart).
+   */
+  private readonly clusterVersion: Int32Array;
+  private readonly cellVersion: Int32Array;
+  /** Works host-bound on every cluster, scored by groups (rules that read only differences). */
+  private readonly pool: HostBoundPool | undefined;
   private readonly view: ClusterBests;
+  /** Where the typed arrays above come from (given back when the plan is made). */
+  private readonly arrays: PlanArrays;
   private readonly scratch: TaskScore = { k1: 0, k2: 0, host: -1, watch1: -1, watch2: -1, boundS: Infinity };
   private readonly summary: InputSummary = { missingCount: 0, sendDurS: 0, availableReadyS: 0 };
 
@@ -208,39 +233,100 @@ export class MctEngine {
 
     const cells = n * C;
     const secondCells = withSecond ? cells : 0;
-    this.c1ByWork = new Float64Array(cells);
-    this.e1 = new Float64Array(cells);
-    this.h1 = new Int32Array(cells);
-    this.c2ByWork = new Float64Array(secondCells);
-    this.e2 = new Float64Array(secondCells);
-    this.h2 = new Int32Array(secondCells).fill(-1);
-    this.outDur = new Float64Array(cells);
-    this.summaryStale = new Uint8Array(cells).fill(1);
-    this.sendDur = new Float64Array(cells);
-    this.availReady = new Float64Array(cells);
-    this.holdS = new Float64Array(cells).fill(NaN);
-    this.k1 = new Float64Array(n);
-    this.k2 = new Float64Array(n);
-    this.target = new Int32Array(n).fill(-1);
-    this.w1 = new Int32Array(n).fill(-1);
-    this.w2 = new Int32Array(n).fill(-1);
-    this.bound = new Float64Array(n);
-    this.active = new Uint8Array(n);
-    this.activeList = new Int32Array(n);
+    const arrays = (this.arrays = PlanArrays.take());
+    this.c1ByWork = arrays.float64(cells);
+    this.e1 = arrays.float64(cells);
+    this.h1 = arrays.int32(cells);
+    this.c2ByWork = arrays.float64(secondCells);
+    this.e2 = arrays.float64(secondCells);
+    this.h2 = arrays.int32(secondCells, -1);
+    this.outDur = arrays.float64(cells);
+    this.summaryStale = arrays.uint8(cells, 1);
+    this.sendDur = arrays.float64(cells);
+    this.availReady = arrays.float64(cells);
+    this.holdS = arrays.float64(cells, NaN);
+    this.k1 = arrays.float64(n);
+    this.k2 = arrays.float64(n);
+    this.target = arrays.int32(n, -1);
+    this.w1 = arrays.int32(n, -1);
+    this.w2 = arrays.int32(n, -1);
+    this.bound = arrays.float64(n);
+    this.active = arrays.uint8(n);
+    this.clusterVersion = arrays.int32(C);
+    this.cellVersion = arrays.int32(cells);
+    this.activeList = arrays.int32(n);
     this.view = new ClusterBests(C, n, chart, this.c1ByWork, this.c2ByWork, this.e1, this.h1, this.e2, this.h2);
 
+    // Each Work's distinct inputs, counted then listed per file.
+    const readerStart = (this.readerStart = arrays.int32(chart.fileCount + 1));
+    const reads = (work: WorkSpec, k: number): boolean => work.inputs.indexOf(work.inputs[k]!) === k;
+    let readCount = 0;
     for (let i = 0; i < n; i++) {
       const work = works[i]!;
       for (let c = 0; c < C; c++) this.outDur[c * n + i] = chart.outputDurationS(work, c);
-      for (const fileId of new Set(work.inputs)) {
-        let list = this.readers.get(fileId);
-        if (list === undefined) this.readers.set(fileId, (list = []));
-        list.push(i);
+      for (let k = 0; k < work.inputs.length; k++) {
+        if (!reads(work, k)) continue;
+        readerStart[work.inputs[k]! + 1]!++;
+        readCount++;
       }
     }
+    for (let f = 0; f < chart.fileCount; f++) readerStart[f + 1]! += readerStart[f]!;
+    const readerList = (this.readerList = arrays.int32(readCount));
+    const filled = arrays.int32(chart.fileCount);
+    for (let i = 0; i < n; i++) {
+      const inputs = works[i]!.inputs;
+      for (let k = 0; k < inputs.length; k++) if (reads(works[i]!, k)) readerList[readerStart[inputs[k]!]! + filled[inputs[k]!]!++] = i;
+    }
+    const byGroups = rule.readsOnlyDifferences === true && rule.threshold === undefined && rule.keysOnlyGrow !== true;
+    this.pool = byGroups ? this.makePool(profiles.firstWork.length, arrays) : undefined;
+  }
+
+  private makePool(profileCount: number, arrays: PlanArrays): HostBoundPool {
+    const { n, C, chart, fronts } = this;
+    const front = this.withSecond ? fronts.second : fronts.best;
+    return new HostBoundPool({
+      n,
+      clusterCount: C,
+      profileOf: this.profileOf,
+      profileCount,
+      idOf: this.idOf,
+      outDur: this.outDur,
+      sendDur: this.sendDur,
+      availReady: this.availReady,
+      summaryStale: this.summaryStale,
+      e1: this.e1,
+      e2: this.withSecond ? this.e2 : undefined,
+      firstFreeS: (c) => (front[c]!.len > 0 ? front[c]!.free[0]! : Infinity),
+      linkFreeS: (c) => chart.linkFreeS(c),
+      refresh: (j) => this.refresh(j),
+      drop: (j) => this.deactivate(j),
+      ranksBefore: (i, j) => this.ranksBefore(i, j),
+    }, arrays);
+  }
+
+  /** Brings Work j's cells up to date on every cluster and scores it; false when it cannot be placed. */
+  private refresh(j: number): boolean {
+    this.bringCellsUpToDate(j);
+    this.rescore(j);
+    return this.active[j] === 1;
+  }
+
+  /** Work j left the pool: scored afresh, it goes back to it or to the Works the engine's pass scores. */
+  private release(j: number): void {
+    if (!this.refresh(j)) return;
+    if (this.pool!.admits(j)) this.pool!.add(j);
+    else this.activeList[this.activeCount++] = j;
   }
 
   run(): void {
+    try {
+      this.fill();
+    } finally {
+      PlanArrays.give(this.arrays);
+    }
+  }
+
+  private fill(): void {
     const { C, n } = this;
     const lazily = this.rule.keysOnlyGrow === true && this.rule.threshold === undefined;
     // The lazy mode computes one cell per call, so it computes the first ones that way too. Long first passes
@@ -251,7 +337,9 @@ export class MctEngine {
     for (let i = 0; i < n; i++) {
       this.active[i] = 1;
       this.rescore(i);
-      if (this.active[i] === 1) this.activeList[this.activeCount++] = i;
+      if (this.active[i] === 0) continue;
+      if (this.pool?.admits(i) === true) this.pool.add(i);
+      else this.activeList[this.activeCount++] = i;
     }
     if (lazily) this.runLazily();
     else this.runEagerly();
@@ -259,21 +347,31 @@ export class MctEngine {
 
   /** Keeps every cell and score current after each assignment (updateCells), whatever the rule. */
   private runEagerly(): void {
-    const { chart, works } = this;
+    const { chart, works, pool } = this;
     let best = -1;
     for (let p = 0; p < this.activeCount; p++) {
       const i = this.activeList[p]!;
       if (best < 0 || this.ranksBefore(i, best)) best = i;
     }
+    if (pool !== undefined) best = pool.bestWith(best);
     while (best >= 0 && chart.hasRoom()) {
       const i = this.pick(best);
       const host = this.target[i]!;
       const c = chart.hosts[host]!.cluster;
       const row = chart.commit(works[i]!, host);
-      if (!this.nextStandsFor(i)) this.deactivate(i);
+      this.clusterVersion[c]++;
+      const pooled = pool?.has(i) === true;
+      if (this.nextStandsFor(i)) {
+        if (pooled) pool!.idChanged(i);
+      } else {
+        this.deactivate(i);
+        if (pooled) pool!.remove(i);
+      }
       this.fronts.hostChanged(host);
       this.inputsPlanned(c, row.sentFiles);
+      if (pool !== undefined) for (const j of pool.linkBoundOn(c)) this.release(j);
       best = this.updateCells(c, host, true);
+      if (pool !== undefined) best = pool.bestWith(best);
     }
   }
 
@@ -284,22 +382,14 @@ export class MctEngine {
    * newly planned on a cluster may get a lower key, so they are brought up to date at once.
    */
   private runLazily(): void {
-    const { chart, works, n, C, active } = this;
+    const { chart, works, n, active } = this;
     const heap = new IndexedHeap((a, b) => this.ranksBefore(a, b), n);
     for (let p = 0; p < this.activeCount; p++) heap.push(this.activeList[p]!);
-    // A cell is current when no assignment was made on its cluster since it was computed; a score, when no
-    // assignment was made at all.
-    const clusterVersion = new Int32Array(C);
-    const cellVersion = new Int32Array(n * C);
+    // A score is current when no assignment was made since it was computed.
     const scoreVersion = new Int32Array(n);
     let version = 0;
     const bringUpToDate = (j: number): void => {
-      for (let c = 0; c < C; c++) {
-        const cell = c * n + j;
-        if (cellVersion[cell] === clusterVersion[c]) continue;
-        this.updateCells(c, -1, false, j);
-        cellVersion[cell] = clusterVersion[c]!;
-      }
+      this.bringCellsUpToDate(j);
       this.rescore(j);
       scoreVersion[j] = version;
       if (active[j] === 1) heap.update(j);
@@ -322,22 +412,45 @@ export class MctEngine {
       }
       this.fronts.hostChanged(host);
       version++;
-      clusterVersion[c]++;
+      this.clusterVersion[c]++;
       this.inputsPlanned(c, row.sentFiles);
       for (const fileId of row.sentFiles) {
-        for (const j of this.readers.get(fileId) ?? []) if (active[j] === 1 && scoreVersion[j] !== version) bringUpToDate(j);
+        for (let r = this.readerStart[fileId]!; r < this.readerStart[fileId + 1]!; r++) {
+          const j = this.readerList[r]!;
+          if (active[j] === 1 && scoreVersion[j] !== version) bringUpToDate(j);
+        }
       }
+    }
+  }
+
+  /** Brings Work j's cells up to date on every cluster placed on since they were computed. */
+  private bringCellsUpToDate(j: number): void {
+    const { C, n, clusterVersion, cellVersion } = this;
+    for (let c = 0; c < C; c++) {
+      const cell = c * n + j;
+      if (cellVersion[cell] === clusterVersion[c]) continue;
+      this.updateCells(c, -1, false, j);
+      cellVersion[cell] = clusterVersion[c]!;
     }
   }
 
   /** Files newly planned on cluster c: their readers' inputs summaries there must be computed again. */
   private inputsPlanned(c: number, files: readonly number[]): void {
+    const pool = this.pool;
+    let left: number[] | undefined;
     for (const fileId of files) {
-      for (const j of this.readers.get(fileId) ?? []) {
+      for (let r = this.readerStart[fileId]!; r < this.readerStart[fileId + 1]!; r++) {
+        const j = this.readerList[r]!;
         this.summaryStale[c * this.n + j] = 1;
         this.holdS[c * this.n + j] = NaN;
+        // A pooled Work is host-bound only as long as its summaries hold.
+        if (pool?.has(j) === true) {
+          pool.remove(j);
+          (left ??= []).push(j);
+        }
       }
     }
+    if (left !== undefined) for (const j of left) this.release(j);
   }
 
   /**
@@ -360,6 +473,7 @@ export class MctEngine {
     const second = this.withSecond;
     const { host: hosts, free: frees, cls: classes, len } = (second ? this.fronts.second : this.fronts.best)[c]!;
     const watchesAll = this.rule.watchesAll;
+    const pool = this.pool;
     const list = this.activeList;
     const count = only >= 0 ? 1 : rescoring ? this.activeCount : n;
     let stillActive = 0;
@@ -456,6 +570,10 @@ export class MctEngine {
       if ((changed || h1[cell] === placedHost || (second && h2[cell] === placedHost)) && (watchesAll || c === w1[j] || c === w2[j] || !(c1ByWork[j * C + c]! > bound[j]!))) {
         this.rescore(j);
         if (active[j] === 0) continue;
+      }
+      if (pool !== undefined && pool.admits(j)) {
+        pool.add(j);
+        continue;
       }
       list[stillActive++] = j;
       // ranksBefore(j, best), with best's key kept at hand.

@@ -10,6 +10,7 @@ const second: SecondHost = { complS: 0, cluster: -1 };
 
 export const sufferageRule: ScoreRule = {
   watchesAll: false,
+  readsOnlyDifferences: true,
   readsSecondHost: true,
   score(v, out) {
     const c = bestTwoClusters(v, clusters).best;

@@ -7,6 +7,7 @@ import { MctEngine, type ScoreRule } from './mct-engine.js';
 
 export const sufferage2Rule: ScoreRule = {
   watchesAll: true,
+  readsOnlyDifferences: true,
   score(v, out) {
     const ranked = clusterFirstJump(v);
     if (!ranked) return;

@@ -1,0 +1,332 @@
+// Works that wait for a host on every cluster, scored by group instead of one by one (MctEngine, for
+// rules that read Compls only through their differences: the sufferage family).
+//
+// A Work is "host-bound" on cluster c when its inputs are there by the time the cluster's first candidate
+// host is free: then its best host there and that host's end E depend only on its run-time profile, and its
+// Compl is fl(E + o), o being its output time. When o is the same on every cluster (links with equal
+// estimates) and the Work is host-bound everywhere, it joins the pool of its profile. In exact arithmetic all
+// the Works of a pool would then score alike, and the lowest-id one would win their ties; in floating point,
+// fl(E + o) = E + R where R is o rounded to a multiple of the ulp of E's binade — independent of E itself,
+// unless o lies exactly halfway between two multiples (then round-half-even reads E's last bit) or E + o
+// leaves E's binade. So with B the binades the profile's Es fall in, two Works whose R's differ by the same
+// amount Δ in every binade of B have Compls that differ by exactly Δ on every cluster: every comparison and
+// every difference of two of their Compls are equal, and so are their scores (ScoreRule.readsOnlyDifferences).
+// The pool sorts its Works into such categories (the differences of their R's across B) and scores only the
+// lowest-id Work of each, after every placement. It falls back to scoring each Work when an E + o could
+// leave its binade (an E just below a power of two), and scores one by one the Works whose o is a halfway
+// case in some binade of B ("loose"). The engine scores everything else (one by one, in its pass).
+//
+// The engine's pass does not keep the pool's cells up to date: a Work's are brought up to date when it is
+// scored, or when it leaves the pool (its link became the later of the two, or one of its files got planned).
+import { IndexedHeap } from '../indexed-heap.js';
+import type { PlanArrays } from './plan-arrays.js';
+
+/** What the pool needs of the engine. Arrays are per Work, or per (cluster c, Work i) at c * n + i. */
+export interface PooledEngine {
+  readonly n: number;
+  readonly clusterCount: number;
+  readonly profileOf: Int32Array;
+  readonly profileCount: number;
+  /** Per Work, the index in the plan's Works of the Work it stands for now (ties go to the lower). */
+  readonly idOf: Int32Array;
+  readonly outDur: Float64Array;
+  readonly sendDur: Float64Array;
+  readonly availReady: Float64Array;
+  readonly summaryStale: Uint8Array;
+  /** The best (and for rules reading them, second-best) hosts' compute ends. */
+  readonly e1: Float64Array;
+  readonly e2: Float64Array | undefined;
+  /** The first free time of cluster c's candidate hosts (Infinity: none). */
+  firstFreeS(c: number): number;
+  linkFreeS(c: number): number;
+  /** Brings Work j's cells up to date on every cluster and scores it; false when it cannot be placed (dropped). */
+  refresh(j: number): boolean;
+  /** Drops Work j: it cannot be placed. */
+  drop(j: number): void;
+  ranksBefore(i: number, j: number): boolean;
+}
+
+/** One profile's pool: its Works, sorted into categories for the binades they were sorted for. */
+interface ProfileGroup {
+  /** Its Works, in no particular order (HostBoundPool.slot holds each one's position). */
+  readonly members: number[];
+  /** The binades' lower powers of two, increasing, that the categories are for (none yet: sorted is false). */
+  readonly bases: Float64Array;
+  baseCount: number;
+  sorted: boolean;
+  readonly categoryByKey: Map<string, IndexedHeap>;
+  readonly categories: IndexedHeap[];
+  /** Works whose output time is a halfway case in one of the binades: scored one by one. */
+  readonly loose: number[];
+}
+
+export class HostBoundPool {
+  /** Per Work: its output time is the same on every cluster (and not negative). */
+  private readonly uniform: Uint8Array;
+  private readonly inPool: Uint8Array;
+  /** Per Work, its position in its group's members. */
+  private readonly slot: Int32Array;
+  /** Per profile, the largest output time of its uniform Works. */
+  private readonly maxOutDur: Float64Array;
+  private readonly groups: ProfileGroup[];
+  /** Per cluster, the pool's Works with an input missing there, longest send first. */
+  private readonly bySend: IndexedHeap[];
+  /** Per Work, its category's heap (undefined: not in one). */
+  private readonly categoryOf: (IndexedHeap | undefined)[];
+  private readonly categoryPositions: Int32Array;
+  private readonly byId: (a: number, b: number) => boolean;
+  /** Scratch: the binades of the profile being scored, and the Works leaving the pool (linkBoundOn). */
+  private readonly bases: Float64Array;
+  private readonly leaving: number[] = [];
+
+  constructor(
+    private readonly engine: PooledEngine,
+    arrays: PlanArrays,
+  ) {
+    const { n, clusterCount: C, outDur, profileOf, idOf, sendDur } = engine;
+    this.uniform = arrays.uint8(n);
+    this.inPool = arrays.uint8(n);
+    this.slot = arrays.int32(n);
+    this.maxOutDur = arrays.float64(engine.profileCount);
+    for (let j = 0; j < n; j++) {
+      const o = outDur[j]!;
+      let same = o >= 0 && o < Infinity;
+      for (let c = 1; c < C && same; c++) same = outDur[c * n + j] === o;
+      if (!same) continue;
+      this.uniform[j] = 1;
+      const p = profileOf[j]!;
+      if (o > this.maxOutDur[p]!) this.maxOutDur[p] = o;
+    }
+    this.bases = new Float64Array(2 * C);
+    this.groups = Array.from({ length: engine.profileCount }, () => ({
+      members: [],
+      bases: new Float64Array(2 * C),
+      baseCount: 0,
+      sorted: false,
+      categoryByKey: new Map<string, IndexedHeap>(),
+      categories: [],
+      loose: [],
+    }));
+    this.bySend = Array.from({ length: C }, (_, c) => {
+      const base = c * n;
+      return new IndexedHeap((a, b) => sendDur[base + a]! > sendDur[base + b]! || (sendDur[base + a] === sendDur[base + b] && a < b), arrays.int32(n, -1));
+    });
+    this.categoryOf = new Array<IndexedHeap | undefined>(n);
+    this.categoryPositions = arrays.int32(n, -1);
+    this.byId = (a, b) => idOf[a]! < idOf[b]!;
+  }
+
+  has(j: number): boolean {
+    return this.inPool[j] === 1;
+  }
+
+  /** Work j (its input summaries current) is host-bound on every cluster and its output time the same on all. */
+  admits(j: number): boolean {
+    if (this.uniform[j] === 0) return false;
+    const { n, clusterCount: C, summaryStale, availReady, sendDur } = this.engine;
+    for (let c = 0; c < C; c++) {
+      const cell = c * n + j;
+      if (summaryStale[cell] === 1) return false;
+      // The engine's test (MctEngine.updateCells: readyS <= the front's first free time).
+      if (!(Math.max(availReady[cell]!, this.engine.linkFreeS(c) + sendDur[cell]!) <= this.engine.firstFreeS(c))) return false;
+    }
+    return true;
+  }
+
+  add(j: number): void {
+    const { n, clusterCount: C, sendDur, profileOf } = this.engine;
+    this.inPool[j] = 1;
+    for (let c = 0; c < C; c++) if (sendDur[c * n + j]! > -Infinity) this.bySend[c]!.push(j);
+    const group = this.groups[profileOf[j]!]!;
+    this.slot[j] = group.members.length;
+    group.members.push(j);
+    if (group.sorted) this.sort(group, j);
+  }
+
+  remove(j: number): void {
+    const { n, clusterCount: C, sendDur, profileOf } = this.engine;
+    this.inPool[j] = 0;
+    for (let c = 0; c < C; c++) if (sendDur[c * n + j]! > -Infinity) this.bySend[c]!.remove(j);
+    const group = this.groups[profileOf[j]!]!;
+    const last = group.members.pop()!;
+    if (last !== j) {
+      group.members[this.slot[j]!] = last;
+      this.slot[last] = this.slot[j]!;
+    }
+    const heap = this.categoryOf[j];
+    if (heap !== undefined) {
+      heap.remove(j);
+      this.categoryOf[j] = undefined;
+    } else if (group.loose.length > 0) {
+      const at = group.loose.indexOf(j);
+      if (at >= 0) group.loose.splice(at, 1);
+    }
+  }
+
+  /** Work j (in the pool) now stands for a Work of higher id. */
+  idChanged(j: number): void {
+    this.categoryOf[j]?.update(j);
+  }
+
+  /**
+   * After a placement on cluster c (its link and first free host later): the Works whose inputs would now
+   * arrive after that host is free leave the pool. Returns them (until the next call); their cells are stale.
+   */
+  linkBoundOn(c: number): readonly number[] {
+    const { n, sendDur, availReady } = this.engine;
+    const heap = this.bySend[c]!;
+    const linkFreeS = this.engine.linkFreeS(c);
+    const firstFreeS = this.engine.firstFreeS(c);
+    const left = this.leaving;
+    left.length = 0;
+    for (let j = heap.top(); j >= 0; j = heap.top()) {
+      const cell = c * n + j;
+      if (Math.max(availReady[cell]!, linkFreeS + sendDur[cell]!) <= firstFreeS) break;
+      this.remove(j);
+      left.push(j);
+    }
+    return left;
+  }
+
+  /** The best-ranked of `best` (-1: none) and the pool's Works, every pooled Work's score being current. */
+  bestWith(best: number): number {
+    for (const group of this.groups) {
+      if (group.members.length > 0) best = this.bestOfGroup(group, best);
+    }
+    return best;
+  }
+
+  private bestOfGroup(group: ProfileGroup, best: number): number {
+    const engine = this.engine;
+    // The profile's ends, from any of its Works.
+    const probe = group.members[0]!;
+    if (!engine.refresh(probe)) {
+      for (let k = group.members.length - 1; k >= 0; k--) this.dropOne(group.members[k]!);
+      return best;
+    }
+    const count = this.binades(probe);
+    if (count < 0) return this.scoreEach(group.members, best);
+    if (!group.sorted || !sameBases(group.bases, group.baseCount, this.bases, count)) this.sortAll(group, count);
+    for (const heap of group.categories) {
+      const j = heap.top();
+      if (j < 0) continue;
+      if (j !== probe && !engine.refresh(j)) {
+        // Every Work of the category scores as j does.
+        while (heap.size > 0) this.dropOne(heap.top());
+        continue;
+      }
+      if (best < 0 || engine.ranksBefore(j, best)) best = j;
+    }
+    return this.scoreEach(group.loose, best);
+  }
+
+  /** Scores each of `works` (pooled) on its own. */
+  private scoreEach(works: number[], best: number): number {
+    // Backwards: a Work dropped leaves the list, and the last one takes its place.
+    for (let k = works.length - 1; k >= 0; k--) {
+      const j = works[k]!;
+      if (!this.engine.refresh(j)) this.dropOne(j);
+      else if (best < 0 || this.engine.ranksBefore(j, best)) best = j;
+    }
+    return best;
+  }
+
+  private dropOne(j: number): void {
+    this.remove(j);
+    this.engine.drop(j);
+  }
+
+  /**
+   * Into this.bases, the binades (their lower powers of two, increasing) of the profile's finite ends, read
+   * from Work `probe`'s fresh cells; returns how many, or -1 when some E + o could leave its binade (or an
+   * end is not a normal positive number).
+   */
+  private binades(probe: number): number {
+    const { n, clusterCount: C, e1, e2, profileOf } = this.engine;
+    const maxOut = this.maxOutDur[profileOf[probe]!]!;
+    const bases = this.bases;
+    let count = 0;
+    for (let k = 0; k < (e2 === undefined ? C : 2 * C); k++) {
+      const endS = k < C ? e1[k * n + probe]! : e2![(k - C) * n + probe]!;
+      if (endS === Infinity) continue;
+      if (!(endS >= 2 ** -1000)) return -1;
+      const base = binadeBase(endS);
+      if (!(endS + maxOut < 2 * base)) return -1;
+      let at = count;
+      while (at > 0 && bases[at - 1]! > base) at--;
+      if (at > 0 && bases[at - 1] === base) continue;
+      bases.copyWithin(at + 1, at, count);
+      bases[at] = base;
+      count++;
+    }
+    return count;
+  }
+
+  /** Sorts every Work of the group into its category for the binades in this.bases. */
+  private sortAll(group: ProfileGroup, count: number): void {
+    group.bases.set(this.bases.subarray(0, count));
+    group.baseCount = count;
+    group.sorted = true;
+    group.categories.length = 0;
+    group.categoryByKey.clear();
+    group.loose.length = 0;
+    for (const j of group.members) {
+      this.categoryOf[j] = undefined;
+      this.sort(group, j);
+    }
+  }
+
+  /** Puts pooled Work j into its category for the group's binades (or with the loose ones). */
+  private sort(group: ProfileGroup, j: number): void {
+    const o = this.engine.outDur[j]!;
+    let key = '';
+    let first = 0;
+    for (let b = 0; b < group.baseCount; b++) {
+      const rounded = roundedIn(group.bases[b]!, o);
+      if (rounded === undefined) {
+        group.loose.push(j);
+        return;
+      }
+      if (b === 0) first = rounded;
+      else key += `${rounded - first} `;
+    }
+    let heap = group.categoryByKey.get(key);
+    if (heap === undefined) {
+      heap = new IndexedHeap(this.byId, this.categoryPositions);
+      group.categoryByKey.set(key, heap);
+      group.categories.push(heap);
+    }
+    heap.push(j);
+    this.categoryOf[j] = heap;
+  }
+}
+
+function sameBases(a: Float64Array, aCount: number, b: Float64Array, bCount: number): boolean {
+  if (aCount !== bCount) return false;
+  for (let k = 0; k < aCount; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+// A double's bits, to read its binade (the high word holds the sign and the exponent).
+const bits = new Float64Array(1);
+const words = new Uint32Array(bits.buffer);
+const HIGH = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
+
+/** The largest power of two not above x (x positive, normal, finite): x with its mantissa cleared. */
+export function binadeBase(x: number): number {
+  bits[0] = x;
+  words[HIGH] = words[HIGH]! & 0xfff00000;
+  words[1 - HIGH] = 0;
+  return bits[0]!;
+}
+
+/**
+ * R: fl(E + o) − E for every E of the binade starting at `base` (E + o staying in it), or undefined when it
+ * depends on E (o halfway between two multiples of the binade's ulp: round-half-even reads E's last bit).
+ */
+export function roundedIn(base: number, o: number): number | undefined {
+  const ulp = base * 2 ** -52;
+  const even = base + o - base;
+  const odd = base + ulp + o - (base + ulp);
+  return even === odd ? even : undefined;
+}
