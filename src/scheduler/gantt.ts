@@ -167,16 +167,17 @@ export class GanttChart {
 
   /** The Work's inputs, deduplicated, by decreasing usage then increasing file id. */
   sortedInputs(work: WorkSpec): readonly FileId[] {
+    const inputs = work.inputs;
+    // Most Works read one or two files: their order is found again without a set, a sort or a cache entry.
+    if (inputs.length <= 1) return inputs;
+    const usage = this.usage;
+    if (inputs.length === 2 && inputs[0] !== inputs[1]) {
+      const [a, b] = inputs as [FileId, FileId];
+      if (((usage.get(b) ?? 0) - (usage.get(a) ?? 0) || a - b) < 0) return inputs;
+    }
     let sorted = this.sortedInputsCache.get(work.id);
     if (sorted === undefined) {
-      const usage = this.usage;
-      const inputs = work.inputs;
-      if (inputs.length === 2 && inputs[0] !== inputs[1]) {
-        // Most Works read one or two files: no set to build, nothing to sort.
-        const [a, b] = inputs as [FileId, FileId];
-        sorted = ((usage.get(b) ?? 0) - (usage.get(a) ?? 0) || a - b) < 0 ? inputs : [b, a];
-      } else if (inputs.length <= 1) sorted = inputs;
-      else sorted = [...new Set(inputs)].sort((a, b) => (usage.get(b) ?? 0) - (usage.get(a) ?? 0) || a - b);
+      sorted = [...new Set(inputs)].sort((a, b) => (usage.get(b) ?? 0) - (usage.get(a) ?? 0) || a - b);
       this.sortedInputsCache.set(work.id, sorted);
     }
     return sorted;
@@ -193,7 +194,11 @@ export class GanttChart {
     let missing = 0;
     let sendDurS = 0;
     let readyS = this.nowS;
-    for (const fileId of this.sortedInputs(work)) {
+    // The order only matters to the sum of three or more send times: Works with up to two distinct
+    // inputs need no sorting (a + b = b + a exactly).
+    const inputs = work.inputs;
+    const few = inputs.length <= 1 || (inputs.length === 2 && inputs[0] !== inputs[1]);
+    for (const fileId of few ? inputs : this.sortedInputs(work)) {
       const arrival = arrivals.get(fileId);
       if (arrival === undefined) {
         missing++;

@@ -215,9 +215,10 @@ export class MctEngine {
     const C = (this.C = chart.clusters.length);
     // The engine's items are classes of identical Works (work-classes.ts), each standing for its lowest-id
     // Work not placed yet; randomized rules draw among Works, so each Work is its own class there.
+    const arrays = (this.arrays = PlanArrays.take());
     const classes =
       rule.threshold === undefined
-        ? workClasses(ctx.works, (w) => chart.outputBytes(w))
+        ? workClasses(ctx.works, ctx.works.map((w) => chart.outputBytes(w)), arrays)
         : singletonClasses(ctx.works.length);
     const given = runTimeProfiles(classes.map((m) => ctx.works[m[0]!]!));
     const order = profileOrder(given);
@@ -233,7 +234,6 @@ export class MctEngine {
 
     const cells = n * C;
     const secondCells = withSecond ? cells : 0;
-    const arrays = (this.arrays = PlanArrays.take());
     this.c1ByWork = arrays.float64(cells);
     this.e1 = arrays.float64(cells);
     this.h1 = arrays.int32(cells);
@@ -263,7 +263,9 @@ export class MctEngine {
     let readCount = 0;
     for (let i = 0; i < n; i++) {
       const work = works[i]!;
-      for (let c = 0; c < C; c++) this.outDur[c * n + i] = chart.outputDurationS(work, c);
+      // GanttChart.outputDurationS, the outputs' size added up once.
+      const bytes = chart.outputBytes(work);
+      for (let c = 0; c < C; c++) this.outDur[c * n + i] = bytes === undefined ? 0 : chart.transferDurationS(c, bytes);
       for (let k = 0; k < work.inputs.length; k++) {
         if (!reads(work, k)) continue;
         readerStart[work.inputs[k]! + 1]!++;

@@ -11,20 +11,38 @@ export interface RunTimeProfiles {
 }
 
 export function runTimeProfiles(works: readonly WorkSpec[]): RunTimeProfiles {
-  const ids = new Map<string, number>();
+  // Profiles bucketed by a hash of the estimates, compared in full within a bucket.
+  const buckets = new Map<number, number[]>();
   const firstWork: number[] = [];
   const profileOf = Int32Array.from(works, (w, i) => {
-    // Number to string round-trips exactly, so equal keys mean equal run times.
-    const key = w.estRunTimeS.join(' ');
-    let id = ids.get(key);
-    if (id === undefined) {
-      id = ids.size;
-      ids.set(key, id);
-      firstWork.push(i);
-    }
+    const hash = numbersHash(w.estRunTimeS, 0);
+    let bucket = buckets.get(hash);
+    if (bucket === undefined) buckets.set(hash, (bucket = []));
+    for (const id of bucket) if (sameNumbers(works[firstWork[id]!]!.estRunTimeS, w.estRunTimeS)) return id;
+    const id = firstWork.length;
+    firstWork.push(i);
+    bucket.push(id);
     return id;
   });
   return { profileOf, firstWork: Int32Array.from(firstWork) };
+}
+
+/** A small-integer hash of some numbers (for Map keys: equal numbers, equal hashes). */
+export function numbersHash(values: readonly number[], seed: number): number {
+  let hash = seed | 0;
+  for (const v of values) hash = Math.imul(hash ^ ((v * 4096) | 0), 0x9e3779b1);
+  return hash >>> 2;
+}
+
+/** Equal lengths and values, NaN equal to NaN. */
+export function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) {
+    const x = a[k]!;
+    const y = b[k]!;
+    if (x !== y && !(Number.isNaN(x) && Number.isNaN(y))) return false;
+  }
+  return true;
 }
 
 /**

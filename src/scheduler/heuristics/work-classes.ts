@@ -4,34 +4,52 @@
 // of cells per such class and places its Works in id order, one at a time: a plan of n identical Works
 // costs what one of a few Works does, not n passes over n Works.
 import type { WorkSpec } from '../../model/application.js';
+import type { PlanArrays } from './plan-arrays.js';
+import { numbersHash, sameNumbers } from './run-time-profiles.js';
 
 /**
  * Per class, the indices of its Works in the given list, in increasing order; classes in order of their
- * first Work. `outputBytes` gives the estimated size of a Work's outputs (undefined: it has none). Plain
+ * first Work. `outputBytes` holds each Work's estimated output size (undefined: it has none). Plain
  * arrays, not typed ones: a plan of Works that all differ makes one class per Work, and as many typed
  * arrays would each carry a buffer of their own.
  */
-export function workClasses(works: readonly WorkSpec[], outputBytes: (work: WorkSpec) => number | undefined): number[][] {
-  const byKey = new Map<string, number[]>();
+export function workClasses(works: readonly WorkSpec[], outputBytes: readonly (number | undefined)[], arrays: PlanArrays): number[][] {
+  // Works are found again through an open-addressing table of their classes, by a hash of what Compl reads of
+  // them (GanttChart: computeEndS, inputSummary, outputDurationS), and compared in full: no string key, no map
+  // (a map of thousands of entries would get its backing store straight in the old generation, as garbage
+  // after every plan).
+  const classes: number[][] = [];
+  const size = 2 ** Math.ceil(Math.log2(2 * works.length + 2));
+  const table = arrays.int32(size, -1);
   works.forEach((w, i) => {
-    // What Compl reads of a Work (GanttChart: computeEndS, inputSummary, outputDurationS). Numbers turn into
-    // strings exactly, so equal keys mean equal values.
-    const key = `${w.estRunTimeS.join(' ')}|${inputSetKey(w.inputs)}|${outputBytes(w)}`;
-    const members = byKey.get(key);
-    if (members === undefined) byKey.set(key, [i]);
-    else members.push(i);
+    let at = numbersHash(w.estRunTimeS, inputsHash(w.inputs) ^ (outputBytes[i] ?? -1)) & (size - 1);
+    for (; table[at]! >= 0; at = (at + 1) & (size - 1)) {
+      const members = classes[table[at]!]!;
+      const first = members[0]!;
+      if (outputBytes[first] === outputBytes[i] && sameNumbers(works[first]!.estRunTimeS, w.estRunTimeS) && sameSet(works[first]!.inputs, w.inputs)) {
+        members.push(i);
+        return;
+      }
+    }
+    table[at] = classes.length;
+    classes.push([i]);
   });
-  return [...byKey.values()];
+  return classes;
 }
 
-/** The distinct inputs in increasing order, comma-separated (most Works read one or two files). */
-function inputSetKey(inputs: readonly number[]): string {
-  if (inputs.length === 1) return String(inputs[0]);
-  if (inputs.length === 2) {
-    const [a, b] = inputs as [number, number];
-    return a === b ? String(a) : a < b ? `${a},${b}` : `${b},${a}`;
-  }
-  return [...new Set(inputs)].sort((a, b) => a - b).join(',');
+/** The same for any order and repetition of the inputs. */
+function inputsHash(inputs: readonly number[]): number {
+  let sum = 0;
+  inputs.forEach((f, k) => {
+    if (inputs.indexOf(f) === k) sum = (sum + f) | 0;
+  });
+  return sum;
+}
+
+function sameSet(a: readonly number[], b: readonly number[]): boolean {
+  for (const f of a) if (!b.includes(f)) return false;
+  for (const f of b) if (!a.includes(f)) return false;
+  return true;
 }
 
 /** Every Work a class of its own (randomized rules draw among Works, so they keep them apart). */
