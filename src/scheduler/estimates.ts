@@ -126,7 +126,9 @@ export class Estimator {
   private serviceForecast(samples: readonly Sample[]): number | undefined {
     const hash = valuesHash(samples);
     const bucket = this.memo.get(hash);
-    if (bucket !== undefined) for (const m of bucket) if (sameValues(m.values, samples)) return m.value;
+    if (bucket !== undefined) {
+      for (let k = 0; k < bucket.length; k++) if (sameValues(bucket[k]!.values, samples)) return bucket[k]!.value;
+    }
     const values = samples.map((s) => s.value);
     const value = this.forecaster.forecast(values)?.value;
     if (this.memoEntries >= FORECAST_MEMO_ENTRIES) {
@@ -144,7 +146,12 @@ export class Estimator {
 /** The same values, in the same order (Object.is: NaN matches NaN, 0 does not match -0). */
 function sameValues(values: readonly number[], samples: readonly Sample[]): boolean {
   if (values.length !== samples.length) return false;
-  for (let k = 0; k < values.length; k++) if (!Object.is(values[k], samples[k]!.value)) return false;
+  for (let k = 0; k < values.length; k++) {
+    // Object.is, written out: V8 (node 20) calls a builtin for it, boxing both doubles (1.6 KB per series).
+    const a = values[k]!;
+    const b = samples[k]!.value;
+    if (a === b ? a === 0 && 1 / a !== 1 / b : a === a || b === b) return false;
+  }
   return true;
 }
 
