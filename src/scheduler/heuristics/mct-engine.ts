@@ -216,17 +216,22 @@ export class MctEngine {
     // The engine's items are classes of identical Works (work-classes.ts), each standing for its lowest-id
     // Work not placed yet; randomized rules draw among Works, so each Work is its own class there.
     const arrays = (this.arrays = PlanArrays.take());
-    const classes =
-      rule.threshold === undefined
-        ? workClasses(ctx.works, ctx.works.map((w) => chart.outputBytes(w)), arrays)
-        : singletonClasses(ctx.works.length);
+    const outputBytes = ctx.works.map((w) => chart.outputBytes(w));
+    const classes = rule.threshold === undefined ? workClasses(ctx.works, outputBytes, arrays) : singletonClasses(ctx.works.length);
     const given = runTimeProfiles(classes.map((m) => ctx.works[m[0]!]!));
     const order = profileOrder(given);
-    this.members = Array.from(order, (k) => classes[k]!);
-    this.nextMember = new Int32Array(order.length).fill(1);
-    this.idOf = Int32Array.from(this.members, (m) => m[0]!);
-    const works = (this.works = Array.from(this.idOf, (i) => ctx.works[i]!));
-    const n = (this.n = works.length);
+    const n = (this.n = order.length);
+    // Plain loops: Array.from over a typed array goes through its iterator.
+    this.members = new Array<number[]>(n);
+    this.idOf = new Int32Array(n);
+    this.works = new Array<WorkSpec>(n);
+    for (let i = 0; i < n; i++) {
+      const members = (this.members[i] = classes[order[i]!]!);
+      this.idOf[i] = members[0]!;
+      this.works[i] = ctx.works[members[0]!]!;
+    }
+    this.nextMember = new Int32Array(n).fill(1);
+    const works = this.works;
     const withSecond = (this.withSecond = rule.readsSecondHost === true);
     const profiles = reordered(given, order);
     this.profileOf = profiles.profileOf;
@@ -259,16 +264,16 @@ export class MctEngine {
 
     // Each Work's distinct inputs, counted then listed per file.
     const readerStart = (this.readerStart = arrays.int32(chart.fileCount + 1));
-    const reads = (work: WorkSpec, k: number): boolean => work.inputs.indexOf(work.inputs[k]!) === k;
     let readCount = 0;
     for (let i = 0; i < n; i++) {
       const work = works[i]!;
       // GanttChart.outputDurationS, the outputs' size added up once.
-      const bytes = chart.outputBytes(work);
+      const bytes = outputBytes[this.idOf[i]!];
       for (let c = 0; c < C; c++) this.outDur[c * n + i] = bytes === undefined ? 0 : chart.transferDurationS(c, bytes);
-      for (let k = 0; k < work.inputs.length; k++) {
-        if (!reads(work, k)) continue;
-        readerStart[work.inputs[k]! + 1]!++;
+      const inputs = work.inputs;
+      for (let k = 0; k < inputs.length; k++) {
+        if (inputs.indexOf(inputs[k]!) !== k) continue;
+        readerStart[inputs[k]! + 1]!++;
         readCount++;
       }
     }
@@ -277,7 +282,7 @@ export class MctEngine {
     const filled = arrays.int32(chart.fileCount);
     for (let i = 0; i < n; i++) {
       const inputs = works[i]!.inputs;
-      for (let k = 0; k < inputs.length; k++) if (reads(works[i]!, k)) readerList[readerStart[inputs[k]!]! + filled[inputs[k]!]!++] = i;
+      for (let k = 0; k < inputs.length; k++) if (inputs.indexOf(inputs[k]!) === k) readerList[readerStart[inputs[k]!]! + filled[inputs[k]!]!++] = i;
     }
     const byGroups = rule.readsOnlyDifferences === true && rule.threshold === undefined && rule.keysOnlyGrow !== true;
     this.pool = byGroups ? this.makePool(profiles.firstWork.length, arrays) : undefined;
