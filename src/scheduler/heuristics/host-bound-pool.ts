@@ -63,6 +63,8 @@ interface ProfileGroup {
 export class HostBoundPool {
   /** Per Work: its output time is the same on every cluster (and not negative). */
   private readonly uniform: Uint8Array;
+  /** Some Work's is: without one, the pool stays empty (links of different estimates) and is left out. */
+  anyUniform = false;
   private readonly inPool: Uint8Array;
   /** Per Work, its position in its group's members. */
   private readonly slot: Int32Array;
@@ -94,6 +96,7 @@ export class HostBoundPool {
       for (let c = 1; c < C && same; c++) same = outDur[c * n + j] === o;
       if (!same) continue;
       this.uniform[j] = 1;
+      this.anyUniform = true;
       const p = profileOf[j]!;
       if (o > this.maxOutDur[p]!) this.maxOutDur[p] = o;
     }

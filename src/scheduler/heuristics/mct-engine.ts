@@ -285,7 +285,8 @@ export class MctEngine {
       for (let k = 0; k < inputs.length; k++) if (inputs.indexOf(inputs[k]!) === k) readerList[readerStart[inputs[k]!]! + filled[inputs[k]!]!++] = i;
     }
     const byGroups = rule.readsOnlyDifferences === true && rule.threshold === undefined && rule.keysOnlyGrow !== true;
-    this.pool = byGroups ? this.makePool(profiles.firstWork.length, arrays) : undefined;
+    const pool = byGroups ? this.makePool(profiles.firstWork.length, arrays) : undefined;
+    this.pool = pool?.anyUniform === true ? pool : undefined;
   }
 
   private makePool(profileCount: number, arrays: PlanArrays): HostBoundPool {
