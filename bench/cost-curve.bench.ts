@@ -3,7 +3,7 @@
 // 200 for the MCell-style sweep under XSufferage). Simulation only (the inputs are built in memory, no
 // parsing, no report); one run per point, two for the small ones. Between two points the exponent
 // log2(t(2n) / t(n)) says how the cost grows: 1 is linear, 2 quadratic. The 4× XSufferage point takes
-// several minutes.
+// about a minute.
 import { performance } from 'node:perf_hooks';
 import { simulate } from '../backends/sim/simulate.js';
 import type { Application } from '../src/model/application.js';
