@@ -44,7 +44,7 @@ import { HostBoundPool } from './host-bound-pool.js';
 import { HostFronts } from './host-fronts.js';
 import { PlanArrays } from './plan-arrays.js';
 import { profileOrder, reordered, runTimeProfiles } from './run-time-profiles.js';
-import { singletonClasses, workClasses } from './work-classes.js';
+import { singletonClasses, workClasses, type WorkClasses } from './work-classes.js';
 import type { PlanContext } from './heuristic.js';
 
 /** A Work's rank (lower first: k1, then k2, then Work id) and where it would go. */
@@ -155,8 +155,10 @@ export class MctEngine {
   private readonly profileOf: Int32Array;
   /** Per class (internal index), the index in the plan's Works of the Work it stands for: ties go to the lower. */
   private readonly idOf: Int32Array;
-  /** Per class, its Works (indices in the plan's Works, increasing), and the position of the next one to stand for it. */
-  private readonly members: number[][];
+  /** The classes of identical Works (work-classes.ts), each one's Works listed by increasing index in the plan's Works. */
+  private readonly classes: WorkClasses;
+  /** Per class (internal index), its class in `classes`, and the place in classes.list of the next Work to stand for it. */
+  private readonly classOrder: Int32Array;
   private readonly nextMember: Int32Array;
   // Per (work i, cluster c) at index i * C + c (the Compls, read together when scoring) or c * n + i (the rest: a
   // pass over one cluster's cells reads memory in order).
@@ -217,20 +219,22 @@ export class MctEngine {
     // Work not placed yet; randomized rules draw among Works, so each Work is its own class there.
     const arrays = (this.arrays = PlanArrays.take());
     const outputBytes = ctx.works.map((w) => chart.outputBytes(w));
-    const classes = rule.threshold === undefined ? workClasses(ctx.works, outputBytes, arrays) : singletonClasses(ctx.works.length);
-    const given = runTimeProfiles(classes.map((m) => ctx.works[m[0]!]!));
-    const order = profileOrder(given);
+    const classes = (this.classes = rule.threshold === undefined ? workClasses(ctx.works, outputBytes, arrays) : singletonClasses(ctx.works.length, arrays));
+    const firstWorks = new Array<WorkSpec>(classes.count);
+    for (let k = 0; k < classes.count; k++) firstWorks[k] = ctx.works[classes.list[classes.start[k]!]!]!;
+    const given = runTimeProfiles(firstWorks);
+    const order = (this.classOrder = profileOrder(given));
     const n = (this.n = order.length);
     // Plain loops: Array.from over a typed array goes through its iterator.
-    this.members = new Array<number[]>(n);
     this.idOf = new Int32Array(n);
     this.works = new Array<WorkSpec>(n);
+    this.nextMember = new Int32Array(n);
     for (let i = 0; i < n; i++) {
-      const members = (this.members[i] = classes[order[i]!]!);
-      this.idOf[i] = members[0]!;
-      this.works[i] = ctx.works[members[0]!]!;
+      const first = classes.start[order[i]!]!;
+      this.idOf[i] = classes.list[first]!;
+      this.works[i] = ctx.works[classes.list[first]!]!;
+      this.nextMember[i] = first + 1;
     }
-    this.nextMember = new Int32Array(n).fill(1);
     const works = this.works;
     const withSecond = (this.withSecond = rule.readsSecondHost === true);
     const profiles = reordered(given, order);
@@ -636,12 +640,11 @@ export class MctEngine {
 
   /** Class i's Work was placed: its next Work, if any, stands for it (same cells, same score). */
   private nextStandsFor(i: number): boolean {
-    const members = this.members[i]!;
     const next = this.nextMember[i]!;
-    if (next >= members.length) return false;
+    if (next >= this.classes.start[this.classOrder[i]! + 1]!) return false;
     this.nextMember[i] = next + 1;
-    this.idOf[i] = members[next]!;
-    this.works[i] = this.ctx.works[members[next]!]!;
+    this.idOf[i] = this.classes.list[next]!;
+    this.works[i] = this.ctx.works[this.classes.list[next]!]!;
     return true;
   }
 
