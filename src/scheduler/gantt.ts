@@ -167,17 +167,10 @@ export class GanttChart {
 
   /** The Work's inputs, deduplicated, by decreasing usage then increasing file id. */
   sortedInputs(work: WorkSpec): readonly FileId[] {
-    const inputs = work.inputs;
-    // Most Works read one or two files: their order is found again without a set, a sort or a cache entry.
-    if (inputs.length <= 1) return inputs;
-    const usage = this.usage;
-    if (inputs.length === 2 && inputs[0] !== inputs[1]) {
-      const [a, b] = inputs as [FileId, FileId];
-      if (((usage.get(b) ?? 0) - (usage.get(a) ?? 0) || a - b) < 0) return inputs;
-    }
     let sorted = this.sortedInputsCache.get(work.id);
     if (sorted === undefined) {
-      sorted = [...new Set(inputs)].sort((a, b) => (usage.get(b) ?? 0) - (usage.get(a) ?? 0) || a - b);
+      const usage = this.usage;
+      sorted = [...new Set(work.inputs)].sort((a, b) => (usage.get(b) ?? 0) - (usage.get(a) ?? 0) || a - b);
       this.sortedInputsCache.set(work.id, sorted);
     }
     return sorted;

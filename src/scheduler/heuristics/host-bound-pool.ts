@@ -64,7 +64,7 @@ export class HostBoundPool {
   /** Per Work: its output time is the same on every cluster (and not negative). */
   private readonly uniform: Uint8Array;
   /** Some Work's is: without one, the pool stays empty (links of different estimates) and is left out. */
-  anyUniform = false;
+  readonly anyUniform: boolean;
   private readonly inPool: Uint8Array;
   /** Per Work, its position in its group's members. */
   private readonly slot: Int32Array;
@@ -90,16 +90,18 @@ export class HostBoundPool {
     this.inPool = arrays.uint8(n);
     this.slot = arrays.int32(n);
     this.maxOutDur = arrays.float64(engine.profileCount);
+    let anyUniform = false;
     for (let j = 0; j < n; j++) {
       const o = outDur[j]!;
       let same = o >= 0 && o < Infinity;
       for (let c = 1; c < C && same; c++) same = outDur[c * n + j] === o;
       if (!same) continue;
       this.uniform[j] = 1;
-      this.anyUniform = true;
+      anyUniform = true;
       const p = profileOf[j]!;
       if (o > this.maxOutDur[p]!) this.maxOutDur[p] = o;
     }
+    this.anyUniform = anyUniform;
     this.bases = new Float64Array(2 * C);
     this.groups = Array.from({ length: engine.profileCount }, () => ({
       members: [],

@@ -325,8 +325,12 @@ export class MctEngine {
 
   /** Work j left the pool: scored afresh, it goes back to it or to the Works the engine's pass scores. */
   private release(j: number): void {
-    if (!this.refresh(j)) return;
-    if (this.pool!.admits(j)) this.pool!.add(j);
+    if (this.refresh(j)) this.enlist(j);
+  }
+
+  /** Active Work j, scored, not in the pass's list: into the pool if it may join it, else into the list. */
+  private enlist(j: number): void {
+    if (this.pool?.admits(j) === true) this.pool.add(j);
     else this.activeList[this.activeCount++] = j;
   }
 
@@ -349,9 +353,7 @@ export class MctEngine {
     for (let i = 0; i < n; i++) {
       this.active[i] = 1;
       this.rescore(i);
-      if (this.active[i] === 0) continue;
-      if (this.pool?.admits(i) === true) this.pool.add(i);
-      else this.activeList[this.activeCount++] = i;
+      if (this.active[i] === 1) this.enlist(i);
     }
     if (lazily) this.runLazily();
     else this.runEagerly();
