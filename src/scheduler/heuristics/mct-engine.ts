@@ -195,6 +195,8 @@ export class MctEngine {
   /** The Works reading file f, increasing: readerList[readerStart[f]] up to readerList[readerStart[f + 1]]. */
   private readonly readerStart: Int32Array;
   private readonly readerList: Int32Array;
+  /** Per Work of the plan (its index in the plan's Works), the engine's Work that stands for its class when the plan starts, or -1. */
+  private readonly engineIndexOf: Int32Array;
   /**
    * Placements made on each cluster, and per cell how many there had been when it was last computed: a cell
    * is current when they are equal (nothing else changes a cluster's part of the chart).
@@ -266,27 +268,35 @@ export class MctEngine {
     this.activeList = arrays.int32(n);
     this.view = new ClusterBests(C, n, chart, this.c1ByWork, this.c2ByWork, this.e1, this.h1, this.e2, this.h2);
 
-    // Each Work's distinct inputs, counted then listed per file.
+    // The Works are read in the plan's order from here on: it is mostly the order their objects lie in memory,
+    // and reading them in the engine's order (by profile) cost a cache miss per Work and pass.
+    const engineIndexOf = (this.engineIndexOf = arrays.int32(ctx.works.length, -1));
+    for (let i = 0; i < n; i++) engineIndexOf[this.idOf[i]!] = i;
+    // Each Work's distinct inputs, counted per file, then listed per file by increasing Work.
     const readerStart = (this.readerStart = arrays.int32(chart.fileCount + 1));
-    let readCount = 0;
-    for (let i = 0; i < n; i++) {
-      const work = works[i]!;
+    const distinctStart = arrays.int32(n);
+    const distinctEnd = arrays.int32(n);
+    const distinct: number[] = [];
+    for (let w = 0; w < engineIndexOf.length; w++) {
+      const i = engineIndexOf[w]!;
+      if (i < 0) continue;
       // GanttChart.outputDurationS, the outputs' size added up once.
-      const bytes = outputBytes[this.idOf[i]!];
+      const bytes = outputBytes[w];
       for (let c = 0; c < C; c++) this.outDur[c * n + i] = bytes === undefined ? 0 : chart.transferDurationS(c, bytes);
-      const inputs = work.inputs;
+      const inputs = works[i]!.inputs;
+      distinctStart[i] = distinct.length;
       for (let k = 0; k < inputs.length; k++) {
         if (inputs.indexOf(inputs[k]!) !== k) continue;
         readerStart[inputs[k]! + 1]!++;
-        readCount++;
+        distinct.push(inputs[k]!);
       }
+      distinctEnd[i] = distinct.length;
     }
     for (let f = 0; f < chart.fileCount; f++) readerStart[f + 1]! += readerStart[f]!;
-    const readerList = (this.readerList = arrays.int32(readCount));
+    const readerList = (this.readerList = arrays.int32(distinct.length));
     const filled = arrays.int32(chart.fileCount);
     for (let i = 0; i < n; i++) {
-      const inputs = works[i]!.inputs;
-      for (let k = 0; k < inputs.length; k++) if (inputs.indexOf(inputs[k]!) === k) readerList[readerStart[inputs[k]!]! + filled[inputs[k]!]!++] = i;
+      for (let k = distinctStart[i]!; k < distinctEnd[i]!; k++) readerList[readerStart[distinct[k]!]! + filled[distinct[k]!]!++] = i;
     }
     const byGroups = rule.readsOnlyDifferences === true && rule.threshold === undefined && rule.keysOnlyGrow !== true;
     const pool = byGroups ? this.makePool(profiles.firstWork.length, arrays) : undefined;
@@ -349,7 +359,10 @@ export class MctEngine {
     // make V8 compile updateCells for entry inside its loop (on-stack replacement) only, after which
     // millions of single-cell calls could run unoptimized: a cold Min-min plan took 4 s instead of 0.8 s.
     if (lazily) for (let i = 0; i < n; i++) for (let c = 0; c < C; c++) this.updateCells(c, -1, false, i);
-    else for (let c = 0; c < C; c++) this.updateCells(c, -1, false);
+    else {
+      this.summarizeInputs();
+      for (let c = 0; c < C; c++) this.updateCells(c, -1, false);
+    }
     for (let i = 0; i < n; i++) {
       this.active[i] = 1;
       this.rescore(i);
@@ -445,6 +458,29 @@ export class MctEngine {
       if (cellVersion[cell] === clusterVersion[c]) continue;
       this.updateCells(c, -1, false, j);
       cellVersion[cell] = clusterVersion[c]!;
+    }
+  }
+
+  /**
+   * Every Work's inputs summary on every cluster, Work by Work: the first passes run cluster by cluster,
+   * and reading each Work's inputs (the Work, its list, their files: objects spread over the heap) once per
+   * cluster made the summaries a third of the 40,000-task XSufferage study's time (bench/cost-curve.bench.ts).
+   * In the order of the plan's Works, which is mostly the order they lie in memory.
+   */
+  private summarizeInputs(): void {
+    const { n, C, chart, summary, summaryStale, sendDur, availReady } = this;
+    const engineIndexOf = this.engineIndexOf;
+    for (let k = 0; k < engineIndexOf.length; k++) {
+      const j = engineIndexOf[k]!;
+      if (j < 0) continue;
+      const work = this.works[j]!;
+      for (let c = 0; c < C; c++) {
+        const cell = c * n + j;
+        chart.inputSummary(work, c, summary);
+        sendDur[cell] = summary.missingCount === 0 ? -Infinity : summary.sendDurS;
+        availReady[cell] = summary.availableReadyS;
+        summaryStale[cell] = 0;
+      }
     }
   }
 
