@@ -59,6 +59,11 @@ export class FakeGrid implements GridOS, InformationService {
     if (!this.stored.has(host.clusterId)) this.stored.set(host.clusterId, new Set());
     return host;
   }
+  /** The cluster's storage holds the file already (left by an earlier run, say) without the scheduler having sent it. */
+  preStore(clusterId: ClusterId, fileId: FileId): void {
+    if (!this.stored.has(clusterId)) this.stored.set(clusterId, new Set());
+    this.stored.get(clusterId)!.add(fileId);
+  }
   removeHost(hostId: HostId): void {
     const host = this.hosts.get(hostId);
     this.hosts.delete(hostId);
