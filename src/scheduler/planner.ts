@@ -160,6 +160,8 @@ export function makePlan(input: PlanInput): PlanOutput {
   // Stored files, looked up for the files the chart reads only.
   const foundStored = new Map<ClusterId, FileId[]>();
   const storages = input.clusters.map((cluster) => input.storedFiles?.(cluster.id));
+  // Per file, 1 once marked in the chart being drawn: a file many Works read is looked up once.
+  let marked = new Uint8Array(0);
   const markStored = (chart: GanttChart, specs: Iterable<WorkSpec>): void => {
     // Work by Work, each one's inputs read once for every cluster (the Works' objects are spread over the
     // heap: cluster by cluster, reading them again cost 1 s of the 40,000-task XSufferage study). What is
@@ -168,6 +170,8 @@ export function makePlan(input: PlanInput): PlanOutput {
     const found: FileId[][] = clusters.map(() => []);
     for (const spec of specs) {
       for (const fileId of spec.inputs) {
+        if (marked[fileId] === 1) continue;
+        marked[fileId] = 1;
         for (let c = 0; c < clusters.length; c++) {
           if (clusters[c]!.stored.has(fileId)) chart.markFile(c, fileId, nowS);
           else if (storages[c]?.has(fileId) === true) {
@@ -189,6 +193,7 @@ export function makePlan(input: PlanInput): PlanOutput {
     const chart = new GanttChart({ nowS, horizonS: input.horizonS, ...(input.maxPlacements === undefined ? {} : { maxPlacements: input.maxPlacements }), clusters: chartClusters, hosts: chartHosts, files: input.files, usage });
     const keptSpecs: WorkSpec[] = [];
     for (const host of hosts) for (const workId of host.fifo) keptSpecs.push(works.get(workId)!.spec);
+    marked = new Uint8Array(input.files.length);
     markStored(chart, keptSpecs);
     // Step (3): what is running, and what is already there.
     input.clusters.forEach((cluster, c) => {
