@@ -14,17 +14,22 @@ export function runTimeProfiles(works: readonly WorkSpec[]): RunTimeProfiles {
   // Profiles bucketed by a hash of the estimates, compared in full within a bucket.
   const buckets = new Map<number, number[]>();
   const firstWork: number[] = [];
-  const profileOf = Int32Array.from(works, (w, i) => {
-    const hash = numbersHash(w.estRunTimeS, 0);
-    let bucket = buckets.get(hash);
-    if (bucket === undefined) buckets.set(hash, (bucket = []));
-    for (const id of bucket) if (sameNumbers(works[firstWork[id]!]!.estRunTimeS, w.estRunTimeS)) return id;
-    const id = firstWork.length;
-    firstWork.push(i);
-    bucket.push(id);
-    return id;
-  });
+  const profileOf = new Int32Array(works.length);
+  for (let i = 0; i < works.length; i++) profileOf[i] = profileFor(works, i, buckets, firstWork);
   return { profileOf, firstWork: Int32Array.from(firstWork) };
+}
+
+/** Work i's profile, found in (or added to) the buckets by hash. */
+function profileFor(works: readonly WorkSpec[], i: number, buckets: Map<number, number[]>, firstWork: number[]): number {
+  const estimates = works[i]!.estRunTimeS;
+  const hash = numbersHash(estimates, 0);
+  let bucket = buckets.get(hash);
+  if (bucket === undefined) buckets.set(hash, (bucket = []));
+  for (const id of bucket) if (sameNumbers(works[firstWork[id]!]!.estRunTimeS, estimates)) return id;
+  const id = firstWork.length;
+  firstWork.push(i);
+  bucket.push(id);
+  return id;
 }
 
 /** A small-integer hash of some numbers (for Map keys: equal numbers, equal hashes). */
@@ -52,19 +57,21 @@ export function sameNumbers(a: readonly number[], b: readonly number[]): boolean
 export function profileOrder(profiles: RunTimeProfiles): Int32Array {
   const { profileOf, firstWork } = profiles;
   const start = new Int32Array(firstWork.length + 1);
-  for (const p of profileOf) start[p + 1]!++;
+  for (let i = 0; i < profileOf.length; i++) start[profileOf[i]! + 1]!++;
   for (let p = 0; p < firstWork.length; p++) start[p + 1]! += start[p]!;
   const order = new Int32Array(profileOf.length);
-  profileOf.forEach((p, i) => (order[start[p]!++] = i));
+  for (let i = 0; i < profileOf.length; i++) order[start[profileOf[i]!]!++] = i;
   return order;
 }
 
 /** The same profiles for the Works listed in `order` (as given by profileOrder). */
 export function reordered(profiles: RunTimeProfiles, order: Int32Array): RunTimeProfiles {
-  const profileOf = Int32Array.from(order, (i) => profiles.profileOf[i]!);
+  // Plain loops: Int32Array.from and forEach over a typed array go through its iterator.
+  const profileOf = new Int32Array(order.length);
   const firstWork = new Int32Array(profiles.firstWork.length).fill(-1);
-  profileOf.forEach((p, q) => {
+  for (let q = 0; q < order.length; q++) {
+    const p = (profileOf[q] = profiles.profileOf[order[q]!]!);
     if (firstWork[p] === -1) firstWork[p] = q;
-  });
+  }
   return { profileOf, firstWork };
 }
