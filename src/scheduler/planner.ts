@@ -160,8 +160,16 @@ export function makePlan(input: PlanInput): PlanOutput {
   // Stored files, looked up for the files the chart reads only.
   const foundStored = new Map<ClusterId, FileId[]>();
   const storages = input.clusters.map((cluster) => input.storedFiles?.(cluster.id));
-  // Per file, 1 once marked in the chart being drawn: a file many Works read is looked up once.
+  // Per file, 1 once marked in the chart being drawn: a file many Works read is looked up once. Files in no
+  // storage at all (most inputs of the Works not started) are not looked up cluster by cluster: reading
+  // the storages' lists once costs less than looking every input up in every cluster's (2.7 s of the
+  // 80,000-task XSufferage study).
   let marked = new Uint8Array(0);
+  const storedSomewhere = new Uint8Array(input.files.length);
+  input.clusters.forEach((cluster, c) => {
+    for (const fileId of cluster.stored) storedSomewhere[fileId] = 1;
+    for (const fileId of storages[c] ?? []) storedSomewhere[fileId] = 1;
+  });
   const markStored = (chart: GanttChart, specs: Iterable<WorkSpec>): void => {
     // Work by Work, each one's inputs read once for every cluster (the Works' objects are spread over the
     // heap: cluster by cluster, reading them again cost 1 s of the 40,000-task XSufferage study). What is
@@ -172,6 +180,7 @@ export function makePlan(input: PlanInput): PlanOutput {
       for (const fileId of spec.inputs) {
         if (marked[fileId] === 1) continue;
         marked[fileId] = 1;
+        if (storedSomewhere[fileId] === 0) continue;
         for (let c = 0; c < clusters.length; c++) {
           if (clusters[c]!.stored.has(fileId)) chart.markFile(c, fileId, nowS);
           else if (storages[c]?.has(fileId) === true) {
