@@ -6,9 +6,10 @@
 //
 // Cost: a plan costs what it draws and places, not the size of the application. The usage counts, the
 // todo Works in id order and the computed Works come from PendingWorks, which the scheduler keeps up to
-// date (without it, they are gathered by one scan of `works`). Stored files are looked up only for the
-// Works the chart reads (kept and candidate Works), never by walking a whole storage; files that port (3)
-// reports stored but the cluster's state did not know are returned in `foundStored`. A heuristic whose
+// date (without it, they are gathered by one scan of `works`). Stored files are looked up for the Works the
+// chart reads (kept and candidate Works; stored-inputs.ts): a whole storage is walked only by a plan that
+// reads as many Works, times clusters, as the storages hold files; files that port (3) reports stored but the cluster's state did not
+// know are returned in `foundStored`. A heuristic whose
 // number of placements is known from the chart alone (PLACEMENT_BOUNDS: the work queue gives one Work to
 // each idle host) is handed only that many Works, the first by id, which gives exactly the placements it
 // would make from the full list. The plan record still counts every Work step (4) considered.
@@ -26,6 +27,7 @@ import type { Estimator } from './estimates.js';
 import { GanttChart, type ChartCluster, type ChartHost, type LinkEntry } from './gantt.js';
 import type { Heuristic } from './heuristics/heuristic.js';
 import { PendingWorks, type ClusterState, type HostState, type LinkItem, type RunningSubtask, type WorkState } from './state.js';
+import { StoredInputs } from './stored-inputs.js';
 import type { HostCandidates } from './strategies/host-candidates.js';
 import type { PlannedSlot } from './strategies/plan-events.js';
 import { expectedEndS } from './strategies/running-estimate.js';
@@ -158,52 +160,19 @@ export function makePlan(input: PlanInput): PlanOutput {
   const hostEnds = hosts.map((host) => (host.running === null ? null : runningEndS(host.running, { kind: 'host', hostId: host.info.id })));
 
   // Stored files, looked up for the files the chart reads only.
-  const foundStored = new Map<ClusterId, FileId[]>();
-  const storages = input.clusters.map((cluster) => input.storedFiles?.(cluster.id));
-  // Per file, 1 once marked in the chart being drawn: a file many Works read is looked up once. Files in no
-  // storage at all (most inputs of the Works not started) are not looked up cluster by cluster: reading
-  // the storages' lists once costs less than looking every input up in every cluster's (2.7 s of the
-  // 80,000-task XSufferage study).
-  let marked = new Uint8Array(0);
-  const storedSomewhere = new Uint8Array(input.files.length);
-  input.clusters.forEach((cluster, c) => {
-    for (const fileId of cluster.stored) storedSomewhere[fileId] = 1;
-    for (const fileId of storages[c] ?? []) storedSomewhere[fileId] = 1;
-  });
-  const markStored = (chart: GanttChart, specs: Iterable<WorkSpec>): void => {
-    // Work by Work, each one's inputs read once for every cluster (the Works' objects are spread over the
-    // heap: cluster by cluster, reading them again cost 1 s of the 40,000-task XSufferage study). What is
-    // found is reported cluster by cluster as before: clusters in order, files in the order of the Works.
-    const clusters = input.clusters;
-    const found: FileId[][] = clusters.map(() => []);
-    for (const spec of specs) {
-      for (const fileId of spec.inputs) {
-        if (marked[fileId] === 1) continue;
-        marked[fileId] = 1;
-        if (storedSomewhere[fileId] === 0) continue;
-        for (let c = 0; c < clusters.length; c++) {
-          if (clusters[c]!.stored.has(fileId)) chart.markFile(c, fileId, nowS);
-          else if (storages[c]?.has(fileId) === true) {
-            chart.markFile(c, fileId, nowS);
-            found[c]!.push(fileId);
-          }
-        }
-      }
-    }
-    clusters.forEach((cluster, c) => {
-      if (found[c]!.length === 0) return;
-      let known = foundStored.get(cluster.id);
-      if (known === undefined) foundStored.set(cluster.id, (known = []));
-      for (const fileId of found[c]!) if (!known.includes(fileId)) known.push(fileId);
-    });
-  };
+  const storedInputs = new StoredInputs(
+    input.clusters,
+    input.clusters.map((cluster) => input.storedFiles?.(cluster.id)),
+    input.files.length,
+    nowS,
+  );
 
   const draw = (refused: ReadonlySet<WorkId>): { chart: GanttChart; candidates: readonly WorkSpec[] } => {
     const chart = new GanttChart({ nowS, horizonS: input.horizonS, ...(input.maxPlacements === undefined ? {} : { maxPlacements: input.maxPlacements }), clusters: chartClusters, hosts: chartHosts, files: input.files, usage });
     const keptSpecs: WorkSpec[] = [];
     for (const host of hosts) for (const workId of host.fifo) keptSpecs.push(works.get(workId)!.spec);
-    marked = new Uint8Array(input.files.length);
-    markStored(chart, keptSpecs);
+    storedInputs.newChart();
+    storedInputs.mark(chart, keptSpecs);
     // Step (3): what is running, and what is already there.
     input.clusters.forEach((cluster, c) => {
       const endS = linkEnds[c];
@@ -235,7 +204,7 @@ export function makePlan(input: PlanInput): PlanOutput {
     const bound = avoidance === undefined ? PLACEMENT_BOUNDS[input.heuristic.name]?.(chart) : undefined;
     let candidates = firstConsidered(bound ?? Infinity);
     if (refused.size > 0) candidates = candidates.filter((w) => !refused.has(w.id));
-    markStored(chart, candidates);
+    storedInputs.mark(chart, candidates);
     input.heuristic.plan({
       chart,
       works: candidates.map(specFor),
@@ -293,7 +262,7 @@ export function makePlan(input: PlanInput): PlanOutput {
     if (chart.isIdle(h) || (late.size > 0 && !busyHosts.has(h) && hosts[h]!.running === null)) idleHosts.add(host.id);
   });
   const plannedWorks = chart.assignments.filter((row) => !row.kept && !late.has(row.workId)).length;
-  return { chart, kept, added, idleHosts, slots, consideredWorks: consideredCount, plannedWorks, foundStored };
+  return { chart, kept, added, idleHosts, slots, consideredWorks: consideredCount, plannedWorks, foundStored: storedInputs.found };
 }
 
 function toItem(entry: LinkEntry): LinkItem {

@@ -46,18 +46,24 @@ describe('a run on one host', () => {
     expect(h.clock.pendingTimes()).toEqual([]);
   });
 
-  it('a plan finds a file a storage holds that the scheduler did not know of, and does not send it', () => {
-    const h = new Harness(twoWorks(), { heuristic: 'minmin', planIntervalS: 50 });
-    h.start([host('c1.a', 'c1')]);
-    expect(h.grid.log).toEqual(['store 0 c1']);
-    // Work 1's private input reaches the storage by other means while the link is busy with file 0.
-    h.grid.preStore('c1', 2);
-    h.clock.advanceTo(50);
-    expect(h.ofType('plan')).toHaveLength(2);
-    for (let t = 51; !h.scheduler.isFinished() && t < 1000; t++) h.complete(h.grid.active[0]!, t);
-    expect(h.scheduler.isFinished()).toBe(true);
-    expect(h.grid.log.filter((l) => l.startsWith('store'))).toEqual(['store 0 c1', 'store 1 c1']);
-  });
+  // The plan lists every stored file first when it reads as many Works (times clusters) as the storages
+  // hold files, and looks each input up directly otherwise (stored-inputs.ts): files no Work reads, stored
+  // too, make the second case.
+  for (const unread of [[], [3, 4]]) {
+    it(`a plan finds a file a storage holds that the scheduler did not know of, and does not send it (${unread.length} more files stored)`, () => {
+      const h = new Harness(twoWorks(), { heuristic: 'minmin', planIntervalS: 50 });
+      h.start([host('c1.a', 'c1')]);
+      expect(h.grid.log).toEqual(['store 0 c1']);
+      // Work 1's private input reaches the storage by other means while the link is busy with file 0.
+      h.grid.preStore('c1', 2);
+      for (const fileId of unread) h.grid.preStore('c1', fileId);
+      h.clock.advanceTo(50);
+      expect(h.ofType('plan')).toHaveLength(2);
+      for (let t = 51; !h.scheduler.isFinished() && t < 1000; t++) h.complete(h.grid.active[0]!, t);
+      expect(h.scheduler.isFinished()).toBe(true);
+      expect(h.grid.log.filter((l) => l.startsWith('store'))).toEqual(['store 0 c1', 'store 1 c1']);
+    });
+  }
 
   it('sets the next scheduling event at now + planIntervalS', () => {
     const h = new Harness(twoWorks(), { planIntervalS: 50 });

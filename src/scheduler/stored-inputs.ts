@@ -1,0 +1,80 @@
+// Which inputs of the Works a plan draws are already in a cluster's storage, marked as there in the chart
+// (gantt.ts step 1: an available file is never sent again). A file counts as stored when the cluster's
+// state lists it (ClusterState.stored: the scheduler's own transfers) or when port (3) says the storage
+// holds it; files found only the second way are reported (`found`), for the scheduler to record.
+//
+// Cost: the files are looked up Work by Work, each input in every cluster at once (the Works' objects are
+// spread over the heap: walking the Works once per cluster cost 1 s of the 40,000-task XSufferage study of
+// bench/cost-curve.bench.ts). A plan that reads many Works compared with what the storages hold first lists
+// every stored file once: files in no storage at all (most inputs of the Works not started) are then not
+// looked up cluster by cluster, and a file many Works read is looked up once (markStored took 2.7 s of the
+// 80,000-task study, 0.8 s so). A plan that reads few Works (the work queue's) never walks a whole storage.
+import type { FileId, WorkSpec } from '../model/application.js';
+import type { ClusterId } from '../model/grid.js';
+import type { GanttChart } from './gantt.js';
+import type { ClusterState } from './state.js';
+
+export class StoredInputs {
+  /** Per cluster, the files found in its storage that its state did not list, in the order found. */
+  readonly found = new Map<ClusterId, FileId[]>();
+  private readonly storedCount: number;
+  /** Per file, 1 when some storage holds it (listed when first needed). */
+  private storedSomewhere: Uint8Array | undefined;
+  /** Per file, 1 once looked up for the chart being drawn (with storedSomewhere only). */
+  private looked: Uint8Array | undefined;
+
+  constructor(
+    /** The clusters in the chart's order. */
+    private readonly clusters: readonly ClusterState[],
+    /** What port (3) says each of them holds (undefined: not asked). */
+    private readonly storages: readonly (ReadonlySet<FileId> | undefined)[],
+    private readonly fileCount: number,
+    private readonly nowS: number,
+  ) {
+    this.storedCount = clusters.reduce((sum, cluster, c) => sum + cluster.stored.size + (storages[c]?.size ?? 0), 0);
+  }
+
+  /** A new chart is drawn: nothing is marked in it yet. */
+  newChart(): void {
+    this.looked = undefined;
+  }
+
+  /** Marks in the chart the stored inputs of these Works. */
+  mark(chart: GanttChart, specs: readonly WorkSpec[]): void {
+    const { clusters, storages } = this;
+    const index = specs.length * clusters.length >= this.storedCount ? (this.storedSomewhere ??= this.listStored()) : undefined;
+    const looked = index === undefined ? undefined : (this.looked ??= new Uint8Array(this.fileCount));
+    const found: FileId[][] = clusters.map(() => []);
+    for (const spec of specs) {
+      for (const fileId of spec.inputs) {
+        if (looked !== undefined) {
+          if (looked[fileId] === 1 || index![fileId] === 0) continue;
+          looked[fileId] = 1;
+        }
+        for (let c = 0; c < clusters.length; c++) {
+          if (clusters[c]!.stored.has(fileId)) chart.markFile(c, fileId, this.nowS);
+          else if (storages[c]?.has(fileId) === true) {
+            chart.markFile(c, fileId, this.nowS);
+            found[c]!.push(fileId);
+          }
+        }
+      }
+    }
+    // Reported cluster by cluster, in the clusters' order.
+    clusters.forEach((cluster, c) => {
+      if (found[c]!.length === 0) return;
+      let known = this.found.get(cluster.id);
+      if (known === undefined) this.found.set(cluster.id, (known = []));
+      for (const fileId of found[c]!) if (!known.includes(fileId)) known.push(fileId);
+    });
+  }
+
+  private listStored(): Uint8Array {
+    const index = new Uint8Array(this.fileCount);
+    this.clusters.forEach((cluster, c) => {
+      for (const fileId of cluster.stored) index[fileId] = 1;
+      for (const fileId of this.storages[c] ?? []) index[fileId] = 1;
+    });
+    return index;
+  }
+}
