@@ -5,10 +5,11 @@
 //
 // Cost: the files are looked up Work by Work, each input in every cluster at once (the Works' objects are
 // spread over the heap: walking the Works once per cluster cost 1 s of the 40,000-task XSufferage study of
-// bench/cost-curve.bench.ts). A plan that reads many Works compared with what the storages hold first lists
-// every stored file once: files in no storage at all (most inputs of the Works not started) are then not
-// looked up cluster by cluster, and a file many Works read is looked up once (markStored took 2.7 s of the
-// 80,000-task study, 0.8 s so). A plan that reads few Works (the work queue's) never walks a whole storage.
+// bench/cost-curve.bench.ts). A plan that reads as many Works, times clusters, as the storages hold files
+// first lists every stored file once: files in no storage at all (most inputs of the Works not started) are
+// then not looked up cluster by cluster, and a file many Works read is looked up once (the lookups took
+// 2.7 s of the 80,000-task study, 0.8 s this way). A plan that reads fewer (the work queue's: a few Works
+// per plan) never walks a whole storage.
 import type { FileId, WorkSpec } from '../model/application.js';
 import type { ClusterId } from '../model/grid.js';
 import type { GanttChart } from './gantt.js';
