@@ -2,8 +2,8 @@
 // sim.bench.ts at ½×, 1×, 2× and 4× their task counts, on the same grids (1,000 hosts for the work queue,
 // 200 for the MCell-style sweep under XSufferage). Simulation only (the inputs are built in memory, no
 // parsing, no report); one run per point, two for the small ones. Between two points the exponent
-// log2(t(2n) / t(n)) says how the cost grows: 1 is linear, 2 quadratic. The 4× XSufferage point takes
-// about a minute.
+// log2(t(2n) / t(n)) says how the cost grows: 1 is linear, 2 quadratic. The whole benchmark takes about a
+// minute, the 4× XSufferage point 20 s of it.
 import { performance } from 'node:perf_hooks';
 import { simulate } from '../backends/sim/simulate.js';
 import type { Application } from '../src/model/application.js';
