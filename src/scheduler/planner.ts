@@ -8,11 +8,11 @@
 // todo Works in id order and the computed Works come from PendingWorks, which the scheduler keeps up to
 // date (without it, they are gathered by one scan of `works`). Stored files are looked up for the Works the
 // chart reads (kept and candidate Works; stored-inputs.ts): a whole storage is walked only by a plan that
-// reads as many Works, times clusters, as the storages hold files; files that port (3) reports stored but the cluster's state did not
-// know are returned in `foundStored`. A heuristic whose
-// number of placements is known from the chart alone (PLACEMENT_BOUNDS: the work queue gives one Work to
-// each idle host) is handed only that many Works, the first by id, which gives exactly the placements it
-// would make from the full list. The plan record still counts every Work step (4) considered.
+// reads as many Works, times clusters, as the storages hold files; files that port (3) reports stored but
+// the cluster's state did not know are returned in `foundStored`. A heuristic whose number of placements
+// is known from the chart alone (PLACEMENT_BOUNDS: the work queue gives one Work to each idle host) is
+// handed only that many Works, the first by id, which gives exactly the placements it would make from the
+// full list. The plan record still counts every Work step (4) considered.
 //
 // Hosts to avoid (real runs: a Work whose program failed on a host is never placed there again): each host
 // some considered Work must avoid gets an architecture index of its own in the chart, and every Work's

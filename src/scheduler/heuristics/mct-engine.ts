@@ -358,11 +358,9 @@ export class MctEngine {
     // The lazy mode computes one cell per call, so it computes the first ones that way too. Long first passes
     // make V8 compile updateCells for entry inside its loop (on-stack replacement) only, after which
     // millions of single-cell calls could run unoptimized: a cold Min-min plan took 4 s instead of 0.8 s.
+    this.summarizeInputs();
     if (lazily) for (let i = 0; i < n; i++) for (let c = 0; c < C; c++) this.updateCells(c, -1, false, i);
-    else {
-      this.summarizeInputs();
-      for (let c = 0; c < C; c++) this.updateCells(c, -1, false);
-    }
+    else for (let c = 0; c < C; c++) this.updateCells(c, -1, false);
     for (let i = 0; i < n; i++) {
       this.active[i] = 1;
       this.rescore(i);
@@ -462,26 +460,26 @@ export class MctEngine {
   }
 
   /**
-   * Every Work's inputs summary on every cluster, Work by Work: the first passes run cluster by cluster,
-   * and reading each Work's inputs (the Work, its list, their files: objects spread over the heap) once per
-   * cluster made the summaries a third of the 40,000-task XSufferage study's time (bench/cost-curve.bench.ts).
-   * In the order of the plan's Works, which is mostly the order they lie in memory.
+   * Every Work's inputs summary on every cluster, Work by Work, in the order of the plan's Works (mostly
+   * the order they lie in memory), before the first cells: computed with them, cluster by cluster in the
+   * engine's order, reading each Work's inputs (the Work, its list, their files: objects spread over the
+   * heap) made the summaries a third of the 40,000-task XSufferage study's time (bench/cost-curve.bench.ts).
    */
   private summarizeInputs(): void {
-    const { n, C, chart, summary, summaryStale, sendDur, availReady } = this;
     const engineIndexOf = this.engineIndexOf;
     for (let k = 0; k < engineIndexOf.length; k++) {
       const j = engineIndexOf[k]!;
-      if (j < 0) continue;
-      const work = this.works[j]!;
-      for (let c = 0; c < C; c++) {
-        const cell = c * n + j;
-        chart.inputSummary(work, c, summary);
-        sendDur[cell] = summary.missingCount === 0 ? -Infinity : summary.sendDurS;
-        availReady[cell] = summary.availableReadyS;
-        summaryStale[cell] = 0;
-      }
+      if (j >= 0) for (let c = 0; c < this.C; c++) this.summarize(j, c);
     }
+  }
+
+  /** Work j's inputs summary on cluster c, kept in its cell (sendDur is -Infinity when no input is missing). */
+  private summarize(j: number, c: number): void {
+    const cell = c * this.n + j;
+    const summary = this.chart.inputSummary(this.works[j]!, c, this.summary);
+    this.sendDur[cell] = summary.missingCount === 0 ? -Infinity : summary.sendDurS;
+    this.availReady[cell] = summary.availableReadyS;
+    this.summaryStale[cell] = 0;
   }
 
   /** Files newly planned on cluster c: their readers' inputs summaries there must be computed again. */
@@ -546,12 +544,7 @@ export class MctEngine {
       const kept = only < 0 && oldH1 !== placedHost && oldH2 !== placedHost && linkFreeS + sendDur[cell]! <= holdS[cell]!;
       let changed = false;
       if (!kept) {
-        if (summaryStale[cell] === 1) {
-          const summary = chart.inputSummary(this.works[j]!, c, this.summary);
-          sendDur[cell] = summary.missingCount === 0 ? -Infinity : summary.sendDurS;
-          availReady[cell] = summary.availableReadyS;
-          summaryStale[cell] = 0;
-        }
+        if (summaryStale[cell] === 1) this.summarize(j, c);
         // GanttChart.inputReadyS, from the cached summary (sendDur is -Infinity when no input is missing).
         const readyS = Math.max(availReady[cell]!, linkFreeS + sendDur[cell]!);
         // Every host of the cluster adds the same output time, so ranking by (endS, free time, host) ranks
