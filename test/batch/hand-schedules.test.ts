@@ -96,6 +96,22 @@ describe('EASY protects only the head job; conservative protects every job', () 
   });
 });
 
+// Ten cores. 1 and 2: t0, 3 cores, 100 s each (both expected to end at 100). 3: t0, 6 cores, 10 s — the
+// head job: 4 free < 6. 4: t1, 2 cores, 1000 s.
+const ENDS_TOGETHER = [job(1, 0, 3, 100), job(2, 0, 3, 100), job(3, 0, 6, 10), job(4, 1, 2, 1000)];
+
+describe('EASY: every job expected to end at the shadow time frees its cores then', () => {
+  it('counts both jobs ending at 100 s as freeing cores, so job 4 backfills at 1 s', () => {
+    // Shadow time 100: job 1's 3 cores already make 7 >= 6, but job 2 ends then too, so 10 cores are
+    // free at 100 and 4 are spare beyond job 3's 6. Job 4 (2 cores, ends at 1001 > 100) fits in the spare
+    // 4 and starts at 1 s; job 3 still starts at 100 s (10 - 2 = 8 >= 6). Counting only job 1 leaves 1
+    // spare core, and job 4 would wait until 100 s.
+    const { starts, checker } = schedule(ENDS_TOGETHER, 'easy', 1, 10);
+    expect(starts).toEqual({ 1: 0, 2: 0, 3: 100, 4: 1 });
+    expect(checker.violations()).toEqual([]);
+  });
+});
+
 describe('time limits and zero-length jobs', () => {
   it('kills a job at its requested time, and the policy may rely on that', () => {
     // 1 asks for 5 s but would run 50: killed at 5. 2 (4 cores) starts at 5.

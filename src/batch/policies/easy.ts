@@ -13,13 +13,16 @@ class EasyQueue extends ArrivalOrderQueue {
     let available = machine.freeCores();
     let shadowS = Infinity;
     let extraCores = 0;
-    for (const r of machine.runningEnds()) {
-      available += r.cores;
-      if (available >= head.cores) {
-        shadowS = r.expectedEndS;
-        extraCores = available - head.cores;
-        break;
-      }
+    const running = machine.runningEnds();
+    for (let k = 0; k < running.length; k++) {
+      available += running[k]!.cores;
+      if (available < head.cores) continue;
+      // Every job expected to end at the shadow time frees its cores then, not only the first that
+      // makes the head job fit (round requested times make such ties common in real logs).
+      shadowS = running[k]!.expectedEndS;
+      while (k + 1 < running.length && running[k + 1]!.expectedEndS === shadowS) available += running[++k]!.cores;
+      extraCores = available - head.cores;
+      break;
     }
     machine.reserve(head, shadowS);
     for (let i = 1; i < this.waiting.length && machine.freeCores() > 0; ) {
