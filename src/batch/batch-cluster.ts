@@ -2,12 +2,18 @@
 // metrics. It is passive — whoever owns the clock (the trace simulation, later the grid simulator) feeds it
 // submissions, asks when the next job ends and tells it the time — so the same core serves both.
 //
+// Where jobs run is its placement's business (placement.ts): the bag of cores by default, or a mesh or
+// torus whose allocator picks whole nodes.
+//
 // Order at one instant: jobs ending at t release their cores first, then jobs submitted at t join the
 // queue, then the policy dispatches once. Jobs ending at the same time end in the order they started.
 import type { Allocator } from './allocators/allocator.js';
+import { CorePlacement } from './core-placement.js';
 import { startJob, type BatchJob, type StartedJob } from './job.js';
 import { JobMetrics, type JobMetricsSummary } from './job-metrics.js';
-import type { BatchPolicy, BatchQueue, Machine, RunningEnd } from './policies/policy.js';
+import { AllocationMetrics } from './machines/allocation-metrics.js';
+import type { Placement, RunningAllocation } from './placement.js';
+import type { BatchPolicy, BatchQueue, Machine } from './policies/policy.js';
 import { MinHeap } from '../util/min-heap.js';
 
 export interface BatchClusterShape {
@@ -24,7 +30,7 @@ export interface ScheduleObserver {
   reserved?(job: BatchJob, startS: number, nowS: number): void;
 }
 
-interface Running extends RunningEnd {
+interface Running extends RunningAllocation {
   readonly started: StartedJob;
   readonly seq: number;
   /** Ended before its time (endEarly); its entry in `ends` is skipped when it comes up. */
@@ -36,8 +42,7 @@ const byExpectedEnd = (a: Running, b: Running): number => a.expectedEndS - b.exp
 
 export class BatchCluster {
   readonly totalCores: number;
-  readonly freeByNode: Int32Array;
-  private free: number;
+  readonly placement: Placement;
   private readonly queue: BatchQueue;
   private readonly ends = new MinHeap<Running>(byEnd);
   /** Running jobs by time limit, for the policy (kept sorted: insert and remove by binary search). */
@@ -48,26 +53,32 @@ export class BatchCluster {
   /** Entries of `ends` whose job already ended early. */
   private endedEarly = 0;
   private readonly machine: Machine;
+  /** Free nodes the waiting head job cannot use although there are enough (contiguous allocation). */
+  private fragmentedNodes = 0;
 
   constructor(
     readonly shape: BatchClusterShape,
     readonly policy: BatchPolicy,
-    readonly allocator: Allocator,
+    /** Where jobs run: a Placement, or a core allocator on the bag of cores. */
+    placement: Placement | Allocator,
     private readonly observer: ScheduleObserver = {},
     boundedSlowdownThresholdS?: number,
   ) {
-    this.totalCores = shape.nodes * shape.coresPerNode;
-    this.freeByNode = new Int32Array(shape.nodes).fill(shape.coresPerNode);
-    this.free = this.totalCores;
+    this.placement = 'place' in placement ? placement : new CorePlacement(shape, placement);
+    this.totalCores = this.placement.totalCores;
     this.queue = policy.createQueue();
-    this.metrics = new JobMetrics(this.totalCores, boundedSlowdownThresholdS);
+    const measured = this.placement.measuredNodes;
+    this.metrics = new JobMetrics(this.totalCores, boundedSlowdownThresholdS, measured === undefined ? undefined : new AllocationMetrics(measured));
     const cluster = this;
+    const place = this.placement;
     this.machine = {
       get nowS() {
         return cluster.clockS;
       },
       totalCores: this.totalCores,
-      freeCores: () => this.free,
+      freeCores: () => place.freeCores,
+      canStart: (job) => place.canPlace(job),
+      reservation: (head) => place.reservation(this.clockS, this.byLimit, head),
       runningEnds: () => this.byLimit,
       start: (job) => this.start(job),
       reserve: (job, startS) => this.observer.reserved?.(job, startS, this.clockS),
@@ -83,7 +94,7 @@ export class BatchCluster {
   }
 
   get freeCores(): number {
-    return this.free;
+    return this.placement.freeCores;
   }
 
   /** When the next running job ends, or Infinity. */
@@ -95,7 +106,7 @@ export class BatchCluster {
   /** Moves the cluster's clock to `nowS`, accounting for the time since the last event. */
   advanceTo(nowS: number): void {
     if (nowS < this.clockS) throw new Error(`BatchCluster: time went back from ${this.clockS} to ${nowS}`);
-    if (this.clockS > -Infinity) this.metrics.interval(nowS - this.clockS, this.free, this.queue.length);
+    if (this.clockS > -Infinity) this.metrics.interval(nowS - this.clockS, this.placement.freeCores, this.queue.length, this.fragmentedNodes);
     this.clockS = nowS;
   }
 
@@ -128,7 +139,8 @@ export class BatchCluster {
     }
   }
 
-  submit(job: BatchJob): void {
+  submit(submitted: BatchJob): void {
+    const job = this.placement.hold(submitted);
     if (job.cores > this.totalCores) throw new Error(`BatchCluster: job ${job.id} asks for ${job.cores} cores, the cluster has ${this.totalCores}`);
     this.metrics.submitted(job.submitS);
     this.observer.submitted?.(job);
@@ -138,6 +150,7 @@ export class BatchCluster {
   dispatch(): void {
     this.queue.dispatch(this.machine);
     this.metrics.dispatched(this.queue.length);
+    this.fragmentedNodes = this.placement.fragmentedNodes(this.queue.peek());
   }
 
   summary(): JobMetricsSummary {
@@ -145,20 +158,19 @@ export class BatchCluster {
   }
 
   private start(job: BatchJob): void {
-    if (job.cores > this.free) throw new Error(`batch policy ${this.policy.name} started job ${job.id} (${job.cores} cores) with ${this.free} free`);
-    const allocation = this.allocator.allocate(this.freeByNode, job.cores);
-    this.free -= job.cores;
-    const started = startJob(job, this.clockS, allocation);
-    const running: Running = { started, seq: this.seq++, expectedEndS: started.expectedEndS, cores: job.cores, over: false };
+    if (!this.placement.canPlace(job)) throw new Error(`batch policy ${this.policy.name} started job ${job.id} (${job.cores} cores), which cannot start now (${this.placement.freeCores} cores free)`);
+    const allocation = this.placement.place(job);
+    const quality = this.placement.lastQuality;
+    if (quality !== undefined) this.metrics.allocation?.started(allocation.length / 2, quality);
+    const started = startJob(job, this.clockS, allocation, quality);
+    const running: Running = { started, seq: this.seq++, expectedEndS: started.expectedEndS, cores: job.cores, allocation, over: false };
     this.ends.push(running);
     this.byLimit.splice(this.limitIndex(running), 0, running);
     this.observer.started?.(started);
   }
 
   private release(r: Running, ended: StartedJob): void {
-    const a = r.started.allocation;
-    for (let i = 0; i < a.length; i += 2) this.freeByNode[a[i]!] = this.freeByNode[a[i]!]! + a[i + 1]!;
-    this.free += r.cores;
+    this.placement.release(r.allocation);
     this.byLimit.splice(this.limitIndex(r), 1);
     this.metrics.ended(ended);
     this.observer.ended?.(ended);

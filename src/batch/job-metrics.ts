@@ -7,9 +7,11 @@
 //   slowdown = response / max(run, 1)            (SWF's resolution is one second);
 //   bounded slowdown = max(1, response / max(run, τ)), τ = the bounded-slowdown threshold (default 10 s);
 //   utilization = Σ cores × run / (cluster cores × span), span = first submit … last end;
-//   loss of capacity = Σ over intervals with a job waiting of free cores × length / (cluster cores × span).
+//   loss of capacity = Σ over intervals with a job waiting of free cores × length / (cluster cores × span);
+//   on a mesh or torus, allocation quality and fragmentation (machines/allocation-metrics.ts).
 import type { StartedJob } from './job.js';
 import { QuantileSketch, type DistributionSummary } from './quantile-sketch.js';
+import type { AllocationMetrics, AllocationMetricsSummary } from './machines/allocation-metrics.js';
 
 export const DEFAULT_BOUNDED_SLOWDOWN_THRESHOLD_S = 10;
 
@@ -32,6 +34,8 @@ export interface JobMetricsSummary {
   /** The number of waiting jobs after each dispatch (AccaSim's queue-size plot). */
   readonly queueLengthAtDispatch: DistributionSummary;
   readonly throughputJobsPerHour: number;
+  /** On a mesh or torus: allocation quality and fragmentation (absent on the bag of cores). */
+  readonly allocation?: AllocationMetricsSummary;
 }
 
 export class JobMetrics {
@@ -52,6 +56,8 @@ export class JobMetrics {
   constructor(
     private readonly totalCores: number,
     private readonly boundedSlowdownThresholdS = DEFAULT_BOUNDED_SLOWDOWN_THRESHOLD_S,
+    /** Allocation quality, on a mesh or torus. */
+    readonly allocation?: AllocationMetrics,
   ) {}
 
   submitted(submitS: number): void {
@@ -72,8 +78,9 @@ export class JobMetrics {
   }
 
   /** The state held for `durationS` before the next event. */
-  interval(durationS: number, freeCores: number, waitingJobs: number): void {
+  interval(durationS: number, freeCores: number, waitingJobs: number, fragmentedNodes = 0): void {
     if (waitingJobs > 0) this.lostCoreSeconds += freeCores * durationS;
+    if (fragmentedNodes > 0) this.allocation?.fragmented(fragmentedNodes, durationS);
     this.queueSeconds += waitingJobs * durationS;
   }
 
@@ -102,6 +109,7 @@ export class JobMetrics {
       queueLength: { timeMean: spanS > 0 ? this.queueSeconds / spanS : 0, max: this.maxQueue },
       queueLengthAtDispatch: this.queueAtDispatch.summary(),
       throughputJobsPerHour: spanS > 0 ? (this.jobs * 3600) / spanS : 0,
+      ...(this.allocation === undefined ? {} : { allocation: this.allocation.summary(spanS) }),
     };
   }
 }

@@ -1,5 +1,6 @@
 // A job submitted to a batch-managed cluster: what its submitter asked for and what it really does.
 // A policy sees only the request (cores, requestedS); the simulator uses runS, the actual run time.
+import type { AllocationQuality } from './machines/allocation-quality.js';
 
 export interface BatchJob {
   /** The job's number (SWF field 1), unique within a workload. */
@@ -27,9 +28,11 @@ export interface StartedJob {
   /** Node index and cores taken on it, as pairs: [node, cores, node, cores, …]. */
   readonly allocation: readonly number[];
   readonly killed: boolean;
+  /** On a mesh or torus: how good the allocation is. */
+  readonly quality?: AllocationQuality;
 }
 
-export function startJob(job: BatchJob, startS: number, allocation: readonly number[]): StartedJob {
+export function startJob(job: BatchJob, startS: number, allocation: readonly number[], quality?: AllocationQuality): StartedJob {
   const killed = job.runS > job.requestedS;
   return {
     job,
@@ -38,5 +41,6 @@ export function startJob(job: BatchJob, startS: number, allocation: readonly num
     expectedEndS: startS + job.requestedS,
     allocation,
     killed,
+    ...(quality === undefined ? {} : { quality }),
   };
 }

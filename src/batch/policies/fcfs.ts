@@ -13,9 +13,13 @@ export class ArrivalOrderQueue implements BatchQueue {
     this.waiting.push(job);
   }
 
+  peek(): ReturnType<BatchQueue['peek']> {
+    return this.waiting.length > 0 ? this.waiting.at(0) : undefined;
+  }
+
   /** Starts jobs from the head while they fit; true if jobs are still waiting. */
   protected startFromHead(machine: Machine): boolean {
-    while (this.waiting.length > 0 && this.waiting.at(0).cores <= machine.freeCores()) {
+    while (this.waiting.length > 0 && machine.canStart(this.waiting.at(0))) {
       machine.start(this.waiting.at(0));
       this.waiting.removeAt(0);
     }

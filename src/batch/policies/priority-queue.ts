@@ -26,8 +26,12 @@ export class PriorityOrderQueue implements BatchQueue {
     this.heap.push({ job, arrival: this.arrivals++ });
   }
 
+  peek(): BatchJob | undefined {
+    return this.heap.peek()?.job;
+  }
+
   dispatch(machine: Machine): void {
-    for (let top = this.heap.peek(); top !== undefined && top.job.cores <= machine.freeCores(); top = this.heap.peek()) {
+    for (let top = this.heap.peek(); top !== undefined && machine.canStart(top.job); top = this.heap.peek()) {
       machine.start(top.job);
       this.heap.pop();
     }

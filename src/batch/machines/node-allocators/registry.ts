@@ -3,8 +3,9 @@
 // below; a well-known combination of a family's parameters gets a short name in ALIASES.
 import { AllocatorSpecError, type NodeAllocator, type NodeAllocatorFamily } from '../node-allocator.js';
 import type { Topology } from '../topology.js';
+import { contiguousFamily } from './contiguous.js';
 
-const FAMILIES: readonly NodeAllocatorFamily[] = [];
+const FAMILIES: readonly NodeAllocatorFamily[] = [contiguousFamily];
 
 /** Short names for well-known parameter choices: name → the full spec it stands for. */
 const ALIASES: Readonly<Record<string, string>> = {};
@@ -42,5 +43,6 @@ export function createNodeAllocator(spec: string, topology: Topology): NodeAlloc
   if (family === undefined) throw new AllocatorSpecError(`unknown allocator '${spec}' for a ${topology.kind}; expected one of ${nodeAllocatorNames().join(', ')}`);
   if (params.length > family.parameters.length) throw new AllocatorSpecError(`${family.name} takes at most ${family.parameters.length} parameter${family.parameters.length === 1 ? '' : 's'} (${family.parameters.map((p) => p.name).join(':') || 'none'}), got '${spec}'`);
   const allocator = family.create(params, topology);
-  return spec === allocator.name ? allocator : { ...allocator, name: spec, allocate: allocator.allocate.bind(allocator) };
+  if (spec === allocator.name) return allocator;
+  return { name: spec, contiguous: allocator.contiguous, allocate: (free, count) => allocator.allocate(free, count) };
 }

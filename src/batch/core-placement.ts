@@ -1,0 +1,64 @@
+// The bag of cores: nodes of equal core counts, no geometry. A job takes cores of any nodes — a node may
+// hold several jobs — chosen by a core allocator (allocators/). Any job that asks for no more cores than
+// are free can start, so EASY's reservation is a count.
+import type { Allocator } from './allocators/allocator.js';
+import type { BatchClusterShape } from './batch-cluster.js';
+import type { BatchJob } from './job.js';
+import type { Placement, RunningAllocation } from './placement.js';
+import { countReservation } from './policies/count-reservation.js';
+import type { Reservation } from './policies/policy.js';
+
+export class CorePlacement implements Placement {
+  readonly machineName = 'bag';
+  readonly measuredNodes = undefined;
+  readonly lastQuality = undefined;
+  readonly totalCores: number;
+  readonly freeByNode: Int32Array;
+  private free: number;
+
+  constructor(
+    shape: BatchClusterShape,
+    private readonly allocator: Allocator,
+  ) {
+    this.totalCores = shape.nodes * shape.coresPerNode;
+    this.freeByNode = new Int32Array(shape.nodes).fill(shape.coresPerNode);
+    this.free = this.totalCores;
+  }
+
+  get allocatorName(): string {
+    return this.allocator.name;
+  }
+
+  get freeCores(): number {
+    return this.free;
+  }
+
+  hold(job: BatchJob): BatchJob {
+    return job;
+  }
+
+  canPlace(job: BatchJob): boolean {
+    return job.cores <= this.free;
+  }
+
+  place(job: BatchJob): readonly number[] {
+    if (job.cores > this.free) throw new Error(`job ${job.id} (${job.cores} cores) started with ${this.free} free`);
+    this.free -= job.cores;
+    return this.allocator.allocate(this.freeByNode, job.cores);
+  }
+
+  release(a: readonly number[]): void {
+    for (let i = 0; i < a.length; i += 2) {
+      this.freeByNode[a[i]!] = this.freeByNode[a[i]!]! + a[i + 1]!;
+      this.free += a[i + 1]!;
+    }
+  }
+
+  reservation(nowS: number, running: readonly RunningAllocation[], head: BatchJob): Reservation {
+    return countReservation(nowS, this.free, running, head);
+  }
+
+  fragmentedNodes(): number {
+    return 0;
+  }
+}

@@ -1,0 +1,140 @@
+// Contiguous allocation: every job gets a box of nodes (a sub-mesh), shaped by the rule in
+// ../submesh-shape.ts, in any orientation that fits. `first-fit` takes the first free box in the order of
+// its corner's node index (orientations in boxShapes' order at each corner); `best-fit` takes the free box
+// that touches the most busy nodes and machine edges across its faces — the snuggest place, which leaves
+// the largest free regions whole — with ties going to the first-fit order. On a torus boxes do not wrap.
+// A job may fail to be placed although enough nodes are free: the policy asks before starting it, and
+// EASY checks its head job's reservation with this allocator (../contiguous-reservation.ts).
+// Cost: a prefix sum of busy nodes per call, O(nodes), then O(1) per candidate box (and per face).
+import { AllocatorSpecError, parameterValue, type FreeNodes, type NodeAllocator, type NodeAllocatorFamily } from '../node-allocator.js';
+import { boxShapes, type BoxShape } from '../submesh-shape.js';
+import type { Topology } from '../topology.js';
+
+/** Busy-node counts over boxes in O(1), from a 3D prefix sum rebuilt for each state. */
+class BusyCounts {
+  private readonly sums: Int32Array;
+  private readonly sx: number;
+  private readonly sxy: number;
+
+  constructor(private readonly topology: Topology) {
+    const [X, Y, Z] = topology.dims;
+    this.sx = X + 1;
+    this.sxy = (X + 1) * (Y + 1);
+    this.sums = new Int32Array((X + 1) * (Y + 1) * (Z + 1));
+  }
+
+  load(isFree: Uint8Array): void {
+    const [X, Y, Z] = this.topology.dims;
+    const s = this.sums;
+    for (let z = 1; z <= Z; z++) {
+      for (let y = 1; y <= Y; y++) {
+        for (let x = 1; x <= X; x++) {
+          const busy = 1 - isFree[x - 1 + X * (y - 1 + Y * (z - 1))]!;
+          const i = x + this.sx * y + this.sxy * z;
+          s[i] = busy + s[i - 1]! + s[i - this.sx]! + s[i - this.sxy]! - s[i - 1 - this.sx]! - s[i - 1 - this.sxy]! - s[i - this.sx - this.sxy]! + s[i - 1 - this.sx - this.sxy]!;
+        }
+      }
+    }
+  }
+
+  /** Busy nodes in [x0, x1) × [y0, y1) × [z0, z1), the box clipped to the machine. */
+  busy(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number): number {
+    const [X, Y, Z] = this.topology.dims;
+    x0 = Math.max(0, x0);
+    y0 = Math.max(0, y0);
+    z0 = Math.max(0, z0);
+    x1 = Math.min(X, x1);
+    y1 = Math.min(Y, y1);
+    z1 = Math.min(Z, z1);
+    if (x0 >= x1 || y0 >= y1 || z0 >= z1) return 0;
+    const s = this.sums;
+    const at = (x: number, y: number, z: number) => s[x + this.sx * y + this.sxy * z]!;
+    return at(x1, y1, z1) - at(x0, y1, z1) - at(x1, y0, z1) - at(x1, y1, z0) + at(x0, y0, z1) + at(x0, y1, z0) + at(x1, y0, z0) - at(x0, y0, z0);
+  }
+}
+
+type Selection = 'first-fit' | 'best-fit';
+
+class ContiguousAllocator implements NodeAllocator {
+  readonly contiguous = true;
+  private readonly counts: BusyCounts;
+  private readonly shapes = new Map<number, BoxShape[]>();
+
+  constructor(
+    readonly name: string,
+    private readonly topology: Topology,
+    private readonly selection: Selection,
+  ) {
+    this.counts = new BusyCounts(topology);
+  }
+
+  allocate(free: FreeNodes, count: number): Int32Array | undefined {
+    if (count > free.count || count < 1) return undefined;
+    let shapes = this.shapes.get(count);
+    if (shapes === undefined) {
+      shapes = boxShapes(this.topology, count);
+      this.shapes.set(count, shapes);
+    }
+    if (shapes.length === 0) return undefined;
+    this.counts.load(free.isFree);
+    const [X, Y, Z] = this.topology.dims;
+    let best: { x: number; y: number; z: number; shape: BoxShape } | undefined;
+    let bestContact = -1;
+    for (let z = 0; z < Z; z++) {
+      for (let y = 0; y < Y; y++) {
+        for (let x = 0; x < X; x++) {
+          for (const shape of shapes) {
+            const [a, b, c] = shape;
+            if (x + a > X || y + b > Y || z + c > Z) continue;
+            if (this.counts.busy(x, y, z, x + a, y + b, z + c) !== 0) continue;
+            if (this.selection === 'first-fit') return this.take(x, y, z, shape, count);
+            const contact = this.contact(x, y, z, shape);
+            if (contact > bestContact) {
+              bestContact = contact;
+              best = { x, y, z, shape };
+            }
+          }
+        }
+      }
+    }
+    return best === undefined ? undefined : this.take(best.x, best.y, best.z, best.shape, count);
+  }
+
+  /** Face cells of the box at (x, y, z) that are busy or beyond the machine's edge. */
+  private contact(x: number, y: number, z: number, [a, b, c]: BoxShape): number {
+    const [X, Y, Z] = this.topology.dims;
+    const face = (outside: boolean, area: number, busy: () => number): number => (outside ? area : busy());
+    return (
+      face(x === 0, b * c, () => this.counts.busy(x - 1, y, z, x, y + b, z + c)) +
+      face(x + a === X, b * c, () => this.counts.busy(x + a, y, z, x + a + 1, y + b, z + c)) +
+      face(y === 0, a * c, () => this.counts.busy(x, y - 1, z, x + a, y, z + c)) +
+      face(y + b === Y, a * c, () => this.counts.busy(x, y + b, z, x + a, y + b + 1, z + c)) +
+      face(z === 0, a * b, () => this.counts.busy(x, y, z - 1, x + a, y + b, z)) +
+      face(z + c === Z, a * b, () => this.counts.busy(x, y, z + c, x + a, y + b, z + c + 1))
+    );
+  }
+
+  /** The first `count` nodes of the box in row-major order, as increasing node indices. */
+  private take(x: number, y: number, z: number, [a, b, c]: BoxShape, count: number): Int32Array {
+    const out = new Int32Array(count);
+    let k = 0;
+    for (let dz = 0; dz < c && k < count; dz++) {
+      for (let dy = 0; dy < b && k < count; dy++) {
+        for (let dx = 0; dx < a && k < count; dx++) out[k++] = this.topology.nodeAt(x + dx, y + dy, z + dz);
+      }
+    }
+    return out.sort();
+  }
+}
+
+export const contiguousFamily: NodeAllocatorFamily = {
+  name: 'contiguous',
+  help: 'a box (sub-mesh) per job, shaped by a fixed rule; first-fit or best-fit placement; may leave a job waiting although enough nodes are free',
+  parameters: [{ name: 'selection', values: ['first-fit', 'best-fit'], default: 'first-fit' }],
+  contiguous: true,
+  create(params, topology) {
+    const selection = parameterValue(this, params, 0) as Selection;
+    if (topology.nodes < 1) throw new AllocatorSpecError('contiguous: the machine has no nodes');
+    return new ContiguousAllocator(['contiguous', ...params].join(':'), topology, selection);
+  },
+};
