@@ -1,4 +1,5 @@
 // The human-readable report of a trace run (`gridsweep trace` without --json).
+import type { AllocationMetricsSummary } from './machines/allocation-metrics.js';
 import type { DistributionSummary } from './quantile-sketch.js';
 import type { TraceRun } from './run-trace.js';
 
@@ -14,7 +15,7 @@ export function formatTraceRun(r: TraceRun, workloadPath: string): string {
   const m = r.metrics;
   return [
     `workload           ${workloadPath}: ${n(m.jobs, 0)} jobs simulated, ${n(r.jobsSkipped, 0)} skipped`,
-    `cluster            ${r.nodes} nodes × ${r.coresPerNode} cores, policy ${r.policy}, allocator ${r.allocator}`,
+    `cluster            ${r.machine === 'bag' ? '' : `${r.machine}, `}${r.nodes} nodes × ${r.coresPerNode} cores, policy ${r.policy}, allocator ${r.allocator}`,
     `span               ${n(m.spanS, 0)} s (${n(m.spanS / 86_400, 2)} days), ${n(m.killed, 0)} jobs killed at their time limit`,
     distribution('wait', m.waitS, ' s'),
     distribution('response', m.responseS, ' s'),
@@ -24,7 +25,18 @@ export function formatTraceRun(r: TraceRun, workloadPath: string): string {
     `utilization        ${n(m.utilization * 100, 2)} %   loss of capacity ${n(m.lossOfCapacity * 100, 2)} %`,
     `queue length       time-weighted mean ${n(m.queueLength.timeMean, 2)}, max ${n(m.queueLength.max, 0)}`,
     `throughput         ${n(m.throughputJobsPerHour, 2)} jobs/hour`,
+    ...allocationLines(m.allocation),
   ].join('\n');
+}
+
+function allocationLines(a: AllocationMetricsSummary | undefined): string[] {
+  if (a === undefined) return [];
+  return [
+    distribution('pairwise hops', a.meanPairwiseHops, ''),
+    `                   (mean over a job's node pairs; ${n(a.multiNodeJobs, 0)} jobs on more than one node, ${n(a.totalPairwiseHops, 0)} pairwise hops in all)`,
+    `pieces             mean ${n(a.pieces.mean, 2)}, max ${n(a.pieces.max, 0)}; ${n(a.contiguousShare * 100, 1)} % of multi-node jobs in one piece; bounding boxes ${n(a.meanBoxFill * 100, 1)} % full`,
+    `fragmentation      ${n(a.fragmentation * 100, 2)} % (${n(a.fragmentationNodeSeconds, 0)} node-seconds free while the head job could not be placed)`,
+  ];
 }
 
 /** The batch clusters of a simulated sweep, for `simulate`'s report. */

@@ -1,9 +1,10 @@
 // Runs one SWF workload on one batch cluster under one policy (trace mode), with the optional schedule
 // file and checker: what `gridsweep trace`, the experiment tool and the benchmark share.
-import { getAllocator } from './allocators/registry.js';
 import { allObservers, type ScheduleObserver } from './batch-cluster.js';
+import { checkClusterChoice, createPlacement, machineOf } from './cluster-setup.js';
 import type { StartedJob } from './job.js';
-import { getBatchPolicy } from './policies/registry.js';
+import { AllocationLogWriter } from './machines/allocation-log.js';
+import { isTopology, type MachineSpec } from './machines/registry.js';
 import { ScheduleChecker } from './schedule-checker.js';
 import { SWF_STATUS } from './swf/fields.js';
 import { SwfWorkload } from './swf/workload.js';
@@ -12,11 +13,16 @@ import { simulateTrace, type TraceResult } from './trace-simulation.js';
 
 export interface TraceRunOptions {
   readonly workloadPath: string;
-  /** Defaults from the SWF header (MaxNodes, MaxProcs); an error if neither gives them. */
+  /** `bag` (default), `mesh:XxY[xZ]` or `torus:XxY[xZ]`. */
+  readonly machine?: string;
+  /** Defaults from the SWF header (MaxNodes, MaxProcs), or the mesh's size; an error if nothing gives them. */
   readonly nodes?: number;
   readonly coresPerNode?: number;
   readonly policy: string;
-  readonly allocator: string;
+  /** Defaults to the machine's default (cluster-setup.ts). */
+  readonly allocator?: string;
+  /** On a mesh or torus: write every job's nodes here (machines/allocation-log.ts). */
+  readonly allocationLog?: string;
   readonly boundedSlowdownThresholdS?: number;
   /** Write the simulated schedule here as SWF (wait time filled in), in the order jobs end. */
   readonly scheduleOut?: string;
@@ -24,6 +30,7 @@ export interface TraceRunOptions {
 }
 
 export interface TraceRun extends TraceResult {
+  readonly machine: string;
   readonly nodes: number;
   readonly coresPerNode: number;
   readonly policy: string;
@@ -40,36 +47,55 @@ export class ClusterSizeUnknown extends Error {
 }
 
 export function runTrace(o: TraceRunOptions): TraceRun {
-  const policy = getBatchPolicy(o.policy);
-  const allocator = getAllocator(o.allocator);
+  const machine = machineOf(o.machine ?? 'bag');
+  const { policy, allocator } = checkClusterChoice(machine, o.allocator, o.policy);
+  if (o.allocationLog !== undefined && !isTopology(machine)) throw new ClusterSizeUnknown('an allocation log needs a mesh or torus machine (--machine mesh:XxY[xZ]): the bag of cores has no geometry');
   const workload = new SwfWorkload(o.workloadPath);
   let writer: SwfWriter | undefined;
+  let log: AllocationLogWriter | undefined;
   try {
-    const { nodes, coresPerNode } = clusterShape(workload, o);
+    const { nodes, coresPerNode } = clusterShape(workload, o, machine);
+    const placement = createPlacement(machine, { nodes, coresPerNode }, allocator);
     workload.limitCores(nodes * coresPerNode);
     const observers: ScheduleObserver[] = [];
+    if (o.allocationLog !== undefined && isTopology(machine)) {
+      const out = new AllocationLogWriter(o.allocationLog, { topology: machine, coresPerNode, allocator, policy: policy.name });
+      log = out;
+      observers.push({ started: (s) => out.write(s) });
+    }
     const checker = o.check === true ? new ScheduleChecker({ nodes, coresPerNode }, policy.name) : undefined;
     if (checker !== undefined) observers.push(checker);
     if (o.scheduleOut !== undefined) {
-      const out = new SwfWriter(o.scheduleOut, [['Note', `schedule simulated by gridsweep trace: ${policy.name}, ${allocator.name}; jobs in the order they ended`], ['MaxNodes', nodes], ['MaxProcs', nodes * coresPerNode]]);
+      const out = new SwfWriter(o.scheduleOut, [['Note', `schedule simulated by gridsweep trace: ${policy.name}, ${allocator}${isTopology(machine) ? ` on ${machine.name}` : ''}; jobs in the order they ended`], ['MaxNodes', nodes], ['MaxProcs', nodes * coresPerNode]]);
       writer = out;
       observers.push({ ended: (s) => out.write(scheduleFields(s)) });
     }
-    const result = simulateTrace(workload, { nodes, coresPerNode, policy, allocator, boundedSlowdownThresholdS: o.boundedSlowdownThresholdS, observer: allObservers(...observers) });
+    const result = simulateTrace(workload, { nodes, coresPerNode, policy, allocator: placement, boundedSlowdownThresholdS: o.boundedSlowdownThresholdS, observer: allObservers(...observers) });
     writer?.close();
+    log?.close();
     let skipped = 0;
     for (const n of workload.skipped.counts.values()) skipped += n;
-    return { ...result, nodes, coresPerNode, policy: policy.name, allocator: allocator.name, jobsSkipped: skipped, warnings: workload.warnings(), violations: checker?.violations() ?? [] };
+    return { ...result, machine: placement.machineName, nodes, coresPerNode, policy: policy.name, allocator, jobsSkipped: skipped, warnings: workload.warnings(), violations: checker?.violations() ?? [] };
   } catch (err) {
     writer?.abort();
+    log?.abort();
     throw err;
   } finally {
     workload.close();
   }
 }
 
-function clusterShape(workload: SwfWorkload, o: TraceRunOptions): { nodes: number; coresPerNode: number } {
+/**
+ * The cluster's size. On a mesh or torus the nodes are the mesh's, and the cores per node default to
+ * MaxProcs / nodes from the header (at least 1), or 1 — PReMAS's nodes are single processors.
+ */
+function clusterShape(workload: SwfWorkload, o: TraceRunOptions, machine: MachineSpec): { nodes: number; coresPerNode: number } {
   const header = workload.header();
+  if (isTopology(machine)) {
+    if (o.nodes !== undefined && o.nodes !== machine.nodes) throw new ClusterSizeUnknown(`--nodes ${o.nodes} disagrees with ${machine.name} (${machine.nodes} nodes); leave --nodes out`);
+    const fromHeader = header.maxProcs !== undefined ? Math.max(1, Math.floor(header.maxProcs / machine.nodes)) : 1;
+    return { nodes: machine.nodes, coresPerNode: o.coresPerNode ?? fromHeader };
+  }
   const nodes = o.nodes ?? header.maxNodes;
   const coresPerNode = o.coresPerNode ?? (nodes !== undefined && header.maxProcs !== undefined ? Math.floor(header.maxProcs / nodes) : undefined);
   if (nodes === undefined || coresPerNode === undefined || !(nodes >= 1) || !(coresPerNode >= 1)) {

@@ -5,6 +5,7 @@ import type { BatchJob } from './job.js';
 import { BatchCluster, type ScheduleObserver } from './batch-cluster.js';
 import type { JobMetricsSummary } from './job-metrics.js';
 import type { Allocator } from './allocators/allocator.js';
+import type { Placement } from './placement.js';
 import type { BatchPolicy } from './policies/policy.js';
 
 export interface JobSource {
@@ -15,7 +16,8 @@ export interface TraceOptions {
   readonly nodes: number;
   readonly coresPerNode: number;
   readonly policy: BatchPolicy;
-  readonly allocator: Allocator;
+  /** Where jobs run: a placement (a mesh or torus, or the bag), or a core allocator on the bag of cores. */
+  readonly allocator: Allocator | Placement;
   readonly boundedSlowdownThresholdS?: number;
   readonly observer?: ScheduleObserver;
 }

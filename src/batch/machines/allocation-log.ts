@@ -7,12 +7,15 @@
 //   # cores-per-node: 1
 //   # allocator: gen-alg
 //   # policy: easy
-//   # columns: job start_s end_s node…   (node i is at x + X·(y + Y·z))
-//   17 0 3600 0 1 8 9
+//   # columns: job start_s end_s node… # pairwise_hops pieces bounding_box
+//   17 0 3600 0 1 8 9 # 8 1 2x2x1
 //
+// What follows ` # ` on a job line is the allocation's quality (allocation-quality.ts), for reading; the
+// reader ignores it.
 // The writer writes to a temporary name and renames it when the run ends, so a failed run leaves nothing.
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { InputError } from '../../util/diagnostics.js';
+import type { StartedJob } from '../job.js';
 import { isTopology, MachineSpecError, parseMachine } from './registry.js';
 import type { Topology } from './topology.js';
 
@@ -49,12 +52,14 @@ export class AllocationLogWriter {
     this.tmp = `${path}.tmp`;
     this.fd = openSync(this.tmp, 'w');
     this.buffered =
-      [ALLOCATION_LOG_MAGIC, `# machine: ${header.topology.name}`, `# cores-per-node: ${header.coresPerNode}`, `# allocator: ${header.allocator}`, `# policy: ${header.policy}`, '# columns: job start_s end_s node…   (node i is at x + X·(y + Y·z))'].join('\n') + '\n';
+      [ALLOCATION_LOG_MAGIC, `# machine: ${header.topology.name}`, `# cores-per-node: ${header.coresPerNode}`, `# allocator: ${header.allocator}`, `# policy: ${header.policy}`, '# columns: job start_s end_s node… # pairwise_hops pieces bounding_box   (node i is at x + X·(y + Y·z))'].join('\n') + '\n';
   }
 
-  write(job: number, startS: number, endS: number, nodes: ArrayLike<number>): void {
-    let line = `${job} ${startS} ${endS}`;
-    for (let i = 0; i < nodes.length; i++) line += ` ${nodes[i]}`;
+  write(s: StartedJob): void {
+    let line = `${s.job.id} ${s.startS} ${s.endS}`;
+    for (let i = 0; i < s.allocation.length; i += 2) line += ` ${s.allocation[i]}`;
+    const q = s.quality;
+    if (q !== undefined) line += ` # ${q.pairwiseHops} ${q.pieces} ${q.boundingBox.join('x')}`;
     this.buffered += line + '\n';
     if (this.buffered.length >= FLUSH_BYTES) this.flush();
   }
@@ -96,7 +101,7 @@ export function readAllocationLog(path: string): { header: AllocationLogHeader; 
   const jobs: LoggedAllocation[] = [];
   let topology: Topology | undefined;
   for (let i = 1; i < lines.length; i++) {
-    const raw = lines[i]!.replace(/\r$/, '');
+    const raw = lines[i]!.replace(/\r$/, '').replace(/\s#.*$/, '');
     const lineNo = i + 1;
     if (raw.trim() === '') continue;
     if (raw.startsWith('#')) {

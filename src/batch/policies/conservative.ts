@@ -37,5 +37,6 @@ class ConservativeQueue extends ArrivalOrderQueue {
 export const conservative: BatchPolicy = {
   name: 'conservative',
   help: 'conservative backfilling: every waiting job holds a reservation no later job may delay',
+  contiguous: false,
   createQueue: () => new ConservativeQueue(),
 };

@@ -28,5 +28,6 @@ class EasyQueue extends ArrivalOrderQueue {
 export const easy: BatchPolicy = {
   name: 'easy',
   help: 'EASY backfilling: FCFS order, later jobs may start early if they do not delay the head job',
+  contiguous: true,
   createQueue: () => new EasyQueue(),
 };

@@ -34,5 +34,6 @@ export class ArrivalOrderQueue implements BatchQueue {
 export const fcfs: BatchPolicy = {
   name: 'fcfs',
   help: 'first come, first served: arrival order, the head job blocks the queue (no backfilling)',
+  contiguous: true,
   createQueue: () => new ArrivalOrderQueue(),
 };

@@ -55,5 +55,10 @@ export interface BatchPolicy {
   readonly name: string;
   /** One line for --help and the README. */
   readonly help: string;
+  /**
+   * Whether it works under contiguous allocation, where a job may be unable to start although enough
+   * cores are free: it must decide only through Machine.canStart and Machine.reservation.
+   */
+  readonly contiguous: boolean;
   createQueue(): BatchQueue;
 }
