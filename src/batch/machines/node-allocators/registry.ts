@@ -3,8 +3,11 @@
 // below; a well-known combination of a family's parameters gets a short name in ALIASES.
 import { AllocatorSpecError, type NodeAllocator, type NodeAllocatorFamily } from '../node-allocator.js';
 import type { Topology } from '../topology.js';
+import { linearFamily } from './linear.js';
+import { mbsFamily } from './mbs.js';
+import { randomFamily } from './random.js';
 
-const FAMILIES: readonly NodeAllocatorFamily[] = [];
+const FAMILIES: readonly NodeAllocatorFamily[] = [linearFamily, mbsFamily, randomFamily];
 
 /** Short names for well-known parameter choices: name → the full spec it stands for. */
 const ALIASES: Readonly<Record<string, string>> = {};
