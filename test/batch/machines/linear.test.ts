@@ -110,6 +110,8 @@ describe('linear selections on 4×4 with nodes 5, 9 and 13 busy', () => {
     // 4×4×2 row-major with 3, 7, 11 and 20 busy: runs 0-2 (3), 4-6 (3), 8-10 (3), 12-19 (8), 21-31 (11).
     const t = new Topology('mesh', [4, 4, 2]);
     expect(alloc('linear:row-major:best-fit', t, [3, 7, 11, 20], 3)).toEqual([0, 1, 2]);
+    // Three runs of 3 hold 2 with one to spare: the earliest.
+    expect(alloc('linear:row-major:best-fit', t, [3, 7, 11, 20], 2)).toEqual([0, 1]);
     expect(alloc('linear:row-major:best-fit', t, [3, 7, 11, 20], 4)).toEqual([12, 13, 14, 15]);
     expect(alloc('linear:row-major:best-fit', t, [3, 7, 11, 20], 9)).toEqual([21, 22, 23, 24, 25, 26, 27, 28, 29]);
     // Now 0 busy too: 1-2 (2) comes first, 4-6 is the earliest run of 3.
