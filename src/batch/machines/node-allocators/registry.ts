@@ -4,8 +4,11 @@
 import { AllocatorSpecError, type NodeAllocator, type NodeAllocatorFamily } from '../node-allocator.js';
 import type { Topology } from '../topology.js';
 import { contiguousFamily } from './contiguous.js';
+import { linearFamily } from './linear.js';
+import { mbsFamily } from './mbs.js';
+import { randomFamily } from './random.js';
 
-const FAMILIES: readonly NodeAllocatorFamily[] = [contiguousFamily];
+const FAMILIES: readonly NodeAllocatorFamily[] = [linearFamily, mbsFamily, randomFamily, contiguousFamily];
 
 /** Short names for well-known parameter choices: name → the full spec it stands for. */
 const ALIASES: Readonly<Record<string, string>> = {};
