@@ -55,7 +55,7 @@ const command: Command = {
       if (found === undefined) throw new UsageError(`unknown --mapper '${mapperName}'; expected all or one of ${listMappers().map((m) => m.name).join(', ')}`);
       mappers = [found];
     }
-    const messageBytes = numberOption(args, 'message-bytes', 1, { min: Number.MIN_VALUE });
+    const messageBytes = numberOption(args, 'message-bytes', 1, { min: 0 });
     const logPath = args.positionals[0]!;
     const log = readAllocationLog(logPath);
     const mapped = mapAllocationLog(logPath, log, pattern, mappers, messageBytes);
