@@ -8,6 +8,7 @@ export const COMMAND_LOADERS: Readonly<Record<string, Loader>> = {
   simulate: () => import('./commands/simulate.js'),
   experiment: () => import('./commands/experiment.js'),
   trace: () => import('./commands/trace.js'),
+  map: () => import('./commands/map.js'),
   plot: () => import('./commands/plot.js'),
   demo: () => import('./commands/demo.js'),
   generate: () => import('./commands/generate.js'),

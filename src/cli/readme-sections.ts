@@ -1,5 +1,7 @@
 // The README sections generated from code (CLI reference, heuristics table, batch policies), between marker comments.
 import { listAllocators } from '../batch/allocators/registry.js';
+import { listMappers } from '../batch/mapping/mappers/registry.js';
+import { listPatterns } from '../batch/mapping/patterns.js';
 import { listBatchPolicies } from '../batch/policies/registry.js';
 import { listHeuristics } from '../scheduler/heuristics/registry.js';
 import { markdownReference } from './help.js';
@@ -15,11 +17,13 @@ export function heuristicsTable(): string {
   return ['| code | name | what it does |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
-/** The batch policies, then the node allocators, from their registries. */
+/** The batch policies, the node allocators, then the task mappers and patterns (`gridsweep map`), from their registries. */
 export function batchTable(): string {
   const policies = listBatchPolicies().map((p) => `| policy | \`${p.name}\` | ${p.help} |`);
   const allocators = listAllocators().map((a) => `| allocator | \`${a.name}\` | ${a.help} |`);
-  return ['| kind | name | what it does |', '| --- | --- | --- |', ...policies, ...allocators].join('\n');
+  const mappers = listMappers().map((m) => `| task mapper | \`${m.name}\` | ${m.help} |`);
+  const patterns = listPatterns().map((p) => `| pattern | \`${p.name}\` | ${p.help} |`);
+  return ['| kind | name | what it does |', '| --- | --- | --- |', ...policies, ...allocators, ...mappers, ...patterns].join('\n');
 }
 
 export async function generatedSections(): Promise<GeneratedSection[]> {
