@@ -8,7 +8,7 @@
 import type { BatchJob } from '../job.js';
 import type { RunningAllocation } from '../placement.js';
 import type { Reservation } from '../policies/policy.js';
-import type { FreeNodes, NodeAllocator } from './node-allocator.js';
+import { newStateVersion, type FreeNodes, type NodeAllocator } from './node-allocator.js';
 
 interface ContiguousMachine extends FreeNodes {
   readonly allocator: NodeAllocator;
@@ -22,7 +22,7 @@ export function contiguousReservation(
   nodesNow: (job: BatchJob) => Int32Array | undefined,
   nodesOf: (job: BatchJob) => number,
 ): Reservation {
-  const atShadow = { topology: machine.topology, isFree: Uint8Array.from(machine.isFree), count: machine.count };
+  const atShadow = { topology: machine.topology, isFree: Uint8Array.from(machine.isFree), count: machine.count, version: newStateVersion() };
   let shadowS = Infinity;
   for (let k = 0; k < running.length; ) {
     const endS = running[k]!.expectedEndS;
@@ -31,7 +31,9 @@ export function contiguousReservation(
       for (let i = 0; i < a.length; i += 2) atShadow.isFree[a[i]!] = 1;
       atShadow.count += a.length / 2;
     }
-    if (machine.allocator.allocate(atShadow, headNodes) !== undefined) {
+    atShadow.version = newStateVersion();
+    // Too few nodes free: no place can exist yet, and the allocator need not look.
+    if (atShadow.count >= headNodes && machine.allocator.allocate(atShadow, headNodes) !== undefined) {
       shadowS = endS;
       break;
     }
@@ -45,9 +47,11 @@ export function contiguousReservation(
       if (nodes === undefined || nodes.length !== nodesOf(job)) return false;
       for (const node of nodes) atShadow.isFree[node] = 0;
       atShadow.count -= nodes.length;
-      if (machine.allocator.allocate(atShadow, headNodes) !== undefined) return true;
+      atShadow.version = newStateVersion();
+      if (atShadow.count >= headNodes && machine.allocator.allocate(atShadow, headNodes) !== undefined) return true;
       for (const node of nodes) atShadow.isFree[node] = 1;
       atShadow.count += nodes.length;
+      atShadow.version = newStateVersion();
       return false;
     },
   };

@@ -15,6 +15,18 @@ export interface FreeNodes {
   readonly isFree: Uint8Array;
   /** How many entries of isFree are 1. */
   readonly count: number;
+  /**
+   * Changes whenever isFree does, and no two states anywhere share one (take each from newStateVersion()),
+   * so an allocator may keep what it derived from the last state it saw; undefined: derive afresh.
+   */
+  readonly version?: number;
+}
+
+let lastVersion = 0;
+
+/** A version number no other FreeNodes state has had (see FreeNodes.version). */
+export function newStateVersion(): number {
+  return ++lastVersion;
 }
 
 export interface NodeAllocator {

@@ -9,7 +9,7 @@ import { countReservation } from '../policies/count-reservation.js';
 import type { Reservation } from '../policies/policy.js';
 import { AllocationQualityMeter, type AllocationQuality } from './allocation-quality.js';
 import { contiguousReservation } from './contiguous-reservation.js';
-import type { FreeNodes, NodeAllocator } from './node-allocator.js';
+import { newStateVersion, type FreeNodes, type NodeAllocator } from './node-allocator.js';
 import type { Topology } from './topology.js';
 
 export class NodePlacement implements Placement, FreeNodes {
@@ -21,9 +21,11 @@ export class NodePlacement implements Placement, FreeNodes {
   /** The nodes place() took last, increasing. */
   lastNodes: Int32Array = new Int32Array(0);
   private readonly meter: AllocationQualityMeter;
-  /** canPlace's answer for a contiguous allocator, reused by place() while the state is unchanged. */
-  private probe: { job: BatchJob; version: number; nodes: Int32Array | undefined } | undefined;
-  private version = 0;
+  /** A contiguous allocator's answers by node count, for the current state (cleared when it changes). */
+  private readonly probes = new Map<number, Int32Array | undefined>();
+  private probedVersion = -1;
+  /** Bumped whenever isFree changes (FreeNodes.version). */
+  version = newStateVersion();
 
   constructor(
     readonly topology: Topology,
@@ -81,7 +83,7 @@ export class NodePlacement implements Placement, FreeNodes {
       pairs[2 * i + 1] = this.coresPerNode;
     }
     this.count -= n;
-    this.version++;
+    this.version = newStateVersion();
     this.lastNodes = nodes;
     this.lastQuality = this.meter.measure(nodes);
     return pairs;
@@ -90,7 +92,7 @@ export class NodePlacement implements Placement, FreeNodes {
   release(a: readonly number[]): void {
     for (let i = 0; i < a.length; i += 2) this.isFree[a[i]!] = 1;
     this.count += a.length / 2;
-    this.version++;
+    this.version = newStateVersion();
   }
 
   reservation(nowS: number, running: readonly RunningAllocation[], head: BatchJob): Reservation {
@@ -103,12 +105,19 @@ export class NodePlacement implements Placement, FreeNodes {
     return this.nodesOf(head) <= this.count ? this.count : 0;
   }
 
-  /** The nodes a contiguous allocator would give `job` now (asked once per state). */
+  /**
+   * The nodes a contiguous allocator would give `job` now. Asked once per node count and state: a busy
+   * queue asks about many jobs of the same size between two starts.
+   */
   private probeNodes(job: BatchJob): Int32Array | undefined {
-    const p = this.probe;
-    if (p !== undefined && p.job === job && p.version === this.version) return p.nodes;
-    const nodes = this.allocator.allocate(this, this.nodesOf(job));
-    this.probe = { job, version: this.version, nodes };
+    if (this.probedVersion !== this.version) {
+      this.probes.clear();
+      this.probedVersion = this.version;
+    }
+    const n = this.nodesOf(job);
+    if (this.probes.has(n)) return this.probes.get(n);
+    const nodes = this.allocator.allocate(this, n);
+    this.probes.set(n, nodes);
     return nodes;
   }
 }

@@ -1,17 +1,22 @@
 // Contiguous allocation: every job gets a box of nodes (a sub-mesh), shaped by the rule in
-// ../submesh-shape.ts, in any orientation that fits. `first-fit` takes the first free box in the order of
-// its corner's node index (orientations in boxShapes' order at each corner); `best-fit` takes the free box
-// that touches the most busy nodes and machine edges across its faces — the snuggest place, which leaves
-// the largest free regions whole — with ties going to the first-fit order. On a torus boxes do not wrap.
+// ../submesh-shape.ts, in any orientation that fits. `first-fit` takes the free box whose corner has the
+// lowest node index (at one corner, the orientation first in boxShapes' order); `best-fit` takes the free
+// box that touches the most busy nodes and machine edges across its faces — the snuggest place, which
+// leaves the largest free regions whole — with ties going to the lower corner, then boxShapes' order.
+// On a torus boxes do not wrap.
 // A job may fail to be placed although enough nodes are free: the policy asks before starting it, and
 // EASY checks its head job's reservation with this allocator (../contiguous-reservation.ts).
-// Cost: a prefix sum of busy nodes per call, O(nodes), then O(1) per candidate box (and per face).
+// Cost: a prefix sum of busy nodes and the free runs along x per state, O(nodes); then O(1) per candidate
+// box (and per face), skipping past any run of free nodes too short for the box's width; and a shape that
+// holds a shape found nowhere free in this state is not searched.
 import { AllocatorSpecError, parameterValue, type FreeNodes, type NodeAllocator, type NodeAllocatorFamily } from '../node-allocator.js';
 import { boxShapes, type BoxShape } from '../submesh-shape.js';
 import type { Topology } from '../topology.js';
 
 /** Busy-node counts over boxes in O(1), from a 3D prefix sum rebuilt for each state. */
 class BusyCounts {
+  /** For each node, how many free nodes run from it along +x (0 when it is busy). */
+  readonly freeRunX: Int32Array;
   private readonly sums: Int32Array;
   private readonly sx: number;
   private readonly sxy: number;
@@ -21,11 +26,20 @@ class BusyCounts {
     this.sx = X + 1;
     this.sxy = (X + 1) * (Y + 1);
     this.sums = new Int32Array((X + 1) * (Y + 1) * (Z + 1));
+    this.freeRunX = new Int32Array(X * Y * Z);
   }
 
   load(isFree: Uint8Array): void {
     const [X, Y, Z] = this.topology.dims;
     const s = this.sums;
+    for (let row = 0; row < Y * Z; row++) {
+      let run = 0;
+      for (let x = X - 1; x >= 0; x--) {
+        const i = x + X * row;
+        run = isFree[i] === 1 ? run + 1 : 0;
+        this.freeRunX[i] = run;
+      }
+    }
     for (let z = 1; z <= Z; z++) {
       for (let y = 1; y <= Y; y++) {
         for (let x = 1; x <= X; x++) {
@@ -35,6 +49,18 @@ class BusyCounts {
         }
       }
     }
+  }
+
+  /** Busy nodes in [x0, x1) × [y0, y1) × [z0, z1), a box inside the machine (the hot path: no clipping). */
+  busyInside(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number): number {
+    const s = this.sums;
+    const sx = this.sx;
+    const sxy = this.sxy;
+    const a0 = sx * y0 + sxy * z0;
+    const a1 = sx * y1 + sxy * z0;
+    const a2 = sx * y0 + sxy * z1;
+    const a3 = sx * y1 + sxy * z1;
+    return s[x1 + a3]! - s[x0 + a3]! - s[x1 + a2]! - s[x1 + a1]! + s[x0 + a2]! + s[x0 + a1]! + s[x1 + a0]! - s[x0 + a0]!;
   }
 
   /** Busy nodes in [x0, x1) × [y0, y1) × [z0, z1), the box clipped to the machine. */
@@ -58,6 +84,10 @@ type Selection = 'first-fit' | 'best-fit';
 class ContiguousAllocator implements NodeAllocator {
   readonly contiguous = true;
   private readonly counts: BusyCounts;
+  /** The FreeNodes.version the prefix sums were built for. */
+  private loaded: number | undefined;
+  /** Box shapes found nowhere free in that state. */
+  private readonly failed: BoxShape[] = [];
   private readonly shapes = new Map<number, BoxShape[]>();
 
   constructor(
@@ -76,28 +106,54 @@ class ContiguousAllocator implements NodeAllocator {
       this.shapes.set(count, shapes);
     }
     if (shapes.length === 0) return undefined;
-    this.counts.load(free.isFree);
+    if (free.version === undefined || free.version !== this.loaded) {
+      this.counts.load(free.isFree);
+      this.failed.length = 0;
+    }
+    this.loaded = free.version;
+    // A box that holds a box already found nowhere free cannot be free either.
+    const open = shapes.filter((s) => !this.failed.some((f) => f[0] <= s[0] && f[1] <= s[1] && f[2] <= s[2]));
+    if (open.length === 0) return undefined;
     const [X, Y, Z] = this.topology.dims;
-    let best: { x: number; y: number; z: number; shape: BoxShape } | undefined;
+    const runs = this.counts.freeRunX;
+    let best: { at: number; shape: BoxShape } | undefined;
     let bestContact = -1;
-    for (let z = 0; z < Z; z++) {
-      for (let y = 0; y < Y; y++) {
-        for (let x = 0; x < X; x++) {
-          for (const shape of shapes) {
-            const [a, b, c] = shape;
-            if (x + a > X || y + b > Y || z + c > Z) continue;
-            if (this.counts.busy(x, y, z, x + a, y + b, z + c) !== 0) continue;
-            if (this.selection === 'first-fit') return this.take(x, y, z, shape, count);
-            const contact = this.contact(x, y, z, shape);
-            if (contact > bestContact) {
-              bestContact = contact;
-              best = { x, y, z, shape };
+    for (const shape of open) {
+      const [a, b, c] = shape;
+      let foundHere = false;
+      scan: for (let z = 0; z + c <= Z; z++) {
+        for (let y = 0; y + b <= Y; y++) {
+          for (let x = 0; x + a <= X; ) {
+            const at = this.topology.nodeAt(x, y, z);
+            // Free nodes from here along x: a shorter run means no box of width a starts before its end.
+            const run = runs[at]!;
+            if (run < a) {
+              x += run + 1;
+              continue;
             }
+            if (this.counts.busyInside(x, y, z, x + a, y + b, z + c) !== 0) {
+              x++;
+              continue;
+            }
+            foundHere = true;
+            if (this.selection === 'first-fit') {
+              if (best === undefined || at < best.at) best = { at, shape };
+              break scan;
+            }
+            const contact = this.contact(x, y, z, shape);
+            if (contact > bestContact || (contact === bestContact && at < best!.at)) {
+              bestContact = contact;
+              best = { at, shape };
+            }
+            x++;
           }
         }
       }
+      if (!foundHere && free.version !== undefined) this.failed.push(shape);
     }
-    return best === undefined ? undefined : this.take(best.x, best.y, best.z, best.shape, count);
+    if (best === undefined) return undefined;
+    const t = this.topology;
+    return this.take(t.xs[best.at]!, t.ys[best.at]!, t.zs[best.at]!, best.shape, count);
   }
 
   /** Face cells of the box at (x, y, z) that are busy or beyond the machine's edge. */
