@@ -5,7 +5,7 @@ import { allObservers, type ScheduleObserver } from './batch-cluster.js';
 import type { StartedJob } from './job.js';
 import { getBatchPolicy } from './policies/registry.js';
 import { ScheduleChecker } from './schedule-checker.js';
-import { SWF_STATUS } from './swf/fields.js';
+import { SWF_STATUS, type SwfHeader } from './swf/fields.js';
 import { SwfWorkload } from './swf/workload.js';
 import { SwfWriter } from './swf/writer.js';
 import { simulateTrace, type TraceResult } from './trace-simulation.js';
@@ -29,6 +29,8 @@ export interface TraceRun extends TraceResult {
   readonly policy: string;
   readonly allocator: string;
   readonly jobsSkipped: number;
+  /** The workload's header, every field in file order. */
+  readonly header: SwfHeader;
   readonly warnings: readonly string[];
   /** Checker findings (empty unless `check`). */
   readonly violations: readonly string[];
@@ -59,7 +61,7 @@ export function runTrace(o: TraceRunOptions): TraceRun {
     writer?.close();
     let skipped = 0;
     for (const n of workload.skipped.counts.values()) skipped += n;
-    return { ...result, nodes, coresPerNode, policy: policy.name, allocator: allocator.name, jobsSkipped: skipped, warnings: workload.warnings(), violations: checker?.violations() ?? [] };
+    return { ...result, nodes, coresPerNode, policy: policy.name, allocator: allocator.name, jobsSkipped: skipped, header: workload.header(), warnings: workload.warnings(), violations: checker?.violations() ?? [] };
   } catch (err) {
     writer?.abort();
     throw err;

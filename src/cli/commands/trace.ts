@@ -23,6 +23,7 @@ const command: Command = {
     'The workload is read as a stream (Standard Workload Format, 18 fields per job, -1 = unknown); the',
     'cluster size defaults to the header (MaxNodes, MaxProcs / MaxNodes). Jobs asking for more cores than',
     'the cluster has, or with an unknown run time or processor count, are skipped and counted. A policy',
+    'Also skipped (Bunde and Leung 2015): partial records (status 2-4), jobs cancelled before starting, zero processors. .swf.gz is read too.',
     'sees requested times; the job runs its actual time and is killed at its requested time if longer.',
     `Batch policies: ${listBatchPolicies().map((p) => p.name).join(', ')}. Allocators: ${listAllocators().map((a) => a.name).join(', ')}.`,
     'Generate a workload with `gridsweep generate swf SPEC.json -o W.swf`.',
@@ -62,7 +63,7 @@ const command: Command = {
       throw err;
     }
     for (const w of run.warnings) console.error(`warning: ${w}`);
-    if (flagOption(args, 'json')) console.log(JSON.stringify({ workload: workloadPath, nodes: run.nodes, coresPerNode: run.coresPerNode, policy: run.policy, allocator: run.allocator, jobsSkipped: run.jobsSkipped, events: run.events, metrics: run.metrics, violations: run.violations }, null, 2));
+    if (flagOption(args, 'json')) console.log(JSON.stringify({ workload: workloadPath, nodes: run.nodes, coresPerNode: run.coresPerNode, policy: run.policy, allocator: run.allocator, jobsSkipped: run.jobsSkipped, header: run.header.fields, events: run.events, metrics: run.metrics, violations: run.violations }, null, 2));
     else console.log(formatTraceRun(run, workloadPath));
     for (const v of run.violations) console.error(`violation: ${v}`);
     return run.violations.length > 0 ? 1 : 0;
