@@ -89,9 +89,10 @@ const ctl = new Int32Array(workerData.shared, 0, 2);
 const slot = new Uint8Array(workerData.shared, ${CONTROL_BYTES});
 let filled = 0;
 let finished = false;
+// Only an empty slot is handed over: if the reader closed meanwhile, the worker stops here.
 function hand(state, length) {
   Atomics.store(ctl, 1, length);
-  Atomics.store(ctl, 0, state);
+  if (Atomics.compareExchange(ctl, 0, ${EMPTY}, state) !== ${EMPTY}) process.exit(0);
   Atomics.notify(ctl, 0);
 }
 function waitTaken() {
