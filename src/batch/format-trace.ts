@@ -2,6 +2,7 @@
 import type { AllocationMetricsSummary } from './machines/allocation-metrics.js';
 import type { DistributionSummary } from './quantile-sketch.js';
 import type { TraceRun } from './run-trace.js';
+import { headerValue, type SwfHeader } from './swf/fields.js';
 
 function n(x: number, digits = 1): string {
   return x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
@@ -15,6 +16,7 @@ export function formatTraceRun(r: TraceRun, workloadPath: string): string {
   const m = r.metrics;
   return [
     `workload           ${workloadPath}: ${n(m.jobs, 0)} jobs simulated, ${n(r.jobsSkipped, 0)} skipped`,
+    ...formatSwfHeader(r.header).map((line) => `                   ${line}`),
     `cluster            ${r.machine === 'bag' ? '' : `${r.machine}, `}${r.nodes} nodes × ${r.coresPerNode} cores, policy ${r.policy}, allocator ${r.allocator}`,
     `span               ${n(m.spanS, 0)} s (${n(m.spanS / 86_400, 2)} days), ${n(m.killed, 0)} jobs killed at their time limit`,
     distribution('wait', m.waitS, ' s'),
@@ -37,6 +39,24 @@ function allocationLines(a: AllocationMetricsSummary | undefined): string[] {
     `pieces             mean ${n(a.pieces.mean, 2)}, max ${n(a.pieces.max, 0)}; ${n(a.contiguousShare * 100, 1)} % of multi-node jobs in one piece; bounding boxes ${n(a.meanBoxFill * 100, 1)} % full`,
     `fragmentation      ${n(a.fragmentation * 100, 2)} % (${n(a.fragmentationNodeSeconds, 0)} node-seconds free while the head job could not be placed)`,
   ];
+}
+
+/** Header fields shown by name; the rest are counted (`--json` lists them all). */
+const SHOWN_FIELDS = ['Computer', 'Installation', 'Version', 'MaxNodes', 'MaxProcs', 'MaxJobs', 'StartTime', 'EndTime'] as const;
+
+/**
+ * The workload's header in at most three lines: who and where (Computer, Installation, Version), its size
+ * (MaxNodes, MaxProcs, MaxJobs), its span (StartTime – EndTime), and how many other fields it has. A value
+ * running over several lines shows its first. Nothing for a file without a header.
+ */
+export function formatSwfHeader(header: SwfHeader): string[] {
+  const value = (key: string): string | undefined => headerValue(header, key)?.split('\n')[0];
+  const pairs = (keys: readonly string[], sep: string): string => keys.flatMap((k) => (value(k) === undefined ? [] : [`${k}${sep}${value(k)}`])).join(', ');
+  const shown = new Set<string>(SHOWN_FIELDS.map((k) => k.toLowerCase()));
+  const others = header.fields.filter((f) => !shown.has(f.key.toLowerCase())).length;
+  const lines = [pairs(['Computer', 'Installation', 'Version'], ': '), pairs(['MaxNodes', 'MaxProcs', 'MaxJobs'], ' '), [value('StartTime'), value('EndTime')].some((v) => v !== undefined) ? `${value('StartTime') ?? '?'} – ${value('EndTime') ?? '?'}` : ''];
+  if (others > 0) lines.push(`${others} other header field${others === 1 ? '' : 's'} (--json lists them)`);
+  return lines.filter((l) => l !== '');
 }
 
 /** The batch clusters of a simulated sweep, for `simulate`'s report. */

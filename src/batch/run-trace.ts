@@ -6,7 +6,7 @@ import type { StartedJob } from './job.js';
 import { AllocationLogWriter } from './machines/allocation-log.js';
 import { isTopology, type MachineSpec } from './machines/registry.js';
 import { ScheduleChecker } from './schedule-checker.js';
-import { SWF_STATUS } from './swf/fields.js';
+import { SWF_STATUS, type SwfHeader } from './swf/fields.js';
 import { SwfWorkload } from './swf/workload.js';
 import { SwfWriter } from './swf/writer.js';
 import { simulateTrace, type TraceResult } from './trace-simulation.js';
@@ -36,6 +36,8 @@ export interface TraceRun extends TraceResult {
   readonly policy: string;
   readonly allocator: string;
   readonly jobsSkipped: number;
+  /** The workload's header, every field in file order. */
+  readonly header: SwfHeader;
   readonly warnings: readonly string[];
   /** Checker findings (empty unless `check`). */
   readonly violations: readonly string[];
@@ -75,7 +77,7 @@ export function runTrace(o: TraceRunOptions): TraceRun {
     log?.close();
     let skipped = 0;
     for (const n of workload.skipped.counts.values()) skipped += n;
-    return { ...result, machine: placement.machineName, nodes, coresPerNode, policy: policy.name, allocator, jobsSkipped: skipped, warnings: workload.warnings(), violations: checker?.violations() ?? [] };
+    return { ...result, machine: placement.machineName, nodes, coresPerNode, policy: policy.name, allocator, jobsSkipped: skipped, header: workload.header(), warnings: workload.warnings(), violations: checker?.violations() ?? [] };
   } catch (err) {
     writer?.abort();
     log?.abort();

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BatchJob } from '../../src/batch/job.js';
+import { headerValue } from '../../src/batch/swf/fields.js';
 import { SwfWorkload } from '../../src/batch/swf/workload.js';
 import { writeGeneratedWorkload } from '../../src/batch/swf/write-generated.js';
 import { generateWorkload } from '../../src/batch/workload-generator.js';
@@ -41,7 +42,8 @@ describe('reading SWF', () => {
   it('reads the header, skips what cannot run (counted, with job numbers) and fills in unknowns', () => {
     const { jobs, workload } = readAll(join(PACKAGE_ROOT, 'test/fixtures/swf/hand.swf'), 8);
     expect(workload.header()).toMatchObject({ maxNodes: 2, maxProcs: 8, unixStartTime: 1_000_000_000 });
-    expect(workload.header().other.get('Computer')).toBe('a hand-written test cluster');
+    expect(headerValue(workload.header(), 'Computer')).toBe('a hand-written test cluster');
+    expect(workload.header().fields.map((f) => f.key)).toEqual(['Version', 'Computer', 'MaxNodes', 'MaxProcs', 'UnixStartTime', 'Note']);
     expect(jobs).toEqual([
       { id: 1, submitS: 0, runS: 100, cores: 2, requestedS: 200, userId: 7 },
       // requested time unknown → the run time
@@ -52,8 +54,9 @@ describe('reading SWF', () => {
       { id: 6, submitS: 40, runS: 0, cores: 1, requestedS: 1, userId: 7 },
     ]);
     expect(workload.warnings()).toEqual([
-      expect.stringMatching(/hand\.swf: skipped 1 job with unknown run time \(job 3\)$/),
-      expect.stringMatching(/hand\.swf: skipped 1 job with more cores than the cluster has \(job 5\)$/),
+      // job 3 is cancelled (status 5) with an unknown run time: it never started
+      expect.stringMatching(/hand\.swf: skipped 1 job: cancelled before starting \(status 5, run time ≤ 0\) \(job 3\)$/),
+      expect.stringMatching(/hand\.swf: skipped 1 job: more cores than the cluster has \(job 5\)$/),
     ]);
   });
 

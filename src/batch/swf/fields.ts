@@ -41,11 +41,30 @@ export const F = {
 /** SWF status codes the writer uses. */
 export const SWF_STATUS = { failed: 0, completed: 1 } as const;
 
-/** The header keys the simulator reads; any other `; Key: value` line is kept as text. */
+/** One `; Key: value` header line, with any continuation lines joined to its value by newlines. */
+export interface SwfHeaderField {
+  readonly key: string;
+  readonly value: string;
+}
+
+/** The header: every field in file order (repeated keys kept), and the numbers the simulator reads. */
 export interface SwfHeader {
   maxNodes?: number;
   maxProcs?: number;
+  maxJobs?: number;
   unixStartTime?: number;
   maxRuntime?: number;
-  readonly other: Map<string, string>;
+  readonly fields: SwfHeaderField[];
+}
+
+/** The first value given for `key` (case-insensitive), or undefined. */
+export function headerValue(header: SwfHeader, key: string): string | undefined {
+  const k = key.toLowerCase();
+  return header.fields.find((f) => f.key.toLowerCase() === k)?.value;
+}
+
+/** Every value given for `key` (case-insensitive), in file order. */
+export function headerValues(header: SwfHeader, key: string): string[] {
+  const k = key.toLowerCase();
+  return header.fields.filter((f) => f.key.toLowerCase() === k).map((f) => f.value);
 }

@@ -1,9 +1,11 @@
-// Streams an SWF file: reads it in chunks and parses one job line at a time straight from the bytes, so a
-// trace of millions of jobs is never in memory. Malformed lines throw InputError at file:line:column,
-// naming the field.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+// Streams an SWF file, plain or gzip'd (byte-source.ts): reads it in chunks and parses one job line at a
+// time straight from the bytes, so a trace of millions of jobs is never in memory. Malformed lines, and
+// gzip data that is corrupt or cut short, throw InputError at file:line:column (lines of the decompressed
+// text), naming the field.
 import { InputError } from '../../util/diagnostics.js';
 import { F, SWF_FIELD_COUNT, SWF_FIELDS, type SwfHeader } from './fields.js';
+import { HeaderBuilder } from './header.js';
+import { DecompressionError, openByteSource, type ByteSource } from './byte-source.js';
 
 const CHUNK_BYTES = 1 << 20;
 const NL = 10;
@@ -16,22 +18,18 @@ const DOT = 46;
 const ZERO = 48;
 const NINE = 57;
 
-const HEADER_NUMBERS: Readonly<Record<string, 'maxNodes' | 'maxProcs' | 'unixStartTime' | 'maxRuntime'>> = {
-  maxnodes: 'maxNodes',
-  maxprocs: 'maxProcs',
-  unixstarttime: 'unixStartTime',
-  maxruntime: 'maxRuntime',
-};
-
 export class SwfReader {
-  readonly header: SwfHeader = { other: new Map() };
+  private readonly headerBuilder = new HeaderBuilder();
+  /** The `;` lines before the first job (complete once readHeader() or next() has been called). */
+  readonly header: SwfHeader = this.headerBuilder.header;
   /** The current job's 18 fields, valid after next() returned true. */
   readonly fields = new Float64Array(SWF_FIELD_COUNT);
   /** The current job's line number (1-based). */
   line = 0;
 
-  private readonly fd: number;
+  private readonly source: ByteSource;
   private buffer: Buffer;
+  private jobSeen = false;
   private start = 0;
   private end = 0;
   private eof = false;
@@ -40,11 +38,11 @@ export class SwfReader {
 
   constructor(readonly path: string) {
     try {
-      this.fd = openSync(path, 'r');
+      this.source = openByteSource(path);
     } catch (err) {
       throw new InputError([{ severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read the workload: ${(err as Error).message}` }]);
     }
-    this.buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(4096, fstatSync(this.fd).size + 1)));
+    this.buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(4096, this.source.sizeHintBytes + 1)));
   }
 
   /** Reads comment lines up to the first job, so `header` is complete; the job stays for next(). */
@@ -62,10 +60,15 @@ export class SwfReader {
     return this.advance();
   }
 
+  /** True when the file is gzip'd (told by its first two bytes). */
+  get gzip(): boolean {
+    return this.source.gzip;
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    closeSync(this.fd);
+    this.source.close();
   }
 
   private advance(): boolean {
@@ -102,7 +105,15 @@ export class SwfReader {
     }
     this.start = 0;
     this.end = kept;
-    const n = readSync(this.fd, this.buffer, this.end, this.buffer.length - this.end, null);
+    let n: number;
+    try {
+      n = this.source.read(this.buffer, this.end, this.buffer.length - this.end);
+    } catch (err) {
+      if (!(err instanceof DecompressionError)) throw err;
+      // The data so far ends the line being read: point at where it stops.
+      this.line++;
+      this.fail(this.start, this.end, err.message, 'a complete gzip file', err.truncated ? 'the file looks cut short (an interrupted download?): fetch it again; `gzip -t FILE` checks it' : 'the file is damaged: fetch it again; `gzip -t FILE` checks it');
+    }
     if (n === 0) this.eof = true;
     this.end += n;
   }
@@ -114,9 +125,10 @@ export class SwfReader {
     while (i < to && (b[i] === SPACE || b[i] === TAB || b[i] === CR)) i++;
     if (i === to) return false;
     if (b[i] === SEMICOLON) {
-      this.parseComment(i + 1, to);
+      if (!this.jobSeen) this.headerBuilder.comment(b.toString('utf8', i + 1, to));
       return false;
     }
+    this.jobSeen = true;
     let field = 0;
     while (i < to) {
       const fieldStart = i;
@@ -158,18 +170,6 @@ export class SwfReader {
     if (i !== to || digits === 0) this.fail(lineStart, from, `field ${field + 1} (${name}) is not a number`, 'a number, or -1 if unknown', 'SWF fields are plain decimal numbers separated by spaces', to);
     if (negative && value !== 1 && value !== 0) this.fail(lineStart, from, `field ${field + 1} (${name}) is negative`, 'a value ≥ 0, or -1 if unknown', 'only -1 (unknown) may be negative', to);
     return negative ? -value : value;
-  }
-
-  private parseComment(from: number, to: number): void {
-    const text = this.buffer.toString('latin1', from, to).trim();
-    const colon = text.indexOf(':');
-    if (colon <= 0) return;
-    const key = text.slice(0, colon).trim();
-    const value = text.slice(colon + 1).trim();
-    const numeric = HEADER_NUMBERS[key.toLowerCase()];
-    const n = Number(value);
-    if (numeric !== undefined && value !== '' && Number.isFinite(n)) this.header[numeric] = n;
-    else this.header.other.set(key, value);
   }
 
   private fail(lineStart: number, at: number, message: string, expected: string, hint: string, foundEnd?: number): never {

@@ -1,18 +1,40 @@
-// Turns an SWF file into the batch jobs a cluster can run, one at a time, in submit order.
+// Turns an SWF file (plain or gzip'd) into the batch jobs a cluster can run, one at a time, in submit order.
 //
-// What -1 (unknown) means here:
-//   requested processors unknown → the allocated processors (field 5) are taken;
-//   both unknown, or run time unknown → the job is skipped (counted, with its reason);
+// Cleaning, as researchers do with Parallel Workloads Archive logs (Bunde and Leung 2015 list these rules);
+// each skipped line is counted under its reason, checked in this order:
+//   status 2, 3 or 4 → a partial-execution record of a checkpointed or swapped job (its summary line,
+//     status 0, 1 or 5, is the job); skipped, and not held to the submit-order rule;
+//   status 5 (cancelled) with run time ≤ 0 or -1 → cancelled before it started; skipped;
+//   run time -1 → unknown run time; skipped;
+//   processors (requested, else allocated — see below) 0 → zero processors; -1 → unknown; both skipped;
+//   more cores than the cluster has → skipped.
+// Kept: run time 0 (a job shorter than the log's resolution is still a job), status 0 (failed) and status 5
+// with a run time > 0 (both held their processors), and status -1. The paper also drops status -1, but
+// the SWF definition gives -1 as the status of every job of a model-generated workload (gridsweep's own
+// included), where it means "not applicable", so dropping it would empty such files.
+//
+// What -1 (unknown) means otherwise:
+//   requested processors unknown (or 0) → the allocated processors (field 5) are taken;
 //   requested time unknown → the job's run time (a perfect estimate); under 1 s → 1 s (SWF's resolution);
 //   user unknown → kept as -1.
-// A job asking for more cores than the cluster has is skipped (counted). Submit times must not go backwards:
-// the file is streamed, so an out-of-order job is an error (sort it: `sort -n -k2`).
+// Submit times must not go backwards: the file is streamed, so an out-of-order job is an error (sort it:
+// `sort -n -k2`).
 import { InputError } from '../../util/diagnostics.js';
 import type { BatchJob } from '../job.js';
 import { F, type SwfHeader } from './fields.js';
 import { SwfReader } from './reader.js';
 
-export type SkipReason = 'unknown run time' | 'unknown processor count' | 'more cores than the cluster has';
+export type SkipReason =
+  | 'partial-execution record (status 2, 3, 4)'
+  | 'cancelled before starting (status 5, run time ≤ 0)'
+  | 'unknown run time'
+  | 'zero processors'
+  | 'unknown processor count'
+  | 'more cores than the cluster has';
+
+/** Statuses of the lines for pieces of a checkpointed or swapped job (SWF): 2 partial, 3 last partial and completed, 4 last partial and failed. */
+const PARTIAL_STATUSES: ReadonlySet<number> = new Set([2, 3, 4]);
+const CANCELLED = 5;
 
 export interface SkippedJobs {
   /** How many jobs were skipped, per reason. */
@@ -20,6 +42,9 @@ export interface SkippedJobs {
   /** The first few skipped job numbers per reason, for the warning. */
   readonly examples: Map<SkipReason, number[]>;
 }
+
+/** The reasons in the order the rules are checked (and warnings listed). */
+export const SKIP_REASONS: readonly SkipReason[] = ['partial-execution record (status 2, 3, 4)', 'cancelled before starting (status 5, run time ≤ 0)', 'unknown run time', 'zero processors', 'unknown processor count', 'more cores than the cluster has'];
 
 const EXAMPLES_KEPT = 5;
 
@@ -44,6 +69,13 @@ export class SwfWorkload {
     return this.reader.readHeader();
   }
 
+  /** The number of lines skipped, all reasons together. */
+  get skippedTotal(): number {
+    let n = 0;
+    for (const c of this.skipped.counts.values()) n += c;
+    return n;
+  }
+
   /** Jobs asking for more than `cores` are skipped from now on. */
   limitCores(cores: number): void {
     this.totalCores = cores;
@@ -54,13 +86,20 @@ export class SwfWorkload {
     const r = this.reader;
     const f = r.fields;
     while (r.next()) {
+      const status = f[F.status]!;
+      if (PARTIAL_STATUSES.has(status)) {
+        this.skip('partial-execution record (status 2, 3, 4)', f[F.job]!);
+        continue;
+      }
       const submitS = f[F.submit]!;
       if (submitS < 0) this.fail('field 2 (submit time) is unknown (-1)', 'a submit time ≥ 0', 'every job needs a submit time');
       if (submitS < this.lastSubmitS) this.fail(`job ${f[F.job]} is submitted at ${submitS} s, before the previous job (${this.lastSubmitS} s)`, 'jobs in submit-time order', 'sort the file by field 2, e.g. `sort -n -k2`; keep the `;` header lines first');
       this.lastSubmitS = submitS;
       const cores = f[F.requestedProcs]! >= 1 ? f[F.requestedProcs]! : f[F.allocatedProcs]!;
       const runS = f[F.run]!;
-      if (runS < 0) this.skip('unknown run time', f[F.job]!);
+      if (status === CANCELLED && runS <= 0) this.skip('cancelled before starting (status 5, run time ≤ 0)', f[F.job]!);
+      else if (runS < 0) this.skip('unknown run time', f[F.job]!);
+      else if (cores === 0) this.skip('zero processors', f[F.job]!);
       else if (!(cores >= 1)) this.skip('unknown processor count', f[F.job]!);
       else if (cores > this.totalCores) this.skip('more cores than the cluster has', f[F.job]!);
       else {
@@ -76,12 +115,13 @@ export class SwfWorkload {
     this.reader.close();
   }
 
-  /** One line per skip reason, e.g. `skipped 3 jobs asking for more cores than the cluster has (jobs 4, 9, 12)`. */
+  /** One line per skip reason, in the order of the rules, e.g. `skipped 3 jobs: more cores than the cluster has (jobs 4, 9, 12)`. */
   warnings(): string[] {
-    return [...this.skipped.counts].map(([reason, n]) => {
+    return SKIP_REASONS.filter((reason) => this.skipped.counts.has(reason)).map((reason) => {
+      const n = this.skipped.counts.get(reason)!;
       const ids = this.skipped.examples.get(reason)!;
       const more = n > ids.length ? ', …' : '';
-      return `${this.path}: skipped ${n} job${n === 1 ? '' : 's'} with ${reason} (job${ids.length === 1 ? '' : 's'} ${ids.join(', ')}${more})`;
+      return `${this.path}: skipped ${n} job${n === 1 ? '' : 's'}: ${reason} (job${ids.length === 1 ? '' : 's'} ${ids.join(', ')}${more})`;
     });
   }
 

@@ -24,6 +24,7 @@ const command: Command = {
     'The workload is read as a stream (Standard Workload Format, 18 fields per job, -1 = unknown); the',
     'cluster size defaults to the header (MaxNodes, MaxProcs / MaxNodes). Jobs asking for more cores than',
     'the cluster has, or with an unknown run time or processor count, are skipped and counted. A policy',
+    'Also skipped (Bunde and Leung 2015): partial records (status 2-4), jobs cancelled before starting, zero processors. .swf.gz is read too.',
     'sees requested times; the job runs its actual time and is killed at its requested time if longer.',
     'On a mesh or torus (--machine mesh:8x8x4) a job holds whole nodes, its allocation quality is measured',
     '(pairwise hops, pieces, bounding box, fragmentation), and --allocation-log writes every job\'s nodes for',
@@ -75,7 +76,7 @@ const command: Command = {
       throw err;
     }
     for (const w of run.warnings) console.error(`warning: ${w}`);
-    if (flagOption(args, 'json')) console.log(JSON.stringify({ workload: workloadPath, ...(run.machine === 'bag' ? {} : { machine: run.machine }), nodes: run.nodes, coresPerNode: run.coresPerNode, policy: run.policy, allocator: run.allocator, jobsSkipped: run.jobsSkipped, events: run.events, metrics: run.metrics, violations: run.violations }, null, 2));
+    if (flagOption(args, 'json')) console.log(JSON.stringify({ workload: workloadPath, ...(run.machine === 'bag' ? {} : { machine: run.machine }), nodes: run.nodes, coresPerNode: run.coresPerNode, policy: run.policy, allocator: run.allocator, jobsSkipped: run.jobsSkipped, header: run.header.fields, events: run.events, metrics: run.metrics, violations: run.violations }, null, 2));
     else console.log(formatTraceRun(run, workloadPath));
     for (const v of run.violations) console.error(`violation: ${v}`);
     return run.violations.length > 0 ? 1 : 0;
