@@ -25,5 +25,13 @@ eventBody ->
 
 # ADD_BATCH_CLUSTER cluster link-behaviour offset nodes cores-per-node policy allocator host-behaviour arch
 #   [SWF-workload workload-offset]
-batchCluster -> "ADD_BATCH_CLUSTER" name name number number number name name name number
-      {% (d: any[]) => ({ kind: d[0], cluster: d[1], behavior: d[2], offset: d[3], nodes: d[4], coresPerNode: d[5], policy: d[6], allocator: d[7], hostBehavior: d[8], arch: d[9] }) %}
+# `nodes` may name a machine instead (mesh:8x8x4, torus:4x4), and the allocator may carry parameters
+# (linear:hilbert:best-fit, random:7): both are written with colons, as on the command line.
+batchCluster -> "ADD_BATCH_CLUSTER" name name number machineSize number name allocatorSpec name number
+      {% (d: any[]) => ({ kind: d[0], cluster: d[1], behavior: d[2], offset: d[3], ...d[4], coresPerNode: d[5], policy: d[6], allocator: d[7], hostBehavior: d[8], arch: d[9] }) %}
+
+machineSize -> number {% (d: any[]) => ({ nodes: d[0] }) %}
+  | name %COLON name {% (d: any[]) => ({ machine: [d[0], d[2]] }) %}
+
+allocatorSpec -> name {% (d: any[]) => [d[0]] %}
+  | allocatorSpec %COLON word {% (d: any[]) => [...d[0], d[2]] %}

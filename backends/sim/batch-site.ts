@@ -3,9 +3,10 @@
 // the next job end or background submission, and turns pilots into hosts — each core of a pilot that
 // starts becomes a host (ADD_HOST), each pilot that ends takes its hosts away (REMOVE_HOST).
 // Background jobs' submit times count from the simulation's time 0 (plus the workload's offset); those
-// due before the cluster appears join its queue when it does.
-import { getAllocator } from '../../src/batch/allocators/registry.js';
+// due before the cluster appears join its queue when it does. On a mesh or torus a pilot holds whole nodes,
+// and every core of them becomes a host.
 import { BatchCluster } from '../../src/batch/batch-cluster.js';
+import { createPlacement, machineOf } from '../../src/batch/cluster-setup.js';
 import type { BatchJob, StartedJob } from '../../src/batch/job.js';
 import type { JobMetricsSummary } from '../../src/batch/job-metrics.js';
 import { getBatchPolicy } from '../../src/batch/policies/registry.js';
@@ -84,7 +85,9 @@ export class BatchSite {
     this.perWork = submission.strategy === 'per-work';
     this.pilotCores = this.perWork ? 1 : (submission.pilotCores ?? event.coresPerNode);
     if (this.pilotCores > cores) throw new Error(`pilots of ${this.pilotCores} cores cannot run on batch cluster '${event.cluster}' (${cores} cores)`);
-    this.cluster = new BatchCluster({ nodes: event.nodes, coresPerNode: event.coresPerNode }, getBatchPolicy(event.policy), getAllocator(event.allocator), {
+    const shape = { nodes: event.nodes, coresPerNode: event.coresPerNode };
+    const placement = createPlacement(machineOf(event.machine ?? 'bag'), shape, event.allocator);
+    this.cluster = new BatchCluster(shape, getBatchPolicy(event.policy), placement, {
       // Record events are built only when the run is recorded: a background workload has millions of jobs.
       submitted: (job) => {
         if (this.recording) this.note({ job: job.id, event: 'submit', cores: job.cores, requestedS: job.requestedS });

@@ -18,6 +18,9 @@ import { bracketName, bracketNumber, checkedName, plainNumber } from './write-to
 import type { Diagnostic } from '../util/diagnostics.js';
 import { dirname, resolve } from 'node:path';
 import { listAllocators } from '../batch/allocators/registry.js';
+import { checkClusterChoice, ClusterSetupError } from '../batch/cluster-setup.js';
+import { nodeAllocatorNames } from '../batch/machines/node-allocators/registry.js';
+import { BAG, isTopology, MachineSpecError, parseMachine, type MachineSpec } from '../batch/machines/registry.js';
 import { listBatchPolicies } from '../batch/policies/registry.js';
 
 interface HeaderAst {
@@ -33,9 +36,12 @@ interface EventAst {
   readonly offset?: Ref;
   readonly arch?: Ref;
   readonly nodes?: Ref;
+  /** ADD_BATCH_CLUSTER with a machine instead of a node count: its kind and its sizes (mesh, 8x8x4). */
+  readonly machine?: readonly [Ref, Ref];
   readonly coresPerNode?: Ref;
   readonly policy?: Ref;
-  readonly allocator?: Ref;
+  /** ADD_BATCH_CLUSTER: the allocator's name, then its parameters (written with colons). */
+  readonly allocator?: readonly Ref[];
   readonly hostBehavior?: Ref;
   readonly workload?: Ref;
   readonly workloadOffset?: Ref;
@@ -184,7 +190,10 @@ function toEvent(ast: EventAst, tokens: LineTokens, c: Collector, line: number):
   }
 }
 
-/** ADD_BATCH_CLUSTER's own arguments: sizes, the registered policy and allocator, the workload file. */
+/**
+ * ADD_BATCH_CLUSTER's own arguments: the node count or machine, the registered policy and allocator
+ * (checked together, as on the command line: cluster-setup.ts), the workload file.
+ */
 function toBatchCluster(
   ast: EventAst,
   tokens: LineTokens,
@@ -192,21 +201,48 @@ function toBatchCluster(
   line: number,
   common: { timeS: number; pos: SourcePos; cluster: string; behavior: string; offset: number; arch: number },
 ): GridEvent | undefined {
-  const nodes = readNumber(c, line, tokens, ast.nodes!, 'node count', POSITIVE_INT);
+  let machine: MachineSpec | undefined;
+  let nodes: number | undefined;
+  if (ast.machine !== undefined) {
+    const text = `${tokens.value(ast.machine[0])}:${tokens.value(ast.machine[1])}`;
+    try {
+      machine = parseMachine(text);
+      nodes = isTopology(machine) ? machine.nodes : undefined;
+      if (nodes === undefined) throw new MachineSpecError(`'${text}' is not a mesh or torus`);
+    } catch (err) {
+      if (!(err instanceof MachineSpecError)) throw err;
+      c.error(c.at(line, tokens, ast.machine[0]), { message: err.message, found: `'${text}'`, expected: 'a node count, or mesh:XxY[xZ] or torus:XxY[xZ]' });
+    }
+  } else {
+    machine = BAG;
+    nodes = readNumber(c, line, tokens, ast.nodes!, 'node count', POSITIVE_INT);
+  }
   const coresPerNode = readNumber(c, line, tokens, ast.coresPerNode!, 'cores per node', POSITIVE_INT);
-  const registered = (ref: Ref, what: string, valid: readonly string[]): string | undefined => {
-    const value = tokens.value(ref);
-    if (valid.includes(value)) return value;
-    const near = closestName(value, valid);
-    c.error(c.at(line, tokens, ref), { message: `unknown ${what} '${value}'`, found: `'${value}'`, expected: `one of ${valid.join(', ')}`, ...(near === undefined ? {} : { hint: `did you mean '${near}'?` }) });
-    return undefined;
-  };
-  const policy = registered(ast.policy!, 'batch policy', listBatchPolicies().map((p) => p.name));
-  const allocator = registered(ast.allocator!, 'allocator', listAllocators().map((a) => a.name));
+  const policyName = tokens.value(ast.policy!);
+  const policies = listBatchPolicies().map((p) => p.name);
+  let policy: string | undefined = policyName;
+  if (!policies.includes(policyName)) {
+    const near = closestName(policyName, policies);
+    c.error(c.at(line, tokens, ast.policy!), { message: `unknown batch policy '${policyName}'`, found: `'${policyName}'`, expected: `one of ${policies.join(', ')}`, ...(near === undefined ? {} : { hint: `did you mean '${near}'?` }) });
+    policy = undefined;
+  }
+  const allocatorRefs = ast.allocator!;
+  let allocator: string | undefined = allocatorRefs.map((r) => tokens.value(r)).join(':');
+  if (machine !== undefined && policy !== undefined) {
+    try {
+      checkClusterChoice(machine, allocator, policy);
+    } catch (err) {
+      if (!(err instanceof ClusterSetupError)) throw err;
+      const near = closestName(allocator, isTopology(machine) ? nodeAllocatorNames() : listAllocators().map((a) => a.name));
+      c.error(c.at(line, tokens, allocatorRefs[0]!), { message: err.message, found: `'${allocator}'`, expected: 'an allocator for this machine and policy', ...(near === undefined || near === allocator ? {} : { hint: `did you mean '${near}'?` }) });
+      allocator = undefined;
+    }
+  }
   const workloadOffsetS = ast.workloadOffset === undefined ? 0 : readNumber(c, line, tokens, ast.workloadOffset, 'workload offset', NON_NEGATIVE);
-  if (nodes === undefined || coresPerNode === undefined || policy === undefined || allocator === undefined || workloadOffsetS === undefined) return undefined;
+  if (machine === undefined || nodes === undefined || coresPerNode === undefined || policy === undefined || allocator === undefined || workloadOffsetS === undefined) return undefined;
   const workload = ast.workload === undefined ? {} : { workload: { path: resolve(dirname(common.pos.file), tokens.value(ast.workload)), offsetS: workloadOffsetS } };
-  return { kind: 'ADD_BATCH_CLUSTER', ...common, nodes, coresPerNode, policy, allocator, hostBehavior: tokens.value(ast.hostBehavior!), ...workload };
+  const onMesh = isTopology(machine) ? { machine: machine.name } : {};
+  return { kind: 'ADD_BATCH_CLUSTER', ...common, nodes, ...onMesh, coresPerNode, policy, allocator, hostBehavior: tokens.value(ast.hostBehavior!), ...workload };
 }
 
 interface Life {
@@ -375,7 +411,9 @@ function eventLine(e: GridEvent): string {
     case 'CHANGE_HOST_BEHAVIOR':
       return `${head} ${bracketName(e.host)} ${bracketName(e.behavior)} ${bracketNumber(e.offset)}`;
     case 'ADD_BATCH_CLUSTER': {
-      const base = `${head} ${bracketName(e.cluster)} ${bracketName(e.behavior)} ${bracketNumber(e.offset)} ${bracketNumber(e.nodes)} ${bracketNumber(e.coresPerNode)} ${bracketName(e.policy)} ${bracketName(e.allocator)} ${bracketName(e.hostBehavior)} ${bracketNumber(e.arch)}`;
+      const size = e.machine === undefined ? bracketNumber(e.nodes) : e.machine.split(':').map(checkedName).join(':');
+      const allocator = e.allocator.includes(':') ? e.allocator.split(':').map(checkedName).join(':') : bracketName(e.allocator);
+      const base = `${head} ${bracketName(e.cluster)} ${bracketName(e.behavior)} ${bracketNumber(e.offset)} ${size} ${bracketNumber(e.coresPerNode)} ${bracketName(e.policy)} ${allocator} ${bracketName(e.hostBehavior)} ${bracketNumber(e.arch)}`;
       return e.workload === undefined ? base : `${base} ${bracketName(e.workload.path)} ${bracketNumber(e.workload.offsetS)}`;
     }
   }

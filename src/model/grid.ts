@@ -68,8 +68,11 @@ export interface AddBatchCluster extends EventBase {
   readonly behavior: string;
   readonly offset: number;
   readonly nodes: number;
+  /** A mesh or torus (`mesh:8x8x4`), when the cluster has one; absent for the bag of cores. */
+  readonly machine?: string;
   readonly coresPerNode: number;
   readonly policy: string;
+  /** The allocator's name, parameters included (`linear:hilbert:best-fit`). */
   readonly allocator: string;
   readonly hostBehavior: string;
   readonly arch: number;
