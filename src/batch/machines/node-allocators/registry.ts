@@ -3,11 +3,18 @@
 // below; a well-known combination of a family's parameters gets a short name in ALIASES.
 import { AllocatorSpecError, type NodeAllocator, type NodeAllocatorFamily } from '../node-allocator.js';
 import type { Topology } from '../topology.js';
+import { centerFamily } from './center.js';
 
-const FAMILIES: readonly NodeAllocatorFamily[] = [];
+const FAMILIES: readonly NodeAllocatorFamily[] = [
+  centerFamily,
+];
 
 /** Short names for well-known parameter choices: name → the full spec it stands for. */
-const ALIASES: Readonly<Record<string, string>> = {};
+const ALIASES: Readonly<Record<string, string>> = {
+  mc1x1: 'center:free:linf:center',
+  'gen-alg': 'center:free:l1:pairwise',
+  mm: 'center:intersect:l1:pairwise',
+};
 
 export function listNodeAllocatorFamilies(): readonly NodeAllocatorFamily[] {
   return FAMILIES;

@@ -1,0 +1,178 @@
+// The geometry the center-based allocators (center.ts) share: the order in which nodes around a center
+// are collected (shells by L∞ or L1 distance), kept as one table of coordinate offsets per topology rather
+// than a node-by-node table, and the sum of pairwise L1 distances of a node set computed per axis from
+// histograms (no loop over pairs).
+//
+// Offsets table: every offset (dx, dy, dz) that can separate two nodes, sorted by the collector's distance
+// (the shell), then by the other metric (L1 inside an L∞ shell, L∞ inside an L1 shell), then by (dz, dy,
+// dx). On a mesh node index = x + X·(y + Y·z) grows with (dz, dy, dx) for a fixed center, so within one
+// (shell, other-metric) group the offsets already come in node-index order; on a torus they wrap and the
+// collector sorts the few nodes it keeps from the last group. Size (2X−1)(2Y−1)(2Z−1) on a mesh, X·Y·Z on a
+// torus: 16,129 entries for a 64×64 mesh.
+import type { Topology } from '../topology.js';
+
+export type ShellMetric = 'linf' | 'l1';
+
+export interface ShellOffsets {
+  readonly dx: Int32Array;
+  readonly dy: Int32Array;
+  readonly dz: Int32Array;
+  /** Node-index difference dx + X·(dy + Y·dz) (used on a mesh, where nothing wraps). */
+  readonly dIndex: Int32Array;
+  /** Group g (equal shell and equal other-metric distance) is entries groupStart[g] … groupStart[g+1]−1. */
+  readonly groupStart: Int32Array;
+  /** The shell (collector distance) of group g. */
+  readonly groupShell: Int32Array;
+  readonly groups: number;
+}
+
+const cache = new WeakMap<Topology, Map<ShellMetric, ShellOffsets>>();
+
+/** The offsets table of `topology` for shells by `metric` (built once per topology and metric). */
+export function shellOffsets(topology: Topology, metric: ShellMetric): ShellOffsets {
+  let byMetric = cache.get(topology);
+  if (byMetric === undefined) {
+    byMetric = new Map();
+    cache.set(topology, byMetric);
+  }
+  let table = byMetric.get(metric);
+  if (table === undefined) {
+    table = buildShellOffsets(topology, metric);
+    byMetric.set(metric, table);
+  }
+  return table;
+}
+
+function buildShellOffsets(topology: Topology, metric: ShellMetric): ShellOffsets {
+  const [X, Y, Z] = topology.dims;
+  const range = (size: number): number[] => {
+    const out: number[] = [];
+    if (topology.wraps) for (let d = 0; d < size; d++) out.push(d);
+    else for (let d = -(size - 1); d < size; d++) out.push(d);
+    return out;
+  };
+  const axis = (d: number, size: number): number => topology.axisDistance(0, d < 0 ? -d : d, size);
+  const rows: { dx: number; dy: number; dz: number; shell: number; other: number }[] = [];
+  for (const dz of range(Z)) {
+    for (const dy of range(Y)) {
+      for (const dx of range(X)) {
+        const ax = axis(dx, X);
+        const ay = axis(dy, Y);
+        const az = axis(dz, Z);
+        const l1 = ax + ay + az;
+        const linf = Math.max(ax, ay, az);
+        rows.push(metric === 'linf' ? { dx, dy, dz, shell: linf, other: l1 } : { dx, dy, dz, shell: l1, other: linf });
+      }
+    }
+  }
+  // Rows were pushed in (dz, dy, dx) order; a stable sort on (shell, other) keeps it within each group.
+  rows.sort((a, b) => a.shell - b.shell || a.other - b.other);
+  const n = rows.length;
+  const dx = new Int32Array(n);
+  const dy = new Int32Array(n);
+  const dz = new Int32Array(n);
+  const dIndex = new Int32Array(n);
+  const starts: number[] = [];
+  const shells: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const r = rows[k]!;
+    dx[k] = r.dx;
+    dy[k] = r.dy;
+    dz[k] = r.dz;
+    dIndex[k] = r.dx + X * (r.dy + Y * r.dz);
+    const prev = rows[k - 1];
+    if (prev === undefined || prev.shell !== r.shell || prev.other !== r.other) {
+      starts.push(k);
+      shells.push(r.shell);
+    }
+  }
+  starts.push(n);
+  return { dx, dy, dz, dIndex, groupStart: Int32Array.from(starts), groupShell: Int32Array.from(shells), groups: shells.length };
+}
+
+/**
+ * Sums of pairwise L1 distances of node sets on one topology, per axis: on a line, the pairs a boundary
+ * between coordinates b and b+1 separates are left(b)·right(b), so the axis sum is the sum of those
+ * products; on a ring each node's distance sum to all others comes from prefix sums over the doubled
+ * ring. O(count + X + Y + Z) per set. Keeps its own scratch histograms.
+ */
+export class PairwiseL1 {
+  private readonly hx: Float64Array;
+  private readonly hy: Float64Array;
+  private readonly hz: Float64Array;
+  /** Ring scratch: prefix counts and prefix coordinate-weighted counts over the doubled axis. */
+  private readonly p: Float64Array;
+  private readonly q: Float64Array;
+
+  constructor(private readonly topology: Topology) {
+    const [X, Y, Z] = topology.dims;
+    this.hx = new Float64Array(X);
+    this.hy = new Float64Array(Y);
+    this.hz = new Float64Array(Z);
+    const longest = Math.max(X, Y, Z);
+    this.p = new Float64Array(2 * longest + 1);
+    this.q = new Float64Array(2 * longest + 1);
+  }
+
+  /** The sum over unordered pairs of nodes[0 … count−1] of their L1 distance (wrapping on a torus). */
+  sum(nodes: Int32Array, count: number): number {
+    const t = this.topology;
+    const { hx, hy, hz } = this;
+    const xs = t.xs;
+    const ys = t.ys;
+    const zs = t.zs;
+    for (let i = 0; i < count; i++) {
+      const v = nodes[i]!;
+      hx[xs[v]!]!++;
+      hy[ys[v]!]!++;
+      hz[zs[v]!]!++;
+    }
+    const total = this.axis(hx, count) + this.axis(hy, count) + this.axis(hz, count);
+    hx.fill(0);
+    hy.fill(0);
+    if (hz.length > 1) hz.fill(0);
+    else hz[0] = 0;
+    return total;
+  }
+
+  /** The pairwise distance sum along one axis of the histogram `h` of `count` nodes. */
+  private axis(h: Float64Array, count: number): number {
+    const size = h.length;
+    if (size === 1) return 0;
+    if (!this.topology.wraps || size <= 2) {
+      // On a ring of 1 or 2 positions the distance is the same as on a line.
+      let total = 0;
+      let left = 0;
+      for (let b = 0; b < size - 1; b++) {
+        left += h[b]!;
+        total += left * (count - left);
+      }
+      return total;
+    }
+    // Ring: F(i) = Σ_j h_j·min(d, size−d) with d = (j − i) mod size, over the doubled axis k = i+1 … i+size−1:
+    // offsets d ≤ half weigh d, the rest weigh size − d. total = ½ Σ_i h_i·F(i).
+    const { p, q } = this;
+    const n2 = 2 * size;
+    p[0] = 0;
+    q[0] = 0;
+    for (let k = 0; k < n2; k++) {
+      const c = h[k < size ? k : k - size]!;
+      p[k + 1] = p[k]! + c;
+      q[k + 1] = q[k]! + c * k;
+    }
+    const half = Math.floor(size / 2);
+    let twice = 0;
+    for (let i = 0; i < size; i++) {
+      const hi = h[i]!;
+      if (hi === 0) continue;
+      // Near side: k in [i+1, i+half], weight k − i.
+      const nearCount = p[i + half + 1]! - p[i + 1]!;
+      const nearSum = q[i + half + 1]! - q[i + 1]! - i * nearCount;
+      // Far side: k in [i+half+1, i+size−1], weight size − (k − i).
+      const farCount = p[i + size]! - p[i + half + 1]!;
+      const farSum = (size + i) * farCount - (q[i + size]! - q[i + half + 1]!);
+      twice += hi * (nearSum + farSum);
+    }
+    return twice / 2;
+  }
+}
