@@ -3,6 +3,7 @@
 // node per center, no offsets table, pairwise sums over pairs), and properties on random masks.
 import { describe, expect, it } from 'vitest';
 import type { FreeNodes } from '../../../src/batch/machines/node-allocator.js';
+import { CenterAllocator } from '../../../src/batch/machines/node-allocators/center.js';
 import { createNodeAllocator } from '../../../src/batch/machines/node-allocators/registry.js';
 import { Topology } from '../../../src/batch/machines/topology.js';
 import { Rng } from '../../../src/util/rng.js';
@@ -205,11 +206,11 @@ describe('center-based allocators against candidates built independently', () =>
   ] as const;
 
   for (const kind of ['mesh', 'torus'] as const) {
-    for (const dims of [[4, 4, 1], [5, 3, 1], [3, 3, 2], [4, 3, 3]] as const) {
+    for (const dims of [[4, 4, 1], [5, 3, 1], [3, 3, 2], [4, 3, 3], [6, 1, 1], [1, 4, 2], [9, 7, 1], [5, 4, 3]] as const) {
       it(`random masks on a ${kind} ${dims.join('x')}: same as the reference, distinct free ascending nodes, mask unchanged`, () => {
         const t = new Topology(kind, [...dims]);
         const rng = new Rng(1000 + dims[0] * 100 + dims[1] * 10 + dims[2] + (kind === 'torus' ? 7 : 0));
-        for (let trial = 0; trial < 40; trial++) {
+        for (let trial = 0; trial < 60; trial++) {
           const isFree = new Uint8Array(t.nodes);
           const p = rng.next();
           for (let i = 0; i < t.nodes; i++) isFree[i] = rng.next() < p ? 1 : 0;
@@ -228,6 +229,9 @@ describe('center-based allocators against candidates built independently', () =>
               if (k > 0) expect(got![k]!).toBeGreaterThan(got![k - 1]!);
             }
             if (count >= 2 && count < f.count) expect(got).toEqual(referenceAllocate(f, count, params));
+            // The offsets-table walk (used above ORDER_TABLE_MAX_NODES nodes) gives the same answer.
+            const viaOffsets = new CenterAllocator(spec, t, ...params, 0).allocate(f, count);
+            expect(viaOffsets === undefined ? undefined : [...viaOffsets]).toEqual(got);
           }
           expect(isFree).toEqual(before);
         }

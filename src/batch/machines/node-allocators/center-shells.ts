@@ -91,24 +91,88 @@ function buildShellOffsets(topology: Topology, metric: ShellMetric): ShellOffset
 }
 
 /**
+ * Per-center node orders, for machines small enough that nodes² entries are cheap (N ≤ ORDER_TABLE_MAX_NODES:
+ * at most 1M entries, 4 MB): entries c·N … c·N+N−1 list every node in the order a collector takes them
+ * around center c — shell, other metric, node index — with each entry's shell alongside. Walking it skips
+ * nothing, where the offsets table skips offsets that leave a mesh.
+ */
+export interface ShellOrders {
+  readonly nodes: Uint16Array;
+  readonly shells: Uint16Array;
+}
+
+export const ORDER_TABLE_MAX_NODES = 1024;
+
+const orderCache = new WeakMap<Topology, Map<ShellMetric, ShellOrders>>();
+
+/** The per-center orders of `topology` for `metric` (built once per topology and metric). */
+export function shellOrders(topology: Topology, metric: ShellMetric): ShellOrders {
+  let byMetric = orderCache.get(topology);
+  if (byMetric === undefined) {
+    byMetric = new Map();
+    orderCache.set(topology, byMetric);
+  }
+  let orders = byMetric.get(metric);
+  if (orders === undefined) {
+    orders = buildShellOrders(topology, shellOffsets(topology, metric));
+    byMetric.set(metric, orders);
+  }
+  return orders;
+}
+
+function buildShellOrders(topology: Topology, table: ShellOffsets): ShellOrders {
+  const n = topology.nodes;
+  if (n > 65536) throw new RangeError(`shell orders hold node indices below 65536; ${topology.name} has ${n} nodes`);
+  const [X, Y, Z] = topology.dims;
+  const nodes = new Uint16Array(n * n);
+  const shells = new Uint16Array(n * n);
+  const { dx, dy, dz, groupStart, groupShell, groups } = table;
+  for (let c = 0; c < n; c++) {
+    const cx = topology.xs[c]!;
+    const cy = topology.ys[c]!;
+    const cz = topology.zs[c]!;
+    let k = c * n;
+    for (let g = 0; g < groups; g++) {
+      const from = k;
+      for (let e = groupStart[g]!; e < groupStart[g + 1]!; e++) {
+        let x = cx + dx[e]!;
+        let y = cy + dy[e]!;
+        let z = cz + dz[e]!;
+        if (topology.wraps) {
+          x %= X;
+          y %= Y;
+          z %= Z;
+        } else if (x < 0 || x >= X || y < 0 || y >= Y || z < 0 || z >= Z) continue;
+        nodes[k] = x + X * (y + Y * z);
+        shells[k] = groupShell[g]!;
+        k++;
+      }
+      // On a torus a group's nodes need not come in index order (on a mesh they do).
+      if (topology.wraps) nodes.subarray(from, k).sort();
+    }
+  }
+  return { nodes, shells };
+}
+
+/**
  * Sums of pairwise L1 distances of node sets on one topology, per axis: on a line, the pairs a boundary
  * between coordinates b and b+1 separates are left(b)·right(b), so the axis sum is the sum of those
  * products; on a ring each node's distance sum to all others comes from prefix sums over the doubled
  * ring. O(count + X + Y + Z) per set. Keeps its own scratch histograms.
  */
 export class PairwiseL1 {
-  private readonly hx: Float64Array;
-  private readonly hy: Float64Array;
-  private readonly hz: Float64Array;
+  private readonly hx: Int32Array;
+  private readonly hy: Int32Array;
+  private readonly hz: Int32Array;
   /** Ring scratch: prefix counts and prefix coordinate-weighted counts over the doubled axis. */
   private readonly p: Float64Array;
   private readonly q: Float64Array;
 
   constructor(private readonly topology: Topology) {
     const [X, Y, Z] = topology.dims;
-    this.hx = new Float64Array(X);
-    this.hy = new Float64Array(Y);
-    this.hz = new Float64Array(Z);
+    this.hx = new Int32Array(X);
+    this.hy = new Int32Array(Y);
+    this.hz = new Int32Array(Z);
     const longest = Math.max(X, Y, Z);
     this.p = new Float64Array(2 * longest + 1);
     this.q = new Float64Array(2 * longest + 1);
@@ -121,25 +185,40 @@ export class PairwiseL1 {
     const xs = t.xs;
     const ys = t.ys;
     const zs = t.zs;
+    let x0 = hx.length;
+    let x1 = -1;
+    let y0 = hy.length;
+    let y1 = -1;
+    let z0 = hz.length;
+    let z1 = -1;
     for (let i = 0; i < count; i++) {
       const v = nodes[i]!;
-      hx[xs[v]!]!++;
-      hy[ys[v]!]!++;
-      hz[zs[v]!]!++;
+      const x = xs[v]!;
+      const y = ys[v]!;
+      const z = zs[v]!;
+      hx[x]!++;
+      hy[y]!++;
+      hz[z]!++;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      if (z < z0) z0 = z;
+      if (z > z1) z1 = z;
     }
+    if (!t.wraps) return line(hx, x0, x1, count) + line(hy, y0, y1, count) + line(hz, z0, z1, count);
     const total = this.axis(hx, count) + this.axis(hy, count) + this.axis(hz, count);
     hx.fill(0);
     hy.fill(0);
-    if (hz.length > 1) hz.fill(0);
-    else hz[0] = 0;
+    hz.fill(0);
     return total;
   }
 
-  /** The pairwise distance sum along one axis of the histogram `h` of `count` nodes. */
-  private axis(h: Float64Array, count: number): number {
+  /** The pairwise distance sum along one axis of a torus, from the histogram `h` of `count` nodes. */
+  private axis(h: Int32Array, count: number): number {
     const size = h.length;
     if (size === 1) return 0;
-    if (!this.topology.wraps || size <= 2) {
+    if (size <= 2) {
       // On a ring of 1 or 2 positions the distance is the same as on a line.
       let total = 0;
       let left = 0;
@@ -175,4 +254,20 @@ export class PairwiseL1 {
     }
     return twice / 2;
   }
+}
+
+/**
+ * The pairwise distance sum along a line of the histogram `h` of `count` nodes, all at coordinates lo … hi:
+ * each boundary b | b+1 is crossed by left(b)·right(b) pairs. Clears h[lo … hi] for the next set.
+ */
+function line(h: Int32Array, lo: number, hi: number, count: number): number {
+  let total = 0;
+  let left = 0;
+  for (let b = lo; b < hi; b++) {
+    left += h[b]!;
+    h[b] = 0;
+    total += left * (count - left);
+  }
+  h[hi] = 0;
+  return total;
 }

@@ -30,7 +30,15 @@ import {
   type NodeAllocatorFamily,
 } from '../node-allocator.js';
 import type { Topology } from '../topology.js';
-import { PairwiseL1, shellOffsets, type ShellMetric, type ShellOffsets } from './center-shells.js';
+import {
+  ORDER_TABLE_MAX_NODES,
+  PairwiseL1,
+  shellOffsets,
+  shellOrders,
+  type ShellMetric,
+  type ShellOffsets,
+  type ShellOrders,
+} from './center-shells.js';
 
 export type CenterChoice = 'free' | 'intersect';
 export type CenterScorer = 'center' | 'pairwise';
@@ -38,6 +46,8 @@ export type CenterScorer = 'center' | 'pairwise';
 export class CenterAllocator implements NodeAllocator {
   readonly contiguous = false;
   private readonly offsets: ShellOffsets;
+  /** Per-center orders on machines of up to `orderTableMaxNodes` nodes; the offsets table beyond. */
+  private readonly orders: ShellOrders | undefined;
   private readonly pairwise: PairwiseL1;
   /** The candidate being collected, and the best one so far. */
   private readonly candidate: Int32Array;
@@ -46,6 +56,10 @@ export class CenterAllocator implements NodeAllocator {
   private readonly hasX: Uint8Array;
   private readonly hasY: Uint8Array;
   private readonly hasZ: Uint8Array;
+  private readonly X: number;
+  private readonly Y: number;
+  private readonly Z: number;
+  private readonly wraps: boolean;
 
   constructor(
     readonly name: string,
@@ -53,12 +67,18 @@ export class CenterAllocator implements NodeAllocator {
     private readonly centers: CenterChoice,
     collector: ShellMetric,
     private readonly scorer: CenterScorer,
+    orderTableMaxNodes = ORDER_TABLE_MAX_NODES,
   ) {
     this.offsets = shellOffsets(topology, collector);
+    this.orders = topology.nodes <= orderTableMaxNodes ? shellOrders(topology, collector) : undefined;
     this.pairwise = new PairwiseL1(topology);
     this.candidate = new Int32Array(topology.nodes);
     this.best = new Int32Array(topology.nodes);
     const [X, Y, Z] = topology.dims;
+    this.X = X;
+    this.Y = Y;
+    this.Z = Z;
+    this.wraps = topology.wraps;
     this.hasX = new Uint8Array(X);
     this.hasY = new Uint8Array(Y);
     this.hasZ = new Uint8Array(Z);
@@ -80,7 +100,7 @@ export class CenterAllocator implements NodeAllocator {
     if (count === free.count) return allFree(isFree, count);
 
     let bestScore = Infinity;
-    const [X, Y, Z] = this.topology.dims;
+    const { X, Y, Z } = this;
     if (this.centers === 'free') {
       const { xs, ys, zs } = this.topology;
       for (let c = 0; c < isFree.length; c++) {
@@ -127,11 +147,16 @@ export class CenterAllocator implements NodeAllocator {
    * their score, or Infinity as soon as the score cannot get below `bound` (center scorer only).
    */
   private collect(isFree: Uint8Array, count: number, cx: number, cy: number, cz: number, c: number, bound: number): number {
+    if (this.orders !== undefined) return this.collectByOrder(isFree, count, c, bound);
     const { dx, dy, dz, dIndex, groupStart, groupShell, groups } = this.offsets;
-    const [X, Y, Z] = this.topology.dims;
-    const wraps = this.topology.wraps;
+    const { X, Y, Z, wraps } = this;
     const byCenter = this.scorer === 'center';
     const cand = this.candidate;
+    // On a mesh, shells up to `margin` (the center's distance to the nearest face, over the axes longer
+    // than 1) lie wholly inside the machine: no bounds to check there.
+    let margin = X > 1 ? Math.min(cx, X - 1 - cx) : Infinity;
+    if (Y > 1) margin = Math.min(margin, cy, Y - 1 - cy);
+    if (Z > 1) margin = Math.min(margin, cz, Z - 1 - cz);
     let len = 0;
     let score = 0;
     for (let g = 0; g < groups; g++) {
@@ -139,7 +164,12 @@ export class CenterAllocator implements NodeAllocator {
       if (byCenter && score + (count - len) * shell >= bound) return Infinity;
       const from = len;
       const end = groupStart[g + 1]!;
-      if (wraps) {
+      if (!wraps && shell <= margin) {
+        for (let k = groupStart[g]!; k < end; k++) {
+          const v = c + dIndex[k]!;
+          if (isFree[v] === 1) cand[len++] = v;
+        }
+      } else if (wraps) {
         for (let k = groupStart[g]!; k < end; k++) {
           let x = cx + dx[k]!;
           if (x >= X) x -= X;
@@ -171,6 +201,32 @@ export class CenterAllocator implements NodeAllocator {
       score += (len - from) * shell;
     }
     return byCenter ? score : this.pairwise.sum(cand, count);
+  }
+
+  /** collect() on a machine with per-center orders: the first `count` free nodes of center c's order. */
+  private collectByOrder(isFree: Uint8Array, count: number, c: number, bound: number): number {
+    const { nodes, shells } = this.orders!;
+    const cand = this.candidate;
+    let len = 0;
+    if (this.scorer === 'center') {
+      let score = 0;
+      for (let k = c * isFree.length; ; k++) {
+        const v = nodes[k]!;
+        if (isFree[v] !== 1) continue;
+        const shell = shells[k]!;
+        if (score + (count - len) * shell >= bound) return Infinity;
+        score += shell;
+        cand[len++] = v;
+        if (len === count) return score;
+      }
+    }
+    for (let k = c * isFree.length; ; k++) {
+      const v = nodes[k]!;
+      if (isFree[v] !== 1) continue;
+      cand[len++] = v;
+      if (len === count) break;
+    }
+    return this.pairwise.sum(cand, count);
   }
 }
 
