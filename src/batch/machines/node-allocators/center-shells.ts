@@ -24,6 +24,10 @@ export interface ShellOffsets {
   /** The shell (collector distance) of group g. */
   readonly groupShell: Int32Array;
   readonly groups: number;
+  /** The shell of each entry. */
+  readonly shell: Int32Array;
+  /** shellEnd[m]: the first entry whose shell exceeds m (entries before it lie within shell m). */
+  readonly shellEnd: Int32Array;
 }
 
 const cache = new WeakMap<Topology, Map<ShellMetric, ShellOffsets>>();
@@ -72,6 +76,7 @@ function buildShellOffsets(topology: Topology, metric: ShellMetric): ShellOffset
   const dy = new Int32Array(n);
   const dz = new Int32Array(n);
   const dIndex = new Int32Array(n);
+  const shell = new Int32Array(n);
   const starts: number[] = [];
   const shells: number[] = [];
   for (let k = 0; k < n; k++) {
@@ -80,6 +85,7 @@ function buildShellOffsets(topology: Topology, metric: ShellMetric): ShellOffset
     dy[k] = r.dy;
     dz[k] = r.dz;
     dIndex[k] = r.dx + X * (r.dy + Y * r.dz);
+    shell[k] = r.shell;
     const prev = rows[k - 1];
     if (prev === undefined || prev.shell !== r.shell || prev.other !== r.other) {
       starts.push(k);
@@ -87,7 +93,13 @@ function buildShellOffsets(topology: Topology, metric: ShellMetric): ShellOffset
     }
   }
   starts.push(n);
-  return { dx, dy, dz, dIndex, groupStart: Int32Array.from(starts), groupShell: Int32Array.from(shells), groups: shells.length };
+  const maxShell = n === 0 ? 0 : shell[n - 1]!;
+  const shellEnd = new Int32Array(maxShell + 1);
+  for (let m = 0, k = 0; m <= maxShell; m++) {
+    while (k < n && shell[k]! <= m) k++;
+    shellEnd[m] = k;
+  }
+  return { dx, dy, dz, dIndex, groupStart: Int32Array.from(starts), groupShell: Int32Array.from(shells), groups: shells.length, shell, shellEnd };
 }
 
 /**
@@ -195,16 +207,23 @@ export class PairwiseL1 {
       const v = nodes[i]!;
       const x = xs[v]!;
       const y = ys[v]!;
-      const z = zs[v]!;
       hx[x]!++;
       hy[y]!++;
-      hz[z]!++;
       if (x < x0) x0 = x;
       if (x > x1) x1 = x;
       if (y < y0) y0 = y;
       if (y > y1) y1 = y;
-      if (z < z0) z0 = z;
-      if (z > z1) z1 = z;
+    }
+    if (hz.length > 1) {
+      for (let i = 0; i < count; i++) {
+        const z = zs[nodes[i]!]!;
+        hz[z]!++;
+        if (z < z0) z0 = z;
+        if (z > z1) z1 = z;
+      }
+    } else {
+      z0 = 0;
+      z1 = 0;
     }
     if (!t.wraps) return line(hx, x0, x1, count) + line(hy, y0, y1, count) + line(hz, z0, z1, count);
     const total = this.axis(hx, count) + this.axis(hy, count) + this.axis(hz, count);

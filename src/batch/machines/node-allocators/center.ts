@@ -148,15 +148,13 @@ export class CenterAllocator implements NodeAllocator {
    */
   private collect(isFree: Uint8Array, count: number, cx: number, cy: number, cz: number, c: number, bound: number): number {
     if (this.orders !== undefined) return this.collectByOrder(isFree, count, c, bound);
-    const { dx, dy, dz, dIndex, groupStart, groupShell, groups } = this.offsets;
-    const { X, Y, Z, wraps } = this;
+    if (!this.wraps) return this.collectOnMesh(isFree, count, cx, cy, cz, c, bound);
+    // Torus: every offset lands in the machine, but a (shell, other-metric) group's nodes need not come
+    // in index order, so the part of the last group that is needed is sorted.
+    const { dx, dy, dz, groupStart, groupShell, groups } = this.offsets;
+    const { X, Y, Z } = this;
     const byCenter = this.scorer === 'center';
     const cand = this.candidate;
-    // On a mesh, shells up to `margin` (the center's distance to the nearest face, over the axes longer
-    // than 1) lie wholly inside the machine: no bounds to check there.
-    let margin = X > 1 ? Math.min(cx, X - 1 - cx) : Infinity;
-    if (Y > 1) margin = Math.min(margin, cy, Y - 1 - cy);
-    if (Z > 1) margin = Math.min(margin, cz, Z - 1 - cz);
     let len = 0;
     let score = 0;
     for (let g = 0; g < groups; g++) {
@@ -164,41 +162,65 @@ export class CenterAllocator implements NodeAllocator {
       if (byCenter && score + (count - len) * shell >= bound) return Infinity;
       const from = len;
       const end = groupStart[g + 1]!;
-      if (!wraps && shell <= margin) {
-        for (let k = groupStart[g]!; k < end; k++) {
-          const v = c + dIndex[k]!;
-          if (isFree[v] === 1) cand[len++] = v;
-        }
-      } else if (wraps) {
-        for (let k = groupStart[g]!; k < end; k++) {
-          let x = cx + dx[k]!;
-          if (x >= X) x -= X;
-          let y = cy + dy[k]!;
-          if (y >= Y) y -= Y;
-          let z = cz + dz[k]!;
-          if (z >= Z) z -= Z;
-          const v = x + X * (y + Y * z);
-          if (isFree[v] === 1) cand[len++] = v;
-        }
-      } else {
-        for (let k = groupStart[g]!; k < end; k++) {
-          const x = cx + dx[k]!;
-          if (x < 0 || x >= X) continue;
-          const y = cy + dy[k]!;
-          if (y < 0 || y >= Y) continue;
-          const z = cz + dz[k]!;
-          if (z < 0 || z >= Z) continue;
-          const v = c + dIndex[k]!;
-          if (isFree[v] === 1) cand[len++] = v;
-        }
+      for (let k = groupStart[g]!; k < end; k++) {
+        let x = cx + dx[k]!;
+        if (x >= X) x -= X;
+        let y = cy + dy[k]!;
+        if (y >= Y) y -= Y;
+        let z = cz + dz[k]!;
+        if (z >= Z) z -= Z;
+        const v = x + X * (y + Y * z);
+        if (isFree[v] === 1) cand[len++] = v;
       }
       if (len >= count) {
-        // The last group is only partly needed: lower node index first (already so on a mesh).
+        // The last group is only partly needed: lower node index first.
         if (len > count) insertionSort(cand, from, len);
         score += (count - from) * shell;
         break;
       }
       score += (len - from) * shell;
+    }
+    return byCenter ? score : this.pairwise.sum(cand, count);
+  }
+
+  /**
+   * collect() on a mesh without per-center orders. The offsets table's order (shell, other metric, dz,
+   * dy, dx) is the collection order itself here (the node index grows with (dz, dy, dx) around a fixed
+   * center), so the first `count` free nodes it reaches are the candidate. Shells up to `margin` (the
+   * center's distance to the nearest face, over the axes longer than 1) lie wholly inside the machine and
+   * are walked without bounds checks.
+   */
+  private collectOnMesh(isFree: Uint8Array, count: number, cx: number, cy: number, cz: number, c: number, bound: number): number {
+    const { dx, dy, dz, dIndex, shell, shellEnd } = this.offsets;
+    const { X, Y, Z } = this;
+    const byCenter = this.scorer === 'center';
+    const cand = this.candidate;
+    let margin = X > 1 ? Math.min(cx, X - 1 - cx) : Infinity;
+    if (Y > 1) margin = Math.min(margin, cy, Y - 1 - cy);
+    if (Z > 1) margin = Math.min(margin, cz, Z - 1 - cz);
+    const inside = margin >= shellEnd.length ? shellEnd[shellEnd.length - 1]! : shellEnd[margin]!;
+    let len = 0;
+    let score = 0;
+    for (let k = 0; ; k++) {
+      let v: number;
+      if (k < inside) v = c + dIndex[k]!;
+      else {
+        const x = cx + dx[k]!;
+        if (x < 0 || x >= X) continue;
+        const y = cy + dy[k]!;
+        if (y < 0 || y >= Y) continue;
+        const z = cz + dz[k]!;
+        if (z < 0 || z >= Z) continue;
+        v = c + dIndex[k]!;
+      }
+      if (isFree[v] !== 1) continue;
+      if (byCenter) {
+        const s = shell[k]!;
+        if (score + (count - len) * s >= bound) return Infinity;
+        score += s;
+      }
+      cand[len++] = v;
+      if (len === count) break;
     }
     return byCenter ? score : this.pairwise.sum(cand, count);
   }
