@@ -170,7 +170,7 @@ function buildShellOrders(topology: Topology, table: ShellOffsets): ShellOrders 
  * Sums of pairwise L1 distances of node sets on one topology, per axis: on a line, the pairs a boundary
  * between coordinates b and b+1 separates are left(b)·right(b), so the axis sum is the sum of those
  * products; on a ring each node's distance sum to all others comes from prefix sums over the doubled
- * ring. O(count + X + Y + Z) per set. Keeps its own scratch histograms.
+ * ring. O(count + X + Y + Z) per set, less on a mesh where the set is known to lie near a center. Keeps its own scratch histograms.
  */
 export class PairwiseL1 {
   private readonly hx: Int32Array;
@@ -190,42 +190,35 @@ export class PairwiseL1 {
     this.q = new Float64Array(2 * longest + 1);
   }
 
-  /** The sum over unordered pairs of nodes[0 … count−1] of their L1 distance (wrapping on a torus). */
-  sum(nodes: Int32Array, count: number): number {
+  /**
+   * The sum over unordered pairs of nodes[0 … count−1] of their L1 distance (wrapping on a torus). On a
+   * mesh the nodes must lie within `radius` of (cx, cy, cz) along every axis (true of nodes taken from
+   * shells up to `radius` around that center, by either metric): only that stretch of each axis is summed.
+   */
+  sum(nodes: Int32Array, count: number, cx: number, cy: number, cz: number, radius: number): number {
     const t = this.topology;
     const { hx, hy, hz } = this;
     const xs = t.xs;
     const ys = t.ys;
-    const zs = t.zs;
-    let x0 = hx.length;
-    let x1 = -1;
-    let y0 = hy.length;
-    let y1 = -1;
-    let z0 = hz.length;
-    let z1 = -1;
     for (let i = 0; i < count; i++) {
       const v = nodes[i]!;
-      const x = xs[v]!;
-      const y = ys[v]!;
-      hx[x]!++;
-      hy[y]!++;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
+      hx[xs[v]!]!++;
+      hy[ys[v]!]!++;
     }
-    if (hz.length > 1) {
-      for (let i = 0; i < count; i++) {
-        const z = zs[nodes[i]!]!;
-        hz[z]!++;
-        if (z < z0) z0 = z;
-        if (z > z1) z1 = z;
-      }
-    } else {
-      z0 = 0;
-      z1 = 0;
+    const Z = hz.length;
+    if (Z > 1) {
+      const zs = t.zs;
+      for (let i = 0; i < count; i++) hz[zs[nodes[i]!]!]!++;
+    } else hz[0] = count;
+    if (!t.wraps) {
+      const X = hx.length;
+      const Y = hy.length;
+      return (
+        line(hx, Math.max(0, cx - radius), Math.min(X - 1, cx + radius), count) +
+        line(hy, Math.max(0, cy - radius), Math.min(Y - 1, cy + radius), count) +
+        line(hz, Math.max(0, cz - radius), Math.min(Z - 1, cz + radius), count)
+      );
     }
-    if (!t.wraps) return line(hx, x0, x1, count) + line(hy, y0, y1, count) + line(hz, z0, z1, count);
     const total = this.axis(hx, count) + this.axis(hy, count) + this.axis(hz, count);
     hx.fill(0);
     hy.fill(0);

@@ -147,7 +147,7 @@ export class CenterAllocator implements NodeAllocator {
    * their score, or Infinity as soon as the score cannot get below `bound` (center scorer only).
    */
   private collect(isFree: Uint8Array, count: number, cx: number, cy: number, cz: number, c: number, bound: number): number {
-    if (this.orders !== undefined) return this.collectByOrder(isFree, count, c, bound);
+    if (this.orders !== undefined) return this.collectByOrder(isFree, count, cx, cy, cz, c, bound);
     if (!this.wraps) return this.collectOnMesh(isFree, count, cx, cy, cz, c, bound);
     // Torus: every offset lands in the machine, but a (shell, other-metric) group's nodes need not come
     // in index order, so the part of the last group that is needed is sorted.
@@ -180,7 +180,7 @@ export class CenterAllocator implements NodeAllocator {
       }
       score += (len - from) * shell;
     }
-    return byCenter ? score : this.pairwise.sum(cand, count);
+    return byCenter ? score : this.pairwise.sum(cand, count, cx, cy, cz, Infinity);
   }
 
   /**
@@ -220,13 +220,12 @@ export class CenterAllocator implements NodeAllocator {
         score += s;
       }
       cand[len++] = v;
-      if (len === count) break;
+      if (len === count) return byCenter ? score : this.pairwise.sum(cand, count, cx, cy, cz, shell[k]!);
     }
-    return byCenter ? score : this.pairwise.sum(cand, count);
   }
 
   /** collect() on a machine with per-center orders: the first `count` free nodes of center c's order. */
-  private collectByOrder(isFree: Uint8Array, count: number, c: number, bound: number): number {
+  private collectByOrder(isFree: Uint8Array, count: number, cx: number, cy: number, cz: number, c: number, bound: number): number {
     const { nodes, shells } = this.orders!;
     const cand = this.candidate;
     let len = 0;
@@ -246,9 +245,8 @@ export class CenterAllocator implements NodeAllocator {
       const v = nodes[k]!;
       if (isFree[v] !== 1) continue;
       cand[len++] = v;
-      if (len === count) break;
+      if (len === count) return this.pairwise.sum(cand, count, cx, cy, cz, shells[k]!);
     }
-    return this.pairwise.sum(cand, count);
   }
 }
 
