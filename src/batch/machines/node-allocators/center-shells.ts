@@ -173,18 +173,23 @@ function buildShellOrders(topology: Topology, table: ShellOffsets): ShellOrders 
  * ring. O(count + X + Y + Z) per set, less on a mesh where the set is known to lie near a center. Keeps its own scratch histograms.
  */
 export class PairwiseL1 {
-  private readonly hx: Int32Array;
-  private readonly hy: Int32Array;
-  private readonly hz: Int32Array;
+  /** One histogram for the three axes: x bins at 0 … X−1, y bins at X … X+Y−1, z bins after them. */
+  private readonly hist: Int32Array;
+  /** Each node's three bins in `hist`, side by side (node v at 3v … 3v+2). */
+  private readonly bins: Int32Array;
   /** Ring scratch: prefix counts and prefix coordinate-weighted counts over the doubled axis. */
   private readonly p: Float64Array;
   private readonly q: Float64Array;
 
   constructor(private readonly topology: Topology) {
     const [X, Y, Z] = topology.dims;
-    this.hx = new Int32Array(X);
-    this.hy = new Int32Array(Y);
-    this.hz = new Int32Array(Z);
+    this.hist = new Int32Array(X + Y + Z);
+    this.bins = new Int32Array(3 * topology.nodes);
+    for (let v = 0; v < topology.nodes; v++) {
+      this.bins[3 * v] = topology.xs[v]!;
+      this.bins[3 * v + 1] = X + topology.ys[v]!;
+      this.bins[3 * v + 2] = X + Y + topology.zs[v]!;
+    }
     const longest = Math.max(X, Y, Z);
     this.p = new Float64Array(2 * longest + 1);
     this.q = new Float64Array(2 * longest + 1);
@@ -196,49 +201,33 @@ export class PairwiseL1 {
    * shells up to `radius` around that center, by either metric): only that stretch of each axis is summed.
    */
   sum(nodes: Int32Array, count: number, cx: number, cy: number, cz: number, radius: number): number {
-    const t = this.topology;
-    const { hx, hy, hz } = this;
-    const xs = t.xs;
-    const ys = t.ys;
+    const { hist, bins } = this;
     for (let i = 0; i < count; i++) {
-      const v = nodes[i]!;
-      hx[xs[v]!]!++;
-      hy[ys[v]!]!++;
+      const b = 3 * nodes[i]!;
+      hist[bins[b]!]!++;
+      hist[bins[b + 1]!]!++;
+      hist[bins[b + 2]!]!++;
     }
-    const Z = hz.length;
-    if (Z > 1) {
-      const zs = t.zs;
-      for (let i = 0; i < count; i++) hz[zs[nodes[i]!]!]!++;
-    } else hz[0] = count;
-    if (!t.wraps) {
-      const X = hx.length;
-      const Y = hy.length;
+    const [X, Y, Z] = this.topology.dims;
+    if (!this.topology.wraps) {
       return (
-        line(hx, Math.max(0, cx - radius), Math.min(X - 1, cx + radius), count) +
-        line(hy, Math.max(0, cy - radius), Math.min(Y - 1, cy + radius), count) +
-        line(hz, Math.max(0, cz - radius), Math.min(Z - 1, cz + radius), count)
+        line(hist, Math.max(0, cx - radius), Math.min(X - 1, cx + radius), count) +
+        line(hist, X + Math.max(0, cy - radius), X + Math.min(Y - 1, cy + radius), count) +
+        line(hist, X + Y + Math.max(0, cz - radius), X + Y + Math.min(Z - 1, cz + radius), count)
       );
     }
-    const total = this.axis(hx, count) + this.axis(hy, count) + this.axis(hz, count);
-    hx.fill(0);
-    hy.fill(0);
-    hz.fill(0);
-    return total;
+    return this.ring(0, X, count) + this.ring(X, Y, count) + this.ring(X + Y, Z, count);
   }
 
-  /** The pairwise distance sum along one axis of a torus, from the histogram `h` of `count` nodes. */
-  private axis(h: Int32Array, count: number): number {
-    const size = h.length;
-    if (size === 1) return 0;
+  /**
+   * The pairwise distance sum along one axis of a torus, from the histogram of `count` nodes at
+   * hist[from … from+size−1]; clears those bins.
+   */
+  private ring(from: number, size: number, count: number): number {
+    const h = this.hist;
     if (size <= 2) {
       // On a ring of 1 or 2 positions the distance is the same as on a line.
-      let total = 0;
-      let left = 0;
-      for (let b = 0; b < size - 1; b++) {
-        left += h[b]!;
-        total += left * (count - left);
-      }
-      return total;
+      return line(h, from, from + size - 1, count);
     }
     // Ring: F(i) = Σ_j h_j·min(d, size−d) with d = (j − i) mod size, over the doubled axis k = i+1 … i+size−1:
     // offsets d ≤ half weigh d, the rest weigh size − d. total = ½ Σ_i h_i·F(i).
@@ -247,15 +236,16 @@ export class PairwiseL1 {
     p[0] = 0;
     q[0] = 0;
     for (let k = 0; k < n2; k++) {
-      const c = h[k < size ? k : k - size]!;
+      const c = h[from + (k < size ? k : k - size)]!;
       p[k + 1] = p[k]! + c;
       q[k + 1] = q[k]! + c * k;
     }
     const half = Math.floor(size / 2);
     let twice = 0;
     for (let i = 0; i < size; i++) {
-      const hi = h[i]!;
+      const hi = h[from + i]!;
       if (hi === 0) continue;
+      h[from + i] = 0;
       // Near side: k in [i+1, i+half], weight k − i.
       const nearCount = p[i + half + 1]! - p[i + 1]!;
       const nearSum = q[i + half + 1]! - q[i + 1]! - i * nearCount;
