@@ -170,7 +170,8 @@ export class CenterAllocator implements NodeAllocator {
         let z = cz + dz[k]!;
         if (z >= Z) z -= Z;
         const v = x + X * (y + Y * z);
-        if (isFree[v] === 1) cand[len++] = v;
+        cand[len] = v;
+        len += isFree[v]!;
       }
       if (len >= count) {
         // The last group is only partly needed: lower node index first.
@@ -213,14 +214,17 @@ export class CenterAllocator implements NodeAllocator {
         if (z < 0 || z >= Z) continue;
         v = c + dIndex[k]!;
       }
-      if (isFree[v] !== 1) continue;
+      // Branch-free on whether v is free (the branch would be a coin toss on a half-full machine).
+      const f = isFree[v]!;
+      cand[len] = v;
+      len += f;
       if (byCenter) {
         const s = shell[k]!;
+        score += f * s;
+        if (len === count) return score;
+        // Every node still to come lies in shell s or beyond.
         if (score + (count - len) * s >= bound) return Infinity;
-        score += s;
-      }
-      cand[len++] = v;
-      if (len === count) return byCenter ? score : this.pairwise.sum(cand, count, cx, cy, cz, shell[k]!);
+      } else if (len === count) return this.pairwise.sum(cand, count, cx, cy, cz, shell[k]!);
     }
   }
 
@@ -233,18 +237,19 @@ export class CenterAllocator implements NodeAllocator {
       let score = 0;
       for (let k = c * isFree.length; ; k++) {
         const v = nodes[k]!;
-        if (isFree[v] !== 1) continue;
+        const f = isFree[v]!;
         const shell = shells[k]!;
-        if (score + (count - len) * shell >= bound) return Infinity;
-        score += shell;
-        cand[len++] = v;
+        cand[len] = v;
+        len += f;
+        score += f * shell;
         if (len === count) return score;
+        if (score + (count - len) * shell >= bound) return Infinity;
       }
     }
     for (let k = c * isFree.length; ; k++) {
       const v = nodes[k]!;
-      if (isFree[v] !== 1) continue;
-      cand[len++] = v;
+      cand[len] = v;
+      len += isFree[v]!;
       if (len === count) return this.pairwise.sum(cand, count, cx, cy, cz, shells[k]!);
     }
   }
