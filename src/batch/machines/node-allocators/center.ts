@@ -19,9 +19,12 @@
 //   - a 1-node job gets the lowest-index free node (any single node scores 0; for free centers this is
 //     also what the rule above gives, for intersect centers it is the rule);
 //   - a job asking for every free node gets them all.
-// Speed: shells come from one offsets table per topology (center-shells.ts), pairwise sums from per-axis
-// histograms, and a candidate under the center scorer stops as soon as its score so far plus the least
-// the rest can add reaches the best one's. Scratch is typed arrays kept in the allocator.
+// Speed (center-shells.ts): each center's collection order comes from a per-center node table on machines
+// of up to 1,024 nodes and from one table of coordinate offsets beyond (no nodes² memory); a walk adds a
+// node without branching on whether it is free (isFree holds only 0 and 1, as FreeNodes says); pairwise
+// sums come from per-axis histograms over the stretch the candidate spans; a candidate under the center
+// scorer stops as soon as its score so far plus the least the rest can add reaches the best one's; 1-node
+// and all-free-nodes jobs skip the search. Scratch is typed arrays kept in the allocator.
 import {
   AllocatorSpecError,
   parameterValue,
