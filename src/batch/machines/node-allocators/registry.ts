@@ -3,15 +3,20 @@
 // below; a well-known combination of a family's parameters gets a short name in ALIASES.
 import { AllocatorSpecError, type NodeAllocator, type NodeAllocatorFamily } from '../node-allocator.js';
 import type { Topology } from '../topology.js';
+import { centerFamily } from './center.js';
 import { contiguousFamily } from './contiguous.js';
 import { linearFamily } from './linear.js';
 import { mbsFamily } from './mbs.js';
 import { randomFamily } from './random.js';
 
-const FAMILIES: readonly NodeAllocatorFamily[] = [linearFamily, mbsFamily, randomFamily, contiguousFamily];
+const FAMILIES: readonly NodeAllocatorFamily[] = [linearFamily, centerFamily, mbsFamily, randomFamily, contiguousFamily];
 
 /** Short names for well-known parameter choices: name → the full spec it stands for. */
-const ALIASES: Readonly<Record<string, string>> = {};
+const ALIASES: Readonly<Record<string, string>> = {
+  mc1x1: 'center:free:linf:center',
+  'gen-alg': 'center:free:l1:pairwise',
+  mm: 'center:intersect:l1:pairwise',
+};
 
 export function listNodeAllocatorFamilies(): readonly NodeAllocatorFamily[] {
   return FAMILIES;
