@@ -50,6 +50,42 @@ describe('batch experiment', () => {
     }
   });
 
+  it('takes machines as a dimension: every allocator that fits each, impossible pairs skipped and listed, allocation plots', () => {
+    const spec = {
+      batch: 1,
+      workloads: { synthetic: { generator: { jobs: 300, nodes: 16, coresPerNode: 1, requestRoundingS: 3600 }, seed: 3 } },
+      machines: ['bag', 'mesh:4x4'],
+      policies: ['fcfs', 'conservative'],
+      allocators: 'all',
+    };
+    writeFileSync(join(dir, 'mesh-spec.json'), JSON.stringify(spec, null, 2));
+    const r = gridsweep('experiment', 'mesh-spec.json', '--out', 'mesh-out');
+    expect(r.status, r.stderr).toBe(0);
+    // bag: 2 policies × 2 allocators; mesh: 2 × 7 (linear, mbs, random, contiguous, mc1x1, gen-alg, mm)
+    // less conservative × contiguous.
+    expect(r.stderr).toContain('17 trace runs');
+    expect(r.stderr).toMatch(/skipped 1 combination .*mesh:4x4 conservative\/contiguous: batch policy 'conservative' plans by counting free cores/);
+    const csv = readFileSync(join(dir, 'mesh-out', 'results.csv'), 'utf8').trim().split('\n');
+    const header = csv[0]!.split(',');
+    expect(header.slice(-5)).toEqual(['machine', 'mean_pairwise_hops', 'mean_pieces', 'contiguous_share', 'fragmentation']);
+    const rows = csv.slice(1).map((l) => l.split(','));
+    expect(rows.filter((c) => c[17] === 'bag').every((c) => c[18] === '')).toBe(true);
+    const contiguous = rows.find((c) => c[17] === 'mesh:4x4' && c[2] === 'contiguous')!;
+    expect(Number(contiguous[20])).toBe(1); // every multi-node job in one piece
+    const json = JSON.parse(readFileSync(join(dir, 'mesh-out', 'results.json'), 'utf8')) as { skipped: Array<{ allocator: string }> };
+    expect(json.skipped.map((x) => x.allocator)).toEqual(['contiguous']);
+    const svg = readFileSync(join(dir, 'mesh-out', 'pairwise-hops.svg'), 'utf8');
+    expect(svg).toContain('data-series="mesh:4x4 fcfs/gen-alg" data-group="synthetic"');
+    expect(svg).not.toContain('data-series="bag ');
+  });
+
+  it('names the place of an allocator that fits no machine of the experiment', () => {
+    writeFileSync(join(dir, 'bad-alloc.json'), '{\n  "batch": 1,\n  "workloads": { "w": { "file": "w.swf" } },\n  "policies": ["fcfs"],\n  "allocators": ["first-fit", "gen-alg"]\n}\n');
+    const r = gridsweep('experiment', 'bad-alloc.json', '--out', 'bad-alloc-out');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/bad-alloc\.json:5:31: error: allocator 'gen-alg' runs in no combination: allocator 'gen-alg' places jobs on a mesh or torus/);
+  });
+
   it('names the place of an unknown policy, with the valid ones', () => {
     writeFileSync(join(dir, 'bad.json'), '{\n  "batch": 1,\n  "workloads": { "w": { "file": "w.swf" } },\n  "policies": ["fcfs", "fifo"]\n}\n');
     const r = gridsweep('experiment', 'bad.json', '--out', 'bad-out');

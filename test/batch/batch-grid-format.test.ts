@@ -71,4 +71,39 @@ describe('ADD_BATCH_CLUSTER', () => {
     expect(msg).toContain(`bad.grid:2:1: error: batch cluster 'b': no workload file ${join(dir, 'nowhere.swf')}`);
     expect(msg).toContain("bad.grid:3:1: error: host 'b.x' is added to batch cluster 'b', whose hosts are the cores of the sweep's pilot jobs");
   });
+
+  it('takes a mesh or torus in place of the node count, and an allocator with parameters, and writes them back', () => {
+    const text = 'GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 mesh:4x4x2 2 easy linear:hilbert:best-fit h 0\n5: ADD_BATCH_CLUSTER c l 0 <torus>:<8x8> 1 fcfs random:7 h 0\n';
+    const { events } = parseGridEvents(text, join(dir, 'g.grid'));
+    expect(events[0]).toMatchObject({ kind: 'ADD_BATCH_CLUSTER', nodes: 32, machine: 'mesh:4x4x2', coresPerNode: 2, allocator: 'linear:hilbert:best-fit' });
+    expect(events[1]).toMatchObject({ nodes: 64, machine: 'torus:8x8', allocator: 'random:7' });
+    const written = writeGridEvents('1', events);
+    expect(written).toContain(' mesh:4x4x2 <2> <easy> linear:hilbert:best-fit ');
+    expect(parseGridEvents(written, join(dir, 'g.grid')).events.map(({ pos: _p, ...e }) => e)).toEqual(events.map(({ pos: _p, ...e }) => e));
+    // A bag cluster is written as before (the node count, the allocator in brackets), and has no machine.
+    const bag = parseGridEvents('GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 4 8 easy first-fit h 0\n', join(dir, 'g.grid')).events[0]!;
+    expect(bag).not.toHaveProperty('machine');
+    expect(writeGridEvents('1', [bag])).toContain(' <4> <8> <easy> <first-fit> ');
+  });
+
+  it('a mesh it cannot read, an allocator that does not fit the machine, and an impossible policy pair', () => {
+    expect(errorsOf('GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 mesh:4x 1 easy gen-alg h 0\n')).toContain("g.grid:2:28: error: unknown machine 'mesh:4x'");
+    const onMesh = errorsOf('GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 mesh:4x4 1 easy first-fit h 0\n');
+    expect(onMesh).toContain("g.grid:2:44: error: allocator 'first-fit' is for the bag of cores; on mesh:4x4 use linear:row-major:free-list");
+    expect(errorsOf('GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 mesh:4x4 1 conservative contiguous h 0\n')).toContain("batch policy 'conservative' plans by counting free cores, which contiguous allocation ('contiguous') cannot promise");
+    expect(errorsOf('GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 4 1 easy gen-alg h 0\n')).toContain("allocator 'gen-alg' places jobs on a mesh or torus");
+    expect(errorsOf('GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 mesh:4x4 1 easy linear:zigzag h 0\n')).toContain("linear: unknown curve 'zigzag'");
+  });
+
+  it('a sweep through pilots on a mesh batch cluster finishes, its jobs on whole nodes', () => {
+    writeFileSync(join(dir, 'l'), '1\n0 1000000\n');
+    writeFileSync(join(dir, 'h'), '1\n100\n');
+    writeFileSync(join(dir, 'mesh.grid'), 'GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 mesh:2x2 2 easy gen-alg h 0\n');
+    const { grid } = loadGrid(join(dir, 'mesh.grid'));
+    const works = Array.from({ length: 8 }, (_, i) => ({ id: i, inputs: [], outputs: [0], runTimeS: [10], estRunTimeS: [10] }));
+    const app = { files: [{ id: 0, name: 'o', sizeBytes: 0, estSizeBytes: 0 }], works } as unknown as Application;
+    const r = simulate({ app, grid, scheduler: DEFAULT_SCHEDULER_OPTIONS, seed: 1 });
+    expect(r.finished).toBe(true);
+    expect(r.worksDone).toBe(8);
+  });
 });

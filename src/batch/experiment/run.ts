@@ -1,6 +1,7 @@
-// Runs a batch experiment: every workload × policy × allocator in trace mode, then writes the results
-// (JSON, CSV) and AccaSim's plots — slowdown and queue size per dispatcher, as box plots — into the
-// results folder. Generated workloads are written there too (workloads/NAME.swf), so a run can be redone
+// Runs a batch experiment: every workload × machine × policy × allocator in trace mode, then writes the
+// results (JSON, CSV) and AccaSim's plots — slowdown and queue size per dispatcher, as box plots — into
+// the results folder, with the allocation quality per dispatcher (pairwise hops, pieces) when a machine is
+// a mesh or torus. Generated workloads are written there too (workloads/NAME.swf), so a run can be redone
 // with `gridsweep trace`.
 import { mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -15,6 +16,7 @@ import type { LoadedBatchExperiment, WorkloadSource } from './spec.js';
 
 export interface BatchExperimentRow {
   readonly workload: string;
+  readonly machine: string;
   readonly policy: string;
   readonly allocator: string;
   readonly run: TraceRun;
@@ -45,19 +47,22 @@ export function runBatchExperiment(loaded: LoadedBatchExperiment, outDir: string
   const rows: BatchExperimentRow[] = [];
   for (const [name, source] of Object.entries(spec.workloads)) {
     const path = workloadPath(loaded, name, source, outDir);
-    for (const policy of loaded.policies) {
-      for (const allocator of loaded.allocators) {
-        const run = runTrace({ workloadPath: path, nodes: spec.nodes, coresPerNode: spec.coresPerNode, policy, allocator, boundedSlowdownThresholdS: spec.boundedSlowdownThresholdS });
-        const row = { workload: name, policy, allocator, run };
-        rows.push(row);
-        onRun(row);
-      }
+    for (const { machine, policy, allocator } of loaded.cells) {
+      const onBag = machine === 'bag';
+      const run = runTrace({ workloadPath: path, machine, nodes: onBag ? spec.nodes : undefined, coresPerNode: spec.coresPerNode, policy, allocator, boundedSlowdownThresholdS: spec.boundedSlowdownThresholdS });
+      const row = { workload: name, machine, policy, allocator, run };
+      rows.push(row);
+      onRun(row);
     }
   }
-  return { rows, written: writeResults(rows, outDir) };
+  return { rows, written: writeResults(rows, loaded, outDir) };
 }
 
-const dispatcher = (r: BatchExperimentRow): string => `${r.policy}/${r.allocator}`;
+/** A box's label: policy/allocator, with the machine in front when the experiment has several. */
+function dispatcherOf(rows: readonly BatchExperimentRow[]): (r: BatchExperimentRow) => string {
+  const several = new Set(rows.map((r) => r.machine)).size > 1;
+  return (r) => (several ? `${r.machine} ${r.policy}/${r.allocator}` : `${r.policy}/${r.allocator}`);
+}
 
 function box(d: DistributionSummary): BoxSummary {
   return { min: d.min, q1: d.p25, median: d.median, q3: d.p75, max: d.max, count: d.count, mean: d.mean, sd: d.sd };
@@ -69,30 +74,42 @@ function atLeast(s: BoxSummary, floor: number): BoxSummary {
   return { ...s, min: f(s.min), q1: f(s.q1), median: f(s.median), q3: f(s.q3), max: f(s.max) };
 }
 
-function groupsOf(rows: readonly BatchExperimentRow[], pick: (r: TraceRun) => DistributionSummary, floor?: number): BoxGroup[] {
+function groupsOf(rows: readonly BatchExperimentRow[], pick: (r: TraceRun) => DistributionSummary | undefined, floor?: number): BoxGroup[] {
   const workloads = [...new Set(rows.map((r) => r.workload))];
+  const dispatcher = dispatcherOf(rows);
   return workloads.map((w) => ({
     label: w,
-    boxes: rows.filter((r) => r.workload === w).map((r) => ({ series: dispatcher(r), summary: floor === undefined ? box(pick(r.run)) : atLeast(box(pick(r.run)), floor) })),
+    boxes: rows
+      .filter((r) => r.workload === w && pick(r.run) !== undefined)
+      .map((r) => ({ series: dispatcher(r), summary: floor === undefined ? box(pick(r.run)!) : atLeast(box(pick(r.run)!), floor) })),
   }));
 }
 
-const CSV_COLUMNS = ['workload', 'policy', 'allocator', 'jobs', 'skipped', 'killed', 'mean_wait_s', 'median_wait_s', 'mean_slowdown', 'median_slowdown', 'mean_bounded_slowdown', 'utilization', 'loss_of_capacity', 'mean_queue_length', 'max_queue_length', 'throughput_jobs_per_hour', 'span_s'] as const;
+// Columns added later come last, so that scripts reading the earlier ones by position keep working.
+const CSV_COLUMNS = ['workload', 'policy', 'allocator', 'jobs', 'skipped', 'killed', 'mean_wait_s', 'median_wait_s', 'mean_slowdown', 'median_slowdown', 'mean_bounded_slowdown', 'utilization', 'loss_of_capacity', 'mean_queue_length', 'max_queue_length', 'throughput_jobs_per_hour', 'span_s', 'machine', 'mean_pairwise_hops', 'mean_pieces', 'contiguous_share', 'fragmentation'] as const;
 
 function csvRow(r: BatchExperimentRow): string {
   const m = r.run.metrics;
-  const cells = [r.workload, r.policy, r.allocator, m.jobs, r.run.jobsSkipped, m.killed, m.waitS.mean, m.waitS.median, m.slowdown.mean, m.slowdown.median, m.boundedSlowdown.mean, m.utilization, m.lossOfCapacity, m.queueLength.timeMean, m.queueLength.max, m.throughputJobsPerHour, m.spanS];
+  const a = m.allocation;
+  const cells = [r.workload, r.policy, r.allocator, m.jobs, r.run.jobsSkipped, m.killed, m.waitS.mean, m.waitS.median, m.slowdown.mean, m.slowdown.median, m.boundedSlowdown.mean, m.utilization, m.lossOfCapacity, m.queueLength.timeMean, m.queueLength.max, m.throughputJobsPerHour, m.spanS, r.machine, a?.meanPairwiseHops.mean ?? '', a?.pieces.mean ?? '', a?.contiguousShare ?? '', a?.fragmentation ?? ''];
   return cells.map((c) => (typeof c === 'string' && /[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : String(c))).join(',');
 }
 
-function writeResults(rows: readonly BatchExperimentRow[], outDir: string): string[] {
+function writeResults(rows: readonly BatchExperimentRow[], loaded: LoadedBatchExperiment, outDir: string): string[] {
+  const results = rows.map((r) => ({ workload: r.workload, machine: r.machine, policy: r.policy, allocator: r.allocator, nodes: r.run.nodes, coresPerNode: r.run.coresPerNode, jobsSkipped: r.run.jobsSkipped, metrics: r.run.metrics }));
   const files: Array<[string, string]> = [
-    ['results.json', JSON.stringify(rows.map((r) => ({ workload: r.workload, policy: r.policy, allocator: r.allocator, nodes: r.run.nodes, coresPerNode: r.run.coresPerNode, jobsSkipped: r.run.jobsSkipped, metrics: r.run.metrics })), null, 2) + '\n'],
+    ['results.json', JSON.stringify(loaded.skipped.length === 0 ? results : { results, skipped: loaded.skipped }, null, 2) + '\n'],
     ['results.csv', [CSV_COLUMNS.join(','), ...rows.map(csvRow)].join('\n') + '\n'],
     ['slowdown.svg', boxPlot({ title: 'Job slowdown per dispatcher', xLabel: 'workload', yLabel: 'slowdown (log)', logY: true, groups: groupsOf(rows, (r) => r.metrics.slowdown, 1) })],
     ['bounded-slowdown.svg', boxPlot({ title: 'Bounded slowdown per dispatcher', xLabel: 'workload', yLabel: 'bounded slowdown (log)', logY: true, groups: groupsOf(rows, (r) => r.metrics.boundedSlowdown, 1) })],
     ['queue-size.svg', boxPlot({ title: 'Queue size at each dispatch, per dispatcher', xLabel: 'workload', yLabel: 'waiting jobs', groups: groupsOf(rows, (r) => r.metrics.queueLengthAtDispatch) })],
   ];
+  if (rows.some((r) => r.run.metrics.allocation !== undefined)) {
+    files.push(
+      ['pairwise-hops.svg', boxPlot({ title: "Allocation quality: each multi-node job's mean pairwise hops, per dispatcher", xLabel: 'workload', yLabel: 'mean pairwise hops', groups: groupsOf(rows, (r) => r.metrics.allocation?.meanPairwiseHops) })],
+      ['pieces.svg', boxPlot({ title: 'Contiguous pieces per multi-node job, per dispatcher', xLabel: 'workload', yLabel: 'pieces', groups: groupsOf(rows, (r) => r.metrics.allocation?.pieces) })],
+    );
+  }
   return files.map(([name, content]) => {
     const path = join(outDir, name);
     writeFileAtomicSync(path, content);

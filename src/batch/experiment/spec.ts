@@ -1,9 +1,15 @@
-// The batch experiment specification (AccaSim's "every combination" experiment): SWF workloads × batch
-// policies × allocators, each run in trace mode. JSON with `"batch": 1`, checked against a schema; every
-// error names file:line:column.
+// The batch experiment specification (AccaSim's "every combination" experiment): SWF workloads × machines
+// × batch policies × allocators, each run in trace mode. JSON with `"batch": 1`, checked against a schema;
+// every error names file:line:column. Machines are `bag` (the default) or meshes and tori; "all"
+// allocators means, per machine, every allocator that fits it; a combination that cannot work (a
+// contiguous allocator under conservative backfilling, a bag allocator on a mesh) is skipped and listed.
 import { dirname, resolve } from 'node:path';
 import { listAllocators } from '../allocators/registry.js';
+import { checkClusterChoice, ClusterSetupError, machineOf } from '../cluster-setup.js';
+import { nodeAllocatorShortNames } from '../machines/node-allocators/registry.js';
+import { isTopology, type MachineSpec } from '../machines/registry.js';
 import { listBatchPolicies } from '../policies/registry.js';
+import { InputError } from '../../util/diagnostics.js';
 import type { WorkloadSpec } from '../workload-generator.js';
 import { checkAgainstSchema, compileSchema } from '../../sweep/schema-check.js';
 import { parseJsonSource, type JsonSource } from '../../sweep/json-source.js';
@@ -15,6 +21,7 @@ export interface BatchExperimentSpec {
   readonly batch: 1;
   readonly name?: string;
   readonly workloads: Readonly<Record<string, WorkloadSource>>;
+  readonly machines?: readonly string[];
   readonly policies: 'all' | readonly string[];
   readonly allocators?: 'all' | readonly string[];
   readonly nodes?: number;
@@ -27,9 +34,18 @@ export interface LoadedBatchExperiment {
   readonly file: string;
   readonly baseDir: string;
   readonly policies: readonly string[];
-  readonly allocators: readonly string[];
+  /** Every machine × policy × allocator to run, in that nesting order. */
+  readonly cells: readonly BatchCell[];
+  /** The combinations left out, and why. */
+  readonly skipped: readonly (BatchCell & { readonly reason: string })[];
   /** For positions in later errors (a generator's parameters). */
   readonly source: JsonSource;
+}
+
+export interface BatchCell {
+  readonly machine: string;
+  readonly policy: string;
+  readonly allocator: string;
 }
 
 const names = (list: readonly { name: string }[]) => list.map((x) => x.name);
@@ -61,8 +77,14 @@ function schema(): object {
           ],
         },
       },
+      machines: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1 }, description: 'machines: "bag" (default), "mesh:XxY[xZ]", "torus:XxY[xZ]"' },
       policies: choice(names(listBatchPolicies()), 'batch policies'),
-      allocators: choice(names(listAllocators()), 'allocators'),
+      allocators: {
+        description: `"all" (every allocator that fits each machine) or a list: ${names(listAllocators()).join(', ')} on the bag; ${nodeAllocatorShortNames().join(', ')} (with parameters) on a mesh or torus`,
+        if: { type: 'string' },
+        then: { const: 'all' },
+        else: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, uniqueItems: true },
+      },
       nodes: positiveInt,
       coresPerNode: positiveInt,
       boundedSlowdownThresholdS: { type: 'number', minimum: 0, description: 'seconds >= 0' },
@@ -86,12 +108,42 @@ export function loadBatchExperiment(source: JsonSource): LoadedBatchExperiment {
   checkAgainstSchema(source, validator, 'batch experiment specification');
   const spec = source.value as BatchExperimentSpec;
   const pick = (value: 'all' | readonly string[] | undefined, all: readonly string[]): readonly string[] => (value === undefined || value === 'all' ? all : value);
-  return {
-    spec,
-    file: source.file,
-    baseDir: dirname(resolve(source.file)),
-    policies: pick(spec.policies, names(listBatchPolicies())),
-    allocators: pick(spec.allocators, names(listAllocators())),
-    source,
-  };
+  const policies = pick(spec.policies, names(listBatchPolicies()));
+  const machines = (spec.machines ?? ['bag']).map((name, i) => machineAt(source, name, i));
+  const cells: BatchCell[] = [];
+  const skipped: Array<BatchCell & { reason: string }> = [];
+  const usable = new Set<string>();
+  for (const machine of machines) {
+    const machineName = isTopology(machine) ? machine.name : 'bag';
+    const allocators = pick(spec.allocators, isTopology(machine) ? nodeAllocatorShortNames() : names(listAllocators()));
+    for (const policy of policies) {
+      for (const allocator of allocators) {
+        try {
+          checkClusterChoice(machine, allocator, policy);
+          cells.push({ machine: machineName, policy, allocator });
+          usable.add(allocator);
+        } catch (err) {
+          if (!(err instanceof ClusterSetupError)) throw err;
+          skipped.push({ machine: machineName, policy, allocator, reason: err.message });
+        }
+      }
+    }
+  }
+  if (Array.isArray(spec.allocators)) {
+    const i = spec.allocators.findIndex((a) => !usable.has(a));
+    if (i >= 0) {
+      const reason = skipped.find((x) => x.allocator === spec.allocators![i])?.reason ?? 'it fits no machine of the experiment';
+      throw new InputError([{ severity: 'error', pos: source.positionOf(`/allocators/${i}`), message: `allocator '${spec.allocators[i]}' runs in no combination: ${reason}`, hint: 'correct the name, or add a machine it fits to "machines"' }]);
+    }
+  }
+  return { spec, file: source.file, baseDir: dirname(resolve(source.file)), policies, cells, skipped, source };
+}
+
+function machineAt(source: JsonSource, name: string, i: number): MachineSpec {
+  try {
+    return machineOf(name);
+  } catch (err) {
+    if (!(err instanceof ClusterSetupError)) throw err;
+    throw new InputError([{ severity: 'error', pos: source.positionOf(`/machines/${i}`), message: err.message, expected: 'bag, mesh:XxY[xZ] or torus:XxY[xZ]' }]);
+  }
 }

@@ -43,8 +43,8 @@ const SPEC_HELP = [
   'next one takes its chart. Cached runs have no record: they are counted, not drawn. The results are',
   'the same with or without it. Once the experiment is over, the page stays served until Ctrl-C.',
   '',
-  'A batch experiment (trace mode, every combination of workload, batch policy and allocator) is JSON',
-  'with "batch": 1:',
+  'A batch experiment (trace mode, every combination of workload, machine, batch policy and allocator) is',
+  'JSON with "batch": 1:',
   '  {',
   '    "batch": 1,',
   '    "workloads": { "seth": { "file": "seth.swf" }, "synthetic": { "generator": { "jobs": 5000,',
@@ -55,7 +55,9 @@ const SPEC_HELP = [
   '    "boundedSlowdownThresholdS": 10           (optional)',
   '  }',
   'It writes DIR/results.json, DIR/results.csv and the box plots DIR/slowdown.svg,',
-  'DIR/bounded-slowdown.svg and DIR/queue-size.svg (one box per dispatcher, policy/allocator).',
+  'DIR/bounded-slowdown.svg and DIR/queue-size.svg (one box per dispatcher, policy/allocator), and with a',
+  'mesh or torus DIR/pairwise-hops.svg and DIR/pieces.svg (allocation quality). Combinations that cannot',
+  'run (a contiguous allocator under conservative, a bag allocator on a mesh) are skipped and listed.',
 ].join('\n');
 
 /** Loads the heuristic plug-ins a specification lists (paths relative to it); returns their absolute paths. */
@@ -68,11 +70,13 @@ async function loadSpecPlugins(specPath: string): Promise<string[]> {
 
 function runBatchSpec(specPath: string, outDir: string): number {
   const loaded = loadBatchExperiment(readJsonSpec(specPath));
-  const total = Object.keys(loaded.spec.workloads).length * loaded.policies.length * loaded.allocators.length;
+  const total = Object.keys(loaded.spec.workloads).length * loaded.cells.length;
   console.error(`${specPath}: ${total} trace runs → ${outDir}`);
+  if (loaded.skipped.length > 0) console.error(`skipped ${loaded.skipped.length} combination${loaded.skipped.length === 1 ? '' : 's'} that cannot run (listed in results.json), e.g. ${loaded.skipped[0]!.machine} ${loaded.skipped[0]!.policy}/${loaded.skipped[0]!.allocator}: ${loaded.skipped[0]!.reason}`);
+  const several = new Set(loaded.cells.map((c) => c.machine)).size > 1;
   const line = (r: BatchExperimentRow): string => {
     const m = r.run.metrics;
-    return `${r.workload.padEnd(14)} ${`${r.policy}/${r.allocator}`.padEnd(24)} ${String(m.jobs).padStart(9)} ${m.waitS.mean.toFixed(0).padStart(12)} ${m.boundedSlowdown.mean.toFixed(2).padStart(11)} ${(m.utilization * 100).toFixed(1).padStart(7)} ${m.queueLength.timeMean.toFixed(1).padStart(9)}`;
+    return `${r.workload.padEnd(14)} ${`${several ? `${r.machine} ` : ''}${r.policy}/${r.allocator}`.padEnd(24)} ${String(m.jobs).padStart(9)} ${m.waitS.mean.toFixed(0).padStart(12)} ${m.boundedSlowdown.mean.toFixed(2).padStart(11)} ${(m.utilization * 100).toFixed(1).padStart(7)} ${m.queueLength.timeMean.toFixed(1).padStart(9)}`;
   };
   console.log(`${'workload'.padEnd(14)} ${'dispatcher'.padEnd(24)} ${'jobs'.padStart(9)} ${'mean wait s'.padStart(12)} ${'mean bsld'.padStart(11)} ${'util %'.padStart(7)} ${'mean queue'.padStart(9)}`);
   const result = runBatchExperiment(loaded, outDir, (r) => {

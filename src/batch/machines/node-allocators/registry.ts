@@ -31,6 +31,16 @@ export function nodeAllocatorNames(): string[] {
   return [...FAMILIES.map((f) => f.name), ...Object.keys(ALIASES)];
 }
 
+/**
+ * The allocators an experiment's "all" runs on a mesh: each family with its defaults, and each short
+ * name, leaving out a family whose defaults a short name already stands for (center = gen-alg).
+ */
+export function nodeAllocatorShortNames(): string[] {
+  const aliased = new Set(Object.values(ALIASES));
+  const families = FAMILIES.filter((f) => !aliased.has([f.name, ...f.parameters.map((p) => p.default)].join(':'))).map((f) => f.name);
+  return [...families, ...Object.keys(ALIASES)];
+}
+
 /** The family a spec names (`gen-alg`, `linear:hilbert:best-fit`), or undefined. */
 export function nodeAllocatorFamilyOf(spec: string): NodeAllocatorFamily | undefined {
   const full = ALIASES[spec] ?? spec;
