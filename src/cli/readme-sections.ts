@@ -1,5 +1,7 @@
 // The README sections generated from code (CLI reference, heuristics table, batch policies), between marker comments.
 import { listAllocators } from '../batch/allocators/registry.js';
+import { listMachineKinds } from '../batch/machines/registry.js';
+import { listNodeAllocatorAliases, listNodeAllocatorFamilies } from '../batch/machines/node-allocators/registry.js';
 import { listMappers } from '../batch/mapping/mappers/registry.js';
 import { listPatterns } from '../batch/mapping/patterns.js';
 import { listBatchPolicies } from '../batch/policies/registry.js';
@@ -17,13 +19,26 @@ export function heuristicsTable(): string {
   return ['| code | name | what it does |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
-/** The batch policies, the node allocators, then the task mappers and patterns (`gridsweep map`), from their registries. */
+/**
+ * The machines, the batch policies, the allocators of the bag of cores and the processor allocators of
+ * meshes (with their parameters and short names), then the task mappers and patterns (`gridsweep map`),
+ * from their registries.
+ */
 export function batchTable(): string {
-  const policies = listBatchPolicies().map((p) => `| policy | \`${p.name}\` | ${p.help} |`);
-  const allocators = listAllocators().map((a) => `| allocator | \`${a.name}\` | ${a.help} |`);
+  const machines = listMachineKinds().map((m) => `| machine | \`${m.syntax}\` | ${m.help} |`);
+  const policies = listBatchPolicies().map((p) => `| policy | \`${p.name}\` | ${p.help}${p.contiguous ? '' : ' (not with contiguous allocation)'} |`);
+  const allocators = listAllocators().map((a) => `| allocator (bag) | \`${a.name}\` | ${a.help} |`);
+  const aliases = Object.entries(listNodeAllocatorAliases());
+  const families = listNodeAllocatorFamilies().map((f) => {
+    const syntax = [f.name, ...f.parameters.map((p) => p.name.toUpperCase())].join(':');
+    const params = f.parameters.map((p) => `${p.name.toUpperCase()}: ${Array.isArray(p.values) ? p.values.join(', ') : p.values} (default ${p.default})`).join('; ');
+    const short = aliases.filter(([, spec]) => spec.split(':')[0] === f.name).map(([name, spec]) => `\`${name}\` = \`${spec}\``).join(', ');
+    const parts = [f.help, params, short === '' ? '' : `Short names: ${short}`].filter((x) => x !== '');
+    return `| allocator (mesh) | \`${syntax}\` | ${parts.join('. ')} |`;
+  });
   const mappers = listMappers().map((m) => `| task mapper | \`${m.name}\` | ${m.help} |`);
   const patterns = listPatterns().map((p) => `| pattern | \`${p.name}\` | ${p.help} |`);
-  return ['| kind | name | what it does |', '| --- | --- | --- |', ...policies, ...allocators, ...mappers, ...patterns].join('\n');
+  return ['| kind | name | what it does |', '| --- | --- | --- |', ...machines, ...policies, ...allocators, ...families, ...mappers, ...patterns].join('\n');
 }
 
 export async function generatedSections(): Promise<GeneratedSection[]> {
