@@ -88,7 +88,8 @@ export function runTrace(o: TraceRunOptions): TraceRun {
 }
 
 /**
- * The cluster's size. On a mesh or torus the nodes are the mesh's, and the cores per node default to
+ * The cluster's size. On the bag: --nodes, else MaxNodes; --cores-per-node, else the header's node size
+ * (MaxProcs / MaxNodes), else MaxProcs / nodes. On a mesh or torus the nodes are the mesh's, and the cores per node default to
  * MaxProcs / nodes from the header (at least 1), or 1 — PReMAS's nodes are single processors.
  */
 function clusterShape(workload: SwfWorkload, o: TraceRunOptions, machine: MachineSpec): { nodes: number; coresPerNode: number } {
@@ -98,8 +99,11 @@ function clusterShape(workload: SwfWorkload, o: TraceRunOptions, machine: Machin
     const fromHeader = header.maxProcs !== undefined ? Math.max(1, Math.floor(header.maxProcs / machine.nodes)) : 1;
     return { nodes: machine.nodes, coresPerNode: o.coresPerNode ?? fromHeader };
   }
+  // The header's node size (MaxProcs / MaxNodes) stays the node size when --nodes changes only the count:
+  // `--nodes 64` means 64 of the machine's nodes, not the same cores spread over 64 nodes.
   const nodes = o.nodes ?? header.maxNodes;
-  const coresPerNode = o.coresPerNode ?? (nodes !== undefined && header.maxProcs !== undefined ? Math.floor(header.maxProcs / nodes) : undefined);
+  const headerNodeCores = header.maxNodes !== undefined && header.maxProcs !== undefined && header.maxNodes >= 1 ? Math.floor(header.maxProcs / header.maxNodes) : undefined;
+  const coresPerNode = o.coresPerNode ?? headerNodeCores ?? (nodes !== undefined && header.maxProcs !== undefined ? Math.floor(header.maxProcs / nodes) : undefined);
   if (nodes === undefined || coresPerNode === undefined || !(nodes >= 1) || !(coresPerNode >= 1)) {
     throw new ClusterSizeUnknown(`${workload.path}: the header gives no cluster size (MaxNodes, MaxProcs); give --nodes and --cores-per-node`);
   }

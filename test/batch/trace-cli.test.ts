@@ -24,6 +24,14 @@ describe('gridsweep trace', () => {
     expect(spawnSync('cmp', [workload, join(dir, 'again.swf')]).status).toBe(0);
   });
 
+  it('--nodes alone changes how many nodes, not how many cores each has', () => {
+    // small.swf's header: MaxNodes 16, MaxProcs 64, so 4 cores a node; 8 nodes keep 4 cores each.
+    const r = gridsweep('trace', workload, '--nodes', '8', '--json');
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ nodes: 8, coresPerNode: 4 });
+    expect(JSON.parse(gridsweep('trace', workload, '--nodes', '8', '--cores-per-node', '2', '--json').stdout)).toMatchObject({ nodes: 8, coresPerNode: 2 });
+  });
+
   it('prints the job metrics, and the same figures as JSON', () => {
     const text = gridsweep('trace', workload, '--policy', 'easy');
     expect(text.status).toBe(0);
