@@ -3,7 +3,7 @@
 //   Seth-sized (202,871 jobs, 120 nodes × 4 cores): EASY ≤ 10 s, FCFS ≤ 5 s.
 //   MetaCentrum-sized (5,731,100 jobs, 495 nodes × 17 cores), FCFS: ≤ 2 min, peak RSS ≤ 150 MB and no more
 //   than for 200k jobs. The cost curve at 50k, 200k, 1M and 5.7M jobs, with events per second.
-// AccaSim's published figures (seed 002, Tables 1–2: an i7-2600, Python 3.6) are printed beside them; they
+// AccaSim's published figures (Galleguillos et al. 2018, Tables 1–2: an i7-2600, Python 3.6) are printed beside them; they
 // are another machine's, so read the ratio as an order of magnitude. BENCH_QUICK=1 stops at 1M jobs.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

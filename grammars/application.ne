@@ -1,4 +1,4 @@
-# Application description lines (seed 001 §7.2.2, appendix B). Start symbols: `header` for the first
+# Application description lines (Berman et al. 1999, §7.2.2, appendix B). Start symbols: `header` for the first
 # line, `line` (a File or a Work line) for every other line. Leaves of the result are tokens.
 @include "common.ne"
 

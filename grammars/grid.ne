@@ -1,4 +1,4 @@
-# Grid description lines (seed 001 §7.2.1, appendix A). Start symbols: `header` for the first line,
+# Grid description lines (Berman et al. 1999, §7.2.1, appendix A). Start symbols: `header` for the first line,
 # `event` for every other line. Leaves of the result are tokens (src/formats/line-lexer.ts).
 @include "common.ne"
 

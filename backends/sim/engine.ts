@@ -1,4 +1,4 @@
-// The discrete-event simulated grid (seed 001 §7): a virtual clock, a future-event list, the grid's
+// The discrete-event simulated grid (Berman et al. 1999, §7): a virtual clock, a future-event list, the grid's
 // resources as FIFOs, and the grid OS the scheduler drives. The scheduler is reached only through its
 // sched_* entry points; it acts only through GridOS, reads only InformationService and the Clock.
 //

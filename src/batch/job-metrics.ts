@@ -1,4 +1,4 @@
-// Job metrics (seed 000 §4, seed 002 §7), accumulated as jobs end, in memory that does not grow with the
+// Job metrics (Zhang and Sivasubramaniam 2004, §4, Galleguillos et al. 2018, §7), accumulated as jobs end, in memory that does not grow with the
 // trace: wait, response, slowdown and bounded slowdown distributions; utilization; loss of capacity; queue
 // length over time and at each dispatch; throughput.
 //

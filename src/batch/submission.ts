@@ -1,4 +1,4 @@
-// How the sweep gets cores on a batch cluster: the jobs it submits (seed 001 folds batch systems into
+// How the sweep gets cores on a batch cluster: the jobs it submits (Berman et al. 1999 folds batch systems into
 // run-time estimates only; this is the pilot-job approach of today's workflow systems). The same names are
 // meant for simulated and (later) real batch clusters.
 //

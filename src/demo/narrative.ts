@@ -1,6 +1,6 @@
 // What the study shows, in words computed from its numbers: who wins at the largest shared file size and
 // by how much, where Min-min stands, whether the randomized heuristics differ from their plain versions,
-// how far the best is from the lower bound; and, point by point, whether the outcome matches what seed 001
+// how far the best is from the lower bound; and, point by point, whether the outcome matches what Berman et al. 1999
 // §8 reports for Figure 11. Nothing here states a conclusion that the numbers did not produce.
 import type { HeuristicLabel, StudySummary } from './summary.js';
 
@@ -14,7 +14,7 @@ export const BEHIND_FRACTION = 0.1;
 const RANDOMIZED_PREFIX = 'randomized-';
 
 export interface PaperCheck {
-  /** What seed 001 §8 reports, in our words. */
+  /** What Berman et al. 1999, §8 reports, in our words. */
   readonly claim: string;
   /** null when a heuristic the claim needs is not in the study. */
   readonly agrees: boolean | null;

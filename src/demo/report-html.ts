@@ -114,7 +114,7 @@ export function renderStudyReport(input: StudyReportInput): string {
 </head>
 <body>
 <h1>${e(title)}</h1>
-<p>${runs} simulations: ${s.heuristics.length} heuristics × ${s.sizesKB.length} shared file sizes (${e(s.sizesKB.map(formatSize).join(', '))}) × ${s.seeds.length} seeds (${e(s.seeds.join(', '))}), in the setting of Figure 11 of the simulator paper (seed 001 §8). Makespans are medians across seeds.</p>
+<p>${runs} simulations: ${s.heuristics.length} heuristics × ${s.sizesKB.length} shared file sizes (${e(s.sizesKB.map(formatSize).join(', '))}) × ${s.seeds.length} seeds (${e(s.seeds.join(', '))}), in the setting of Figure 11 of the simulator paper (Berman et al. 1999, §8). Makespans are medians across seeds.</p>
 
 <h2>What this run shows</h2>
 <ul class="findings">

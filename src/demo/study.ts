@@ -1,4 +1,4 @@
-// The demo's study: the Figure 11 setting of seed 001 §8 (the bundled grid, the Figure 11 application for
+// The demo's study: the Figure 11 setting of Berman et al. 1999, §8 (the bundled grid, the Figure 11 application for
 // each shared file size), every registered heuristic, several seeds. It is written as an ordinary
 // experiment specification, so that the experiment tool runs it (cache included) and a user can rerun or
 // extend it with `gridsweep experiment OUT/study.json`.

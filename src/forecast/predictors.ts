@@ -1,4 +1,4 @@
-// The NWS-style predictors (seed 001 §5.2: "NWS standard predictors"). Each one is incremental: it sees the
+// The NWS-style predictors (Berman et al. 1999, §5.2: "NWS standard predictors"). Each one is incremental: it sees the
 // series one value at a time (`observe`) and, once it has seen at least one value, predicts the next one.
 // Every window-based predictor keeps only its own window, so a long series costs O(window) memory.
 

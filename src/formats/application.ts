@@ -1,4 +1,4 @@
-// Application description files (seed 001 §7.2.2, appendix B): a header
+// Application description files (Berman et al. 1999, §7.2.2, appendix B): a header
 // `WorkDescription <version> <file_number> <task_number>`, then File and Work lines in any order, as long
 // as every file is declared before a Work uses it.
 import type { Application, FileSpec, WorkSpec } from '../model/application.js';

@@ -1,4 +1,4 @@
-// Behaviour files (seed 001 §7.2.1): a count line, then that many samples, read as a circular series.
+// Behaviour files (Berman et al. 1999, §7.2.1): a count line, then that many samples, read as a circular series.
 // Link samples are `latencyMs bandwidthBps` pairs; host samples are CPU availability percentages.
 // Layout accepted: the first meaningful line holds only the count; after it, any number of samples per
 // line (for links, whole pairs only: a pair never spans two lines). The writers put one sample per line.

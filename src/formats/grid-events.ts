@@ -1,4 +1,4 @@
-// Grid description files (seed 001 §7.2.1, appendix A): a `GridDescription <version>` header, then one
+// Grid description files (Berman et al. 1999, §7.2.1, appendix A): a `GridDescription <version>` header, then one
 // `<time>:KIND args…` event per line. Events are returned sorted by time (stable); an event listed out
 // of time order is moved and reported as a warning.
 //

@@ -1,5 +1,5 @@
 // The meaningful lines of a description file: blank lines and lines whose first non-blank character is
-// '#' are skipped (seed 001 §7.2.1–7.2.2). Line numbers start at 1; a trailing '\r' (CRLF files) is dropped.
+// '#' are skipped (Berman et al. 1999, §7.2.1–7.2.2). Line numbers start at 1; a trailing '\r' (CRLF files) is dropped.
 // Lines are visited as [start, end) offsets into the text, so a large file is never copied line by line.
 
 export class LineCursor {

@@ -1,4 +1,4 @@
-// Application generators (seed 001 §6.1, §8): MCell-style sweeps, whose tasks come in chunks sharing one
+// Application generators (Berman et al. 1999, §6.1, §8): MCell-style sweeps, whose tasks come in chunks sharing one
 // large input file, and INS2D-style sweeps, whose tasks share nothing. Every random draw comes from the Rng
 // passed in; each aspect (sizes, run times, sharing perturbation, estimate noise) has its own forked
 // sub-stream, so turning one knob does not reshuffle the others.
@@ -13,7 +13,7 @@ export interface TaskShapeSpec {
   /** Unshared input files per task. */
   readonly unsharedInputsPerTask: number;
   readonly unsharedInputSizeBytes: Distribution;
-  /** One output file per task (seed 001 §3). */
+  /** One output file per task (Berman et al. 1999, §3). */
   readonly outputSizeBytes: Distribution;
   /** Run time on architecture 0. */
   readonly runTimeS: Distribution;

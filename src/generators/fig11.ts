@@ -1,4 +1,4 @@
-// The setting of the paper's Figure 11 (seed 001 §8): three clusters of identical hosts under different
+// The setting of the paper's Figure 11 (Berman et al. 1999, §8): three clusters of identical hosts under different
 // loads (4 at 100 %, 6 at 70 %, 12 at 30 % availability), every link a constant 10 KB/s; 400 tasks in 8
 // chunks of 50, each chunk sharing one large input, each task with two unshared inputs and one output of
 // U[8, 12] KB and a run time of U[90, 110] s; the shared file's size is the swept variable.

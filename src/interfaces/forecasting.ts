@@ -1,4 +1,4 @@
-// Port (4): forecasting. Given a measured series, predict its next value (NWS-style, seed 001 §5.2.1).
+// Port (4): forecasting. Given a measured series, predict its next value (NWS-style, Berman et al. 1999, §5.2.1).
 
 export interface Forecast {
   readonly value: number;

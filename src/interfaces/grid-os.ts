@@ -1,4 +1,4 @@
-// Port (2): the grid operating system (seed 001 §7.3.4). The scheduler starts transfers and computations
+// Port (2): the grid operating system (Berman et al. 1999, §7.3.4). The scheduler starts transfers and computations
 // through it; completions and failures come back through SchedulerEvents. Every call returns at once:
 // the work it starts finishes later (in simulated time or for real).
 //

@@ -1,4 +1,4 @@
-// The scheduler's event entry points: the seven sched_* functions of seed 001 §7.3.2, and an eighth for
+// The scheduler's event entry points: the seven sched_* functions of Berman et al. 1999, §7.3.2, and an eighth for
 // real runs (sched_work_recovered). A backend (simulated or real) calls them when the grid changes or work
 // finishes; nothing else reaches the scheduler.
 import type { FileId, WorkId, WorkSpec } from '../model/application.js';

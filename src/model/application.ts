@@ -1,4 +1,4 @@
-// The application model (seed 001 §3, §7.2.2): independent tasks ("Works") reading and writing Files.
+// The application model (Berman et al. 1999, §3, §7.2.2): independent tasks ("Works") reading and writing Files.
 
 export type FileId = number;
 export type WorkId = number;

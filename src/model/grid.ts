@@ -1,4 +1,4 @@
-// The grid model (seed 001 §4, §7.2.1): clusters (a link + a shared storage, the paper's "Disk") holding
+// The grid model (Berman et al. 1999, §4, §7.2.1): clusters (a link + a shared storage, the paper's "Disk") holding
 // hosts, described as a time-ordered list of events; resource performance comes from behaviour series.
 
 export type ClusterId = string;
@@ -124,5 +124,5 @@ export interface GridDescription {
   readonly hostBehaviors: ReadonlyMap<string, HostBehavior>;
 }
 
-/** The default spacing of behaviour samples (seed 001 §7.2.1); configurable per simulation. */
+/** The default spacing of behaviour samples (Berman et al. 1999, §7.2.1); configurable per simulation. */
 export const DEFAULT_SAMPLE_PERIOD_S = 5;

@@ -3,7 +3,7 @@
 import type { FileId, WorkId } from '../model/application.js';
 import type { ClusterId, GridEvent, HostId } from '../model/grid.js';
 
-/** The three kinds of sub-task of a Work (seed 001 Fig. 4). */
+/** The three kinds of sub-task of a Work (Berman et al. 1999, Fig. 4). */
 export type SubtaskKind = 'input' | 'compute' | 'output';
 
 /** A resource of the Gantt chart: a cluster's link or a host. */

@@ -1,4 +1,4 @@
-// Checks a run record against the rules of the model (seed 001 §4, §5.4): returns every violation found,
+// Checks a run record against the rules of the model (Berman et al. 1999, §4, §5.4): returns every violation found,
 // one sentence each, so that any simulated or real run can be audited after the fact.
 //
 //  - the record starts with a header and ends with a run-end; times never go back;

@@ -1,4 +1,4 @@
-// The Gantt chart of a run as inline SVG (seed 001 §5.5, Fig. 6): one row per link and per host, grouped
+// The Gantt chart of a run as inline SVG (Berman et al. 1999, §5.5, Fig. 6): one row per link and per host, grouped
 // by cluster, one rectangle per sub-task coloured by kind; failed sub-tasks, re-executions and the
 // periods a host was down are marked.
 import type { Bar, RunState } from './run-state.js';

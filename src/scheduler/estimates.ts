@@ -1,4 +1,4 @@
-// What the scheduler believes about resource performance right now (seed 001 §5.2): each measured series
+// What the scheduler believes about resource performance right now (Berman et al. 1999, §5.2): each measured series
 // from the information service goes through a predictor (options.resourcePredictor): the forecasting
 // service the backend gave, the last value, or the scheduler's own NWS battery. Used when a plan starts and
 // to estimate the end of each sub-task the scheduler starts; `*Progress` measure what a running sub-task

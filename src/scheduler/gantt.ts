@@ -1,4 +1,4 @@
-// linkPlan: the Gantt chart do_plan() fills (seed 001 §5.5 Fig. 6, §7.4). One timeline per cluster link
+// linkPlan: the Gantt chart do_plan() fills (Berman et al. 1999, §5.5 Fig. 6, §7.4). One timeline per cluster link
 // and per host, plus the Host×Work completion table. It is also the ONE place where Compl(T, H) is defined.
 //
 // ─── HOW Compl(T, H) IS COMPUTED ──────────────────────────────────────────────────────────────────────────

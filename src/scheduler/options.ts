@@ -1,6 +1,6 @@
 // Every knob of the scheduler, with its default. The simulator, the real runner and the experiment tool
 // all build a SchedulerOptions; the run record's header stores it so that a run can be repeated.
-// The strategy knobs (seed 001 §5.2, §5.6) name values registered in src/scheduler/strategies/: each is
+// The strategy knobs (Berman et al. 1999, §5.2, §5.6) name values registered in src/scheduler/strategies/: each is
 // optional so that older option sets stay valid, and its default keeps the scheduler's original behaviour.
 import type { DeltaStrategy } from './strategies/delta.js';
 import type { HostCandidates } from './strategies/host-candidates.js';

@@ -1,4 +1,4 @@
-// do_plan() steps (2)–(7) of seed 001 Fig. 5 / §7.4, on a snapshot of the scheduler's state: draw what cannot
+// do_plan() steps (2)–(7) of Berman et al. 1999, Fig. 5 / §7.4, on a snapshot of the scheduler's state: draw what cannot
 // change in a new Gantt chart (running sub-tasks, outputs still to bring back, the Works kept at the head of
 // each host FIFO and the files they need), select the Works to consider (step 4, options.taskSpace), let the
 // heuristic fill the chart, and turn it into FIFO entries.
@@ -33,7 +33,7 @@ import type { PlannedSlot } from './strategies/plan-events.js';
 import { expectedEndS } from './strategies/running-estimate.js';
 import { selectTaskSpace, type TaskSpace } from './strategies/task-space.js';
 
-/** The default 'overdue' rule's constant (seed 001 §5.2.1; one default behaviour sample). */
+/** The default 'overdue' rule's constant (Berman et al. 1999, §5.2.1; one default behaviour sample). */
 export const OVERDUE_GRACE_S = 5;
 
 /** Where a running sub-task runs. */

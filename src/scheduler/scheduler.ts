@@ -1,4 +1,4 @@
-// The event-driven scheduler (seed 001 §7.3): the sched_* entry points, do_schedule() (Fig. 10) and
+// The event-driven scheduler (Berman et al. 1999, §7.3): the sched_* entry points, do_schedule() (Fig. 10) and
 // do_plan() (Fig. 5, §7.4). It talks to the grid only through the ports in src/interfaces, so the same code
 // drives the simulator and real hosts. It never imports from backends/ (a test checks this).
 //
@@ -9,7 +9,7 @@
 //    re-plan waits, idle, for the next scheduling event);
 //  - when do_schedule() finds a host with an empty FIFO (Fig. 10 line 9), unless that host got nothing from
 //    the last plan (nothing would change), nothing is left to plan, or a plan already ran at this instant.
-// The other strategies of seed 001 §5.2 and §5.6 (quality of information, running estimates, Δ, task-space
+// The other strategies of Berman et al. 1999, §5.2 and §5.6 (quality of information, running estimates, Δ, task-space
 // reduction, link order) are options too; each is described in its file under strategies/.
 // Requests are coalesced through a timer due now, which the clock runs after every other event of the
 // instant, so hosts added together are planned together. While a plan's simulated duration runs

@@ -1,4 +1,4 @@
-// What the scheduler knows about the run (seed 001 §7.2): each Work's state, each host's FIFO of Works,
+// What the scheduler knows about the run (Berman et al. 1999, §7.2): each Work's state, each host's FIFO of Works,
 // each cluster's ("Disk") link FIFO of Files to move and the files it holds.
 import type { FileId, WorkId, WorkSpec } from '../model/application.js';
 import type { ClusterId, HostId } from '../model/grid.js';
@@ -23,7 +23,7 @@ export interface WorkState {
 
 export interface RunningSubtask {
   readonly startS: number;
-  /** Estimated when it started (seed 001 §5.2.1: trusted until overdue). */
+  /** Estimated when it started (Berman et al. 1999, §5.2.1: trusted until overdue). */
   readonly estEndS: number;
   /**
    * What it has to do, as estimated when it started: dedicated CPU seconds for a computation, bytes for a

@@ -75,7 +75,7 @@ export function study(large: Readonly<Record<string, number>>, small = 3500): Ma
   return out;
 }
 
-/** The ordering seed 001 §8 reports: H0 and H3 far behind, H4/H9 (and XS) best, H1 in between, randomized = plain. */
+/** The ordering Berman et al. 1999, §8 reports: H0 and H3 far behind, H4/H9 (and XS) best, H1 in between, randomized = plain. */
 export const PAPER_LIKE: Record<string, number> = {
   workqueue: 11000,
   minmin: 6000,

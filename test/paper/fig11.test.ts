@@ -1,4 +1,4 @@
-// What the Figure 11 study of seed 001 (§8) reports and gridsweep reproduces, on the shipped files at the
+// What the Figure 11 study of Berman et al. 1999, (§8) reports and gridsweep reproduces, on the shipped files at the
 // largest shared-file size: H0 and H3 far behind, H4, H9 and XSufferage together and ahead of Min-min (H1).
 // At smaller sizes Min-min is as good or better; docs/fig11-analysis.md works out why.
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ function makespanS(heuristic: string): number {
   return result.makespanS;
 }
 
-describe('Figure 11 at 9,600 KB (seed 001 §8)', () => {
+describe('Figure 11 at 9,600 KB (Berman et al. 1999, §8)', () => {
   const m = Object.fromEntries(
     ['workqueue', 'minmin', 'sufferage', 'extended-sufferage', 'sufferage2', 'xsufferage'].map((h) => [h, makespanS(h)]),
   );

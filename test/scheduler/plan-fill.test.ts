@@ -20,7 +20,7 @@ function plans(heuristic: string, options: object): { planned: number[]; makespa
   return { planned: events.flatMap((e) => (e.type === 'plan' ? [e.plannedWorks] : [])), makespanS: r.makespanS };
 }
 
-describe("plan fill 'per-host' (seed 001 §7.4)", () => {
+describe("plan fill 'per-host' (Berman et al. 1999, §7.4)", () => {
   it('the first plan places worksPerHost × 22 hosts Works, rounded up; no plan places more', () => {
     for (const worksPerHost of [1, 2.5]) {
       const { planned } = plans('minmin', { planFill: 'per-host', worksPerHost });

@@ -1,4 +1,4 @@
-// (b) The sched_* state moves and do_schedule() (seed 001 §7.3.2, Fig. 10), on a fake grid.
+// (b) The sched_* state moves and do_schedule() (Berman et al. 1999, §7.3.2, Fig. 10), on a fake grid.
 import { describe, expect, it } from 'vitest';
 import type { Application } from '../../src/model/application.js';
 import { listHeuristics } from '../../src/scheduler/heuristics/registry.js';

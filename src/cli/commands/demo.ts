@@ -25,7 +25,7 @@ const command: Command = {
   summary: 'run the Figure 11 study (every heuristic × shared file sizes × seeds) and write an HTML report',
   usage: 'gridsweep demo [--out DIR] [--jobs N] [--seeds N] [--sizes LIST] [--quick]',
   details: [
-    'Simulates the setting of Figure 11 of the simulator paper (seed 001 §8) on the bundled grid',
+    'Simulates the setting of Figure 11 of the simulator paper (Berman et al. 1999, §8) on the bundled grid',
     '(griddescs/fig11): 400 tasks in 8 chunks sharing one input file each, on 3 clusters behind 10 KB/s links,',
     'with every registered heuristic, for increasing shared file sizes and several seeds. Each seed draws the',
     'application again and drives the randomized heuristics; the first seed gives the bundled apps/fig11 files.',
@@ -82,7 +82,7 @@ const command: Command = {
     console.log(`What it shows (at ${formatSize(findings.atSizeKB)}):`);
     for (const s of findings.sentences) console.log(`- ${s}`);
     console.log('');
-    console.log(`Compared with the paper (seed 001 §8): ${findings.paperVerdict}`);
+    console.log(`Compared with the paper (Berman et al. 1999, §8): ${findings.paperVerdict}`);
     for (const c of findings.paper) console.log(`- [${c.agrees === null ? 'not checked' : c.agrees ? 'agrees' : 'differs'}] ${c.claim}: ${c.detail}`);
     console.log('');
     console.log(`${x.total} runs: ${x.simulated} simulated, ${x.cached} from the cache, ${x.failures.length} failed, in ${(x.elapsedMs / 1000).toFixed(1)} s`);

@@ -1,4 +1,4 @@
-// Reading a Work's per-cluster best completion times (ClusterBests) the way the heuristics of seed 001
+// Reading a Work's per-cluster best completion times (ClusterBests) the way the heuristics of Berman et al. 1999
 // appendix C need: the overall best host, the second-best host, the best and second-best clusters, and
 // the ordered cluster-level MCTs. Entries with no host or an infinite Compl are not candidates.
 import { firstJump, type Jump } from './first-jump.js';

@@ -1,4 +1,4 @@
-// H4 Extended Sufferage (seed 001 appendix C, Fig. 12): Suff is the height of the first jump of the ordered
+// H4 Extended Sufferage (Berman et al. 1999, appendix C, Fig. 12): Suff is the height of the first jump of the ordered
 // cluster-level MCTs (see first-jump.ts); the Work with the largest Suff goes to its best host.
 // Ties: lowest Work id.
 import { clusterFirstJump } from './cluster-ranking.js';

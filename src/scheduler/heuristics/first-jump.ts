@@ -1,4 +1,4 @@
-// The "first jump" of a task's ordered cluster-level MCT curve (seed 001 appendix C, Figures 12–13), used
+// The "first jump" of a task's ordered cluster-level MCT curve (Berman et al. 1999, appendix C, Figures 12–13), used
 // by Extended Sufferage (H4, H8) and Sufferage II (H9).
 //
 // Given the cluster-level MCTs sorted increasingly m[0] ≤ … ≤ m[k-1], the approximate derivative is

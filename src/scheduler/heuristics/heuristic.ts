@@ -1,4 +1,4 @@
-// What a task/host selection heuristic is (seed 001 §5.6.3, §7.4 "Heuristic"): given the Gantt chart with
+// What a task/host selection heuristic is (Berman et al. 1999, §5.6.3, §7.4 "Heuristic"): given the Gantt chart with
 // what cannot change already drawn, and the Works to consider, it places Works on hosts (chart.commit)
 // until every host has work starting after the horizon t(i+1) + Δ, or the Works run out.
 import type { WorkSpec } from '../../model/application.js';
@@ -19,7 +19,7 @@ export interface PlanContext {
 
 export interface Heuristic {
   readonly name: string;
-  /** 'H0' … 'H9' as in seed 001 §5.6.3, or 'XS' for XSufferage. */
+  /** 'H0' … 'H9' as in Berman et al. 1999, §5.6.3, or 'XS' for XSufferage. */
   readonly code: string;
   /** One line for the CLI help and the docs table. */
   readonly help: string;

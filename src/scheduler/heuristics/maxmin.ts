@@ -1,4 +1,4 @@
-// H2 Max-min (seed 001 appendix C): each Work's MCT over all hosts; the Work with the LARGEST MCT goes to
+// H2 Max-min (Berman et al. 1999, appendix C): each Work's MCT over all hosts; the Work with the LARGEST MCT goes to
 // the host achieving it. Ties: lowest Work id.
 import { bestCluster } from './cluster-ranking.js';
 import type { Heuristic } from './heuristic.js';

@@ -1,4 +1,4 @@
-// H1 Min-min (seed 001 appendix C): each Work's MCT over all hosts; the Work with the smallest MCT goes to
+// H1 Min-min (Berman et al. 1999, appendix C): each Work's MCT over all hosts; the Work with the smallest MCT goes to
 // the host achieving it. Ties: lowest Work id (hosts: see src/scheduler/gantt.ts).
 import { bestCluster } from './cluster-ranking.js';
 import type { Heuristic } from './heuristic.js';

@@ -1,4 +1,4 @@
-// H8 Randomized Extended sufferage (seed 001 §5.6.3 "Randomization"): as Extended sufferage, but the Work is drawn uniformly
+// H8 Randomized Extended sufferage (Berman et al. 1999, §5.6.3 "Randomization"): as Extended sufferage, but the Work is drawn uniformly
 // (deps.rng) among the Works whose value is within options.randomTolerance of the best (tolerance.ts).
 import type { Heuristic } from './heuristic.js';
 import { MctEngine, type ScoreRule } from './mct-engine.js';

@@ -1,4 +1,4 @@
-// H6 Randomized Max-min (seed 001 §5.6.3 "Randomization"): as Max-min, but the Work is drawn uniformly
+// H6 Randomized Max-min (Berman et al. 1999, §5.6.3 "Randomization"): as Max-min, but the Work is drawn uniformly
 // (deps.rng) among the Works whose value is within options.randomTolerance of the best (tolerance.ts).
 import type { Heuristic } from './heuristic.js';
 import { MctEngine, type ScoreRule } from './mct-engine.js';

@@ -1,4 +1,4 @@
-// H5 Randomized Min-min (seed 001 §5.6.3 "Randomization"): as Min-min, but the Work is drawn uniformly
+// H5 Randomized Min-min (Berman et al. 1999, §5.6.3 "Randomization"): as Min-min, but the Work is drawn uniformly
 // (deps.rng) among the Works whose value is within options.randomTolerance of the best (tolerance.ts).
 import type { Heuristic } from './heuristic.js';
 import { MctEngine, type ScoreRule } from './mct-engine.js';

@@ -1,4 +1,4 @@
-// H7 Randomized Sufferage (seed 001 §5.6.3 "Randomization"): as Sufferage, but the Work is drawn uniformly
+// H7 Randomized Sufferage (Berman et al. 1999, §5.6.3 "Randomization"): as Sufferage, but the Work is drawn uniformly
 // (deps.rng) among the Works whose value is within options.randomTolerance of the best (tolerance.ts).
 import type { Heuristic } from './heuristic.js';
 import { MctEngine, type ScoreRule } from './mct-engine.js';

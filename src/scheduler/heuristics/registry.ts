@@ -19,7 +19,7 @@ export type { Heuristic, PlanContext } from './heuristic.js';
 
 export interface HeuristicInfo {
   readonly name: string;
-  /** 'H0' … 'H9' (seed 001 §5.6.3) or 'XS'. */
+  /** 'H0' … 'H9' (Berman et al. 1999, §5.6.3) or 'XS'. */
   readonly code: string;
   /** One line. */
   readonly help: string;

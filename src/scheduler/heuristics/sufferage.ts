@@ -1,4 +1,4 @@
-// H3 Sufferage (seed 001 appendix C), host level with global maxima: Suff = Compl on the second-best host
+// H3 Sufferage (Berman et al. 1999, appendix C), host level with global maxima: Suff = Compl on the second-best host
 // − Compl on the best host (any other host, in any cluster); the Work with the largest Suff goes to its best
 // host. With a single candidate host Suff is 0. Ties: lowest Work id.
 import { bestTwoClusters, secondHost, type BestTwo, type SecondHost } from './cluster-ranking.js';

@@ -1,4 +1,4 @@
-// H9 Sufferage II (seed 001 appendix C, Fig. 13): Works with the fewest clusters before the first jump of
+// H9 Sufferage II (Berman et al. 1999, appendix C, Fig. 13): Works with the fewest clusters before the first jump of
 // their ordered cluster-level MCTs go first (least leeway), then the larger jump (Suff), then the lowest
 // Work id; the chosen Work goes to its best host.
 import { clusterFirstJump } from './cluster-ranking.js';

@@ -1,4 +1,4 @@
-// Candidate thresholds of the randomized heuristics (H5–H8, seed 001 §5.6.3 "Randomization"): a Work is a
+// Candidate thresholds of the randomized heuristics (H5–H8, Berman et al. 1999, §5.6.3 "Randomization"): a Work is a
 // candidate when its value is within `tolerance` (relative) of the best one. Completion times are compared
 // as durations from now (an absolute time would make 5 % grow with the age of the run).
 //

@@ -1,4 +1,4 @@
-// H0 Workqueue (self-scheduling, seed 001 §5.2.1): no estimates. Each host with nothing running or queued
+// H0 Workqueue (self-scheduling, Berman et al. 1999, §5.2.1): no estimates. Each host with nothing running or queued
 // (and not closed) gets the next unplaced Work, by increasing Work id, in host order. A host that finishes
 // empties its FIFO, which makes do_schedule() call do_plan() again, so Works go out one at a time as hosts
 // free up.

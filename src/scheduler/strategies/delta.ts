@@ -1,4 +1,4 @@
-// Δ (seed 001 §5.5 step 5): how far past the next scheduling event t(i+1) the Gantt chart is filled, so
+// Δ (Berman et al. 1999, §5.5 step 5): how far past the next scheduling event t(i+1) the Gantt chart is filled, so
 // that hosts running ahead of the plan still have work until the next plan.
 //  - constant      deltaS;
 //  - proportional  deltaFraction × (t(i+1) − t(i));

@@ -18,7 +18,7 @@ export interface StrategyParameter {
 export interface StrategyFamily {
   /** The SchedulerOptions field that picks a value. */
   readonly option: string;
-  /** Where seed 001 discusses it. */
+  /** Where Berman et al. 1999 discusses it. */
   readonly section: string;
   /** One line. */
   readonly help: string;

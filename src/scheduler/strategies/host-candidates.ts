@@ -1,4 +1,4 @@
-// Which hosts the estimate-based heuristics (H1–H9, XSufferage) score a Work on (seed 001 appendix C).
+// Which hosts the estimate-based heuristics (H1–H9, XSufferage) score a Work on (Berman et al. 1999, appendix C).
 // Appendix C takes every argmin over ALL hosts H(j,k). A host already "full" (work planned to start past the
 // horizon t(i+1) + Δ, §5.5) is still a real option there: the Work would start later on it. The fill loop
 // stops once every host is full either way; what differs is whether a full host can still be a Work's best

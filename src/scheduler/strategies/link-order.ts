@@ -1,4 +1,4 @@
-// Link ordering (seed 001 §5.6.5, Fig. 10 lines 10–16): what a cluster's link does when the entry at the head
+// Link ordering (Berman et al. 1999, §5.6.5, Fig. 10 lines 10–16): what a cluster's link does when the entry at the head
 // of its FIFO is an output whose computation has not finished.
 //  - keep    wait for it: the planned order is kept;
 //  - greedy  skip it and send the first entry that can go (out of order; the default, as Fig. 10);

@@ -1,4 +1,4 @@
-// Scheduling events (seed 001 §5.6.1): when the next do_plan() runs.
+// Scheduling events (Berman et al. 1999, §5.6.1): when the next do_plan() runs.
 // t(i+1) − t(i):
 //  - constant            S1: planIntervalS every time;
 //  - deviation           S2: each plan records which Work each host should be computing at any later time;

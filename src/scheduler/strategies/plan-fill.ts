@@ -1,4 +1,4 @@
-// How much one do_plan() places (seed 001 §5.5 step 5 and §7.4 "Task set selection"):
+// How much one do_plan() places (Berman et al. 1999, §5.5 step 5 and §7.4 "Task set selection"):
 //  - horizon   until every host has work starting after the horizon t(i+1) + Δ (§5.5; the default);
 //  - per-host  a number of Works proportional to the number of available hosts — worksPerHost × hosts,
 //              rounded up — with no time horizon, as the paper's own implementation does (§7.4).

@@ -1,4 +1,4 @@
-// Quality of information (seed 001 §5.2.2): what the scheduler believes a Work's run times and a File's size
+// Quality of information (Berman et al. 1999, §5.2.2): what the scheduler believes a Work's run times and a File's size
 // are. The Application carries both the real values (what the simulator uses) and the user's estimates, so
 // every mode is a view over it and the scheduler never looks at a backend:
 //  - estimates       the user's estimates (estRunTimeS, estSizeBytes), as given;

@@ -1,4 +1,4 @@
-// The one list of scheduler strategies (seed 001 §5.2, §5.6): for each SchedulerOptions field that picks a
+// The one list of scheduler strategies (Berman et al. 1999, §5.2, §5.6): for each SchedulerOptions field that picks a
 // strategy, its registered values with a one-line help and the numeric options that tune it. The CLI help,
 // the docs and the experiment tool read it. Adding a value is a line in its family's file.
 import { deltaFamily } from './delta.js';

@@ -1,4 +1,4 @@
-// When a running sub-task (a computation, or a transfer on a link) is expected to end (seed 001 §5.2.1),
+// When a running sub-task (a computation, or a transfer on a link) is expected to end (Berman et al. 1999, §5.2.1),
 // for step (3) of do_plan() and for the hybrid link order:
 //  - trust     its estimate made when it started, even once that time has passed;
 //  - overdue   that estimate while it is in the future; once overdue, now + overdueGraceS;

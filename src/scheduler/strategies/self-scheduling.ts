@@ -1,4 +1,4 @@
-// Self-scheduling (seed 001 §5.2.1, heuristic H0 "workqueue"): a host that runs out of work takes the next
+// Self-scheduling (Berman et al. 1999, §5.2.1, heuristic H0 "workqueue"): a host that runs out of work takes the next
 // one. That needs no Gantt chart, so by default (options.selfScheduling 'direct') a host that empties its FIFO
 // under the work queue gets the todo Work of smallest id at once, inside do_schedule(), without a plan:
 //  - the Work is queued on the host and its inputs the cluster neither holds nor brings are queued on the

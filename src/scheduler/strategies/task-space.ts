@@ -1,4 +1,4 @@
-// Task-space reduction (seed 001 §5.6.2, do_plan() step 4): which of the not-started Works a plan considers.
+// Task-space reduction (Berman et al. 1999, §5.6.2, do_plan() step 4): which of the not-started Works a plan considers.
 //  - all           every one of them;
 //  - random        taskSpaceSize of them drawn uniformly (the run's seeded generator);
 //  - shared-files  taskSpaceSize of them chosen greedily to reuse data: a Work's score is the estimated bytes

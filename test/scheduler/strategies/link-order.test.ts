@@ -1,4 +1,4 @@
-// Link ordering (seed 001 §5.6.5): keep, greedy, hybrid.
+// Link ordering (Berman et al. 1999, §5.6.5): keep, greedy, hybrid.
 import { describe, expect, it } from 'vitest';
 import type { Application } from '../../../src/model/application.js';
 import type { SchedulerOptions } from '../../../src/scheduler/options.js';

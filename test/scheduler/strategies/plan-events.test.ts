@@ -1,4 +1,4 @@
-// Scheduling events (seed 001 §5.6.1): S1/S2/S3 intervals, Δ, and re-planning on resource changes.
+// Scheduling events (Berman et al. 1999, §5.6.1): S1/S2/S3 intervals, Δ, and re-planning on resource changes.
 import { describe, expect, it } from 'vitest';
 import type { Application } from '../../../src/model/application.js';
 import { DeltaController } from '../../../src/scheduler/strategies/delta.js';

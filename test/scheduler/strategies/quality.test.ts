@@ -1,4 +1,4 @@
-// Quality of information (seed 001 §5.2.2) and how resource performance is predicted from measurements.
+// Quality of information (Berman et al. 1999, §5.2.2) and how resource performance is predicted from measurements.
 import { describe, expect, it } from 'vitest';
 import { LastValueForecaster } from '../../../src/forecast/last-value.js';
 import type { Sample } from '../../../src/interfaces/information.js';

@@ -1,4 +1,4 @@
-// Completion estimates of running sub-tasks (seed 001 §5.2.1): trust, overdue, progress.
+// Completion estimates of running sub-tasks (Berman et al. 1999, §5.2.1): trust, overdue, progress.
 import { describe, expect, it } from 'vitest';
 import { LastValueForecaster } from '../../../src/forecast/last-value.js';
 import type { Sample } from '../../../src/interfaces/information.js';

@@ -1,4 +1,4 @@
-// Task-space reduction (seed 001 §5.6.2).
+// Task-space reduction (Berman et al. 1999, §5.6.2).
 import { describe, expect, it } from 'vitest';
 import type { Application, FileSpec, WorkSpec } from '../../../src/model/application.js';
 import { selectTaskSpace, type TaskSpace } from '../../../src/scheduler/strategies/task-space.js';
