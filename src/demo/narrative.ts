@@ -234,12 +234,20 @@ function paperChecks(s: StudySummary, ranked: readonly Ranked[], sizeKB: number)
   return checks;
 }
 
+/** Where the differences from the paper are explained, for the verdict (a path in the repository). */
+export const FIG11_ANALYSIS = 'docs/fig11-analysis.md';
+
+/** How many of the paper's points the study agrees with (each is listed with its verdict), and where to read why. */
 function verdictOf(checks: readonly PaperCheck[]): string {
   const judged = checks.filter((c) => c.agrees !== null);
+  const agree = judged.filter((c) => c.agrees);
   const differ = judged.filter((c) => !c.agrees);
   if (judged.length === 0) return 'The study lacks the heuristics needed to compare it with the paper.';
   if (differ.length === 0) return `The outcome matches what the paper reports for Figure 11 on all ${judged.length} points checked.`;
-  return `The outcome differs from what the paper reports for Figure 11 on ${differ.length} of ${judged.length} points checked (it agrees on ${judged.length - differ.length}).`;
+  return (
+    `The outcome agrees with what the paper reports for Figure 11 on ${agree.length} of ${judged.length} points checked and differs on ` +
+    `${differ.length} (each marked below; a near-tie counts as a difference): ${FIG11_ANALYSIS} explains why.`
+  );
 }
 
 export function studyFindings(s: StudySummary): StudyFindings {

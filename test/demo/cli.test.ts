@@ -43,7 +43,7 @@ describe('gridsweep demo --quick (built CLI)', () => {
     for (const h of heuristics) expect(first.stdout).toMatch(new RegExp(`^${h}\\s+\\d+ \\(\\d+ ± \\d+\\)\\s+\\d+ \\(\\d+ ± \\d+\\)$`, 'm'));
     expect(first.stdout).toMatch(/^lower bound\s+\d+\s+\d+$/m);
     expect(first.stdout).toMatch(/has the shortest median makespan/);
-    expect(first.stdout).toMatch(/Compared with the paper \(Berman et al. 1999, §8\): The outcome (matches|differs)/);
+    expect(first.stdout).toMatch(/Compared with the paper \(Berman et al. 1999, §8\): The outcome (matches|agrees)/);
     expect(first.stdout).toContain(`${runs} runs: ${runs} simulated, 0 from the cache, 0 failed`);
   });
 

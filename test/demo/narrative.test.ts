@@ -61,7 +61,8 @@ describe('the findings follow the numbers', () => {
     const byClaim = Object.fromEntries(f.paper.map((c) => [c.claim.slice(0, 20), c.agrees]));
     expect(Object.values(byClaim)).toEqual([true, true, false, false, false]);
     expect(f.paper[2]!.detail).toContain('extended-sufferage (H4) 5,000 s (+25 % vs the best)');
-    expect(f.paperVerdict).toMatch(/differs from what the paper reports for Figure 11 on 3 of 5 points checked \(it agrees on 2\)/);
+    expect(f.paperVerdict).toMatch(/agrees with what the paper reports for Figure 11 on 2 of 5 points checked and differs on 3 \(each marked below/);
+    expect(f.paperVerdict).toContain('docs/fig11-analysis.md explains why');
   });
 
   it('an absurd order (the work queue best, everything within 10 %) is reported as it is', () => {
