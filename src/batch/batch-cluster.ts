@@ -153,8 +153,14 @@ export class BatchCluster {
     this.fragmentedNodes = this.placement.fragmentedNodes(this.queue.peek());
   }
 
+  /**
+   * The metrics so far. Jobs still running (a sweep's simulation ends while its pilots and other users'
+   * jobs run) count in utilization for the time they have run, and the span reaches the current time.
+   */
   summary(): JobMetricsSummary {
-    return this.metrics.summary();
+    let runningCoreSeconds = 0;
+    for (const r of this.byLimit) runningCoreSeconds += r.cores * (this.clockS - r.started.startS);
+    return this.metrics.summary(this.byLimit.length > 0 ? { coreSeconds: runningCoreSeconds, nowS: this.clockS } : undefined);
   }
 
   private start(job: BatchJob): void {

@@ -6,7 +6,9 @@
 //   wait = start − submit; response = end − submit;
 //   slowdown = response / max(run, 1)            (SWF's resolution is one second);
 //   bounded slowdown = max(1, response / max(run, τ)), τ = the bounded-slowdown threshold (default 10 s);
-//   utilization = Σ cores × run / (cluster cores × span), span = first submit … last end;
+//   utilization = Σ cores × run / (cluster cores × span), span = first submit … last end (jobs still running
+//   when the summary is taken — a sweep's simulation ends before its batch cluster empties — count for the
+//   time they have run, and the span reaches that time);
 //   loss of capacity = Σ over intervals with a job waiting of free cores × length / (cluster cores × span);
 //   on a mesh or torus, allocation quality and fragmentation (machines/allocation-metrics.ts).
 import type { StartedJob } from './job.js';
@@ -89,22 +91,25 @@ export class JobMetrics {
     if (waitingJobs > this.maxQueue) this.maxQueue = waitingJobs;
   }
 
-  summary(): JobMetricsSummary {
-    const empty = this.jobs === 0;
-    const spanS = empty ? 0 : this.lastEndS - this.firstSubmitS;
+  /** The metrics; `running`: jobs not yet ended, their core-seconds so far and the current time. */
+  summary(running?: { readonly coreSeconds: number; readonly nowS: number }): JobMetricsSummary {
+    const empty = this.jobs === 0 && running === undefined;
+    const lastS = running === undefined ? this.lastEndS : Math.max(this.lastEndS, running.nowS);
+    const spanS = empty ? 0 : lastS - this.firstSubmitS;
     const capacity = this.totalCores * spanS;
+    const coreSeconds = this.coreSeconds + (running?.coreSeconds ?? 0);
     return {
       jobs: this.jobs,
       killed: this.killed,
       firstSubmitS: empty ? 0 : this.firstSubmitS,
-      lastEndS: empty ? 0 : this.lastEndS,
+      lastEndS: this.jobs === 0 ? 0 : this.lastEndS,
       spanS,
       waitS: this.wait.summary(),
       responseS: this.response.summary(),
       slowdown: this.slowdown.summary(),
       boundedSlowdown: this.boundedSlowdown.summary(),
       boundedSlowdownThresholdS: this.boundedSlowdownThresholdS,
-      utilization: capacity > 0 ? this.coreSeconds / capacity : 0,
+      utilization: capacity > 0 ? coreSeconds / capacity : 0,
       lossOfCapacity: capacity > 0 ? this.lostCoreSeconds / capacity : 0,
       queueLength: { timeMean: spanS > 0 ? this.queueSeconds / spanS : 0, max: this.maxQueue },
       queueLengthAtDispatch: this.queueAtDispatch.summary(),

@@ -4,6 +4,7 @@
 // - arrivals: a Poisson process whose rate follows a weekly cycle of 48 half-hour slots per day (night
 //   0.25, 07:00–09:00 0.6, working hours 09:00–18:00 1, evening 0.5; Saturday and Sunday at half that),
 //   scaled so that the offered load (cores × run time per second over the cluster's cores) is `load`;
+//   time 0 falls `weekStartS` seconds into the week (default Monday 00:00);
 // - cores: 1 with probability serialFraction; otherwise a power of two (2 … maxJobCores, uniform exponent)
 //   with probability powerOfTwoFraction, else uniform in 2 … maxJobCores;
 // - run time: log-normal with median runTimeMedianS and log-standard-deviation runTimeSigma, whole
@@ -29,6 +30,8 @@ export interface WorkloadSpec {
   readonly exactEstimateFraction?: number;
   readonly overestimateMax?: number;
   readonly requestRoundingS?: number;
+  /** Where in the week time 0 falls, in seconds from Monday 00:00 (32400: Monday 09:00, the busy hours). */
+  readonly weekStartS?: number;
 }
 
 export const WORKLOAD_DEFAULTS = {
@@ -41,6 +44,7 @@ export const WORKLOAD_DEFAULTS = {
   exactEstimateFraction: 0.1,
   overestimateMax: 5,
   requestRoundingS: 300,
+  weekStartS: 0,
 } as const;
 
 const SLOT_S = 1800;
@@ -77,6 +81,7 @@ export function resolveWorkloadSpec(spec: WorkloadSpec): Resolved {
   for (const n of ['jobs', 'nodes', 'coresPerNode', 'maxJobCores', 'maxRunTimeS', 'requestRoundingS'] as const) positiveInt(n);
   for (const n of ['serialFraction', 'powerOfTwoFraction', 'exactEstimateFraction'] as const) fraction(n);
   if (!(r.load > 0 && r.load <= 10)) throw new Error(`load must be in (0, 10], got ${r.load}`);
+  if (!(r.weekStartS >= 0 && r.weekStartS < WEEK_S)) throw new Error(`weekStartS must be in [0, ${WEEK_S}) seconds, got ${r.weekStartS}`);
   if (!(r.runTimeMedianS >= 1)) throw new Error(`runTimeMedianS must be ≥ 1, got ${r.runTimeMedianS}`);
   if (!(r.runTimeSigma >= 0)) throw new Error(`runTimeSigma must be ≥ 0, got ${r.runTimeSigma}`);
   if (!(r.overestimateMax >= 1)) throw new Error(`overestimateMax must be ≥ 1, got ${r.overestimateMax}`);
@@ -101,7 +106,7 @@ export function* generateWorkload(spec: WorkloadSpec, seed: number): Generator<B
   for (let id = 1; id <= r.jobs; id++) {
     // Thinning: candidate arrivals at the peak rate, each kept with probability weight(t) / peak weight (1).
     do timeS += -Math.log(1 - rng.next()) / peakRatePerS;
-    while (rng.next() >= cycleWeight(timeS));
+    while (rng.next() >= cycleWeight(timeS + r.weekStartS));
     const s = shape(rng);
     yield { id, submitS: Math.floor(timeS), runS: s.runS, cores: s.cores, requestedS: s.requestedS, userId: 1 + rng.int(100) };
   }

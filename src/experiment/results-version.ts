@@ -5,5 +5,6 @@
 // 2: the lower bound stored with each cached run gained the startup bound (lower-bound.ts); the simulated
 //    results themselves did not change.
 // 3: EASY backfilling counts the cores of every running job expected to end at the shadow time (it counted
-//    only the first that made the head job fit); batch clusters under EASY start some jobs earlier.
+//    only the first that made the head job fit); batch clusters under EASY start some jobs earlier. A batch
+//    cluster's utilization counts the jobs still running when the simulation ends.
 export const RESULTS_VERSION = 3;

@@ -1,6 +1,7 @@
 // Job metrics against hand-computed values, and every policy × allocator under the schedule checker on
 // generated workloads.
 import { describe, expect, it } from 'vitest';
+import { BatchCluster } from '../../src/batch/batch-cluster.js';
 import type { BatchJob } from '../../src/batch/job.js';
 import { getAllocator, listAllocators } from '../../src/batch/allocators/registry.js';
 import { getBatchPolicy, listBatchPolicies } from '../../src/batch/policies/registry.js';
@@ -11,6 +12,26 @@ import { generateWorkload } from '../../src/batch/workload-generator.js';
 const job = (id: number, submitS: number, cores: number, runS: number): BatchJob => ({ id, submitS, cores, runS, requestedS: runS, userId: -1 });
 
 describe('job metrics, computed by hand', () => {
+  it('counts a job still running when the summary is taken (a sweep ends before its batch cluster empties)', () => {
+    // One 4-core node: job 1 (4 cores) runs 0–100; job 2 (2 cores, 1000 s) starts at 100. At 200:
+    // 4 × 100 + 2 × 100 = 600 core-seconds of 4 × 200: 75 %. Counting only ended jobs over their span
+    // would say 400 of 4 × 100: 100 %.
+    const cluster = new BatchCluster({ nodes: 1, coresPerNode: 4 }, getBatchPolicy('fcfs'), getAllocator('first-fit'));
+    for (const [t, j] of [[0, job(1, 0, 4, 100)], [0, job(2, 0, 2, 1000)]] as const) {
+      cluster.advanceTo(t);
+      cluster.submit(j);
+    }
+    cluster.dispatch();
+    cluster.advanceTo(100);
+    cluster.endDueJobs();
+    cluster.dispatch();
+    cluster.advanceTo(200);
+    const m = cluster.summary();
+    expect(m.jobs).toBe(1);
+    expect(m.spanS).toBe(200);
+    expect(m.utilization).toBeCloseTo(0.75, 12);
+  });
+
   it('five jobs under FCFS on one 4-core node', () => {
     // Starts 0, 10, 15, 15, 18; ends 10, 15, 18, 35, 20 (see hand-schedules.test.ts).
     const jobs = [job(1, 0, 2, 10), job(2, 0, 4, 5), job(3, 1, 2, 3), job(4, 2, 2, 20), job(5, 3, 1, 2)];
