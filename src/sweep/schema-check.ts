@@ -268,3 +268,12 @@ export function checkAgainstSchema(source: JsonSource, validate: ValidateFunctio
   const diagnostics = schemaDiagnostics(source, validate, what);
   if (diagnostics.length > 0) throw new InputError(diagnostics);
 }
+
+/** A checker for one schema, compiled on first use: the diagnostics of `value` (at pointer `base` of `source`). */
+export function schemaChecker(schema: object, what: string): (source: JsonSource, base?: string, value?: unknown) => Diagnostic[] {
+  let validate: ValidateFunction | undefined;
+  return (source, base = '', value = source.value) => {
+    validate ??= compileSchema(schema);
+    return schemaDiagnostics(source, validate, what, base, value);
+  };
+}
