@@ -17,6 +17,7 @@ import { GRID_SPEC_SCHEMA, INS2D_SPEC_SCHEMA, MCELL_SPEC_SCHEMA, distributionFor
 import { generatorSpecDiagnostics, type SpecGenerator } from '../../generators/spec-check.js';
 import { WORKLOAD_SPEC_SCHEMA, workloadSpecDiagnostics } from '../../batch/workload-schema.js';
 import { Rng } from '../../util/rng.js';
+import { expectFileKind, type FileKind } from '../../formats/file-kind.js';
 
 const KINDS = ['fig11', 'mcell', 'ins2d', 'grid', 'swf'] as const;
 
@@ -96,6 +97,7 @@ const command: Command = {
     if (out === undefined) throw new UsageError('-o OUT is required');
     const seed = numberOption(args, 'seed', 1, { min: 0, max: 2 ** 32 - 1, integer: true });
     const rng = new Rng(seed);
+    expectFileKind(specPath, [`${kind}-spec` as FileKind], `generate ${kind}`, `${kind === 'swf' ? 'a batch workload' : `an ${kind}`} generator specification`.replace('an grid', 'a grid'));
     const source = readSpec(specPath);
     const problems = kind === 'swf' ? workloadSpecDiagnostics(source) : generatorSpecDiagnostics(kind as SpecGenerator, source);
     if (problems.length > 0) throw new InputError(problems);
