@@ -144,7 +144,7 @@ export const GRID_SPEC_SCHEMA = {
         required: ['hosts', 'bandwidthBps', 'latencyMs'],
         description: 'a cluster {"name", "hosts", "bandwidthBps", "latencyMs"}',
         properties: {
-          name: { type: 'string', pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]*$', description: 'the cluster name (letters, digits, _ . -; default cluster<i>, from 1); hosts are named <cluster>.h<k>' },
+          name: { type: 'string', pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]*$', description: 'the cluster name (letters, digits, _ . -; default cluster1, cluster2, …); its hosts are named NAME.h1, NAME.h2, …' },
           hosts: {
             type: 'array',
             minItems: 1,

@@ -49,11 +49,12 @@ function generated<T>(source: JsonSource, make: () => T): T {
   }
 }
 
-const FIELD_INDENT = '         ';
-
-/** The fields of one specification, from its schema, indented under the kind's name. */
+/**
+ * The fields of one specification, from its schema, as "  - " items followed by a blank line: a list in a
+ * terminal, and a list in the README (a list may interrupt a paragraph; the blank line ends it).
+ */
 function fieldHelp(schema: object): string[] {
-  return schemaFieldLines(schema).map((l) => `${FIELD_INDENT}${l}`);
+  return [...schemaFieldLines(schema).map((l) => `  - ${l}`), ''];
 }
 
 const command: Command = {
@@ -61,20 +62,19 @@ const command: Command = {
   summary: 'generate applications (MCell-style, INS2D-style), grids, batch workloads (SWF), or the Figure 11 files',
   usage: 'gridsweep generate fig11 [--root DIR] | gridsweep generate mcell|ins2d|grid|swf SPEC.json -o OUT [--seed N]',
   details: [
-    'fig11:   writes griddescs/fig11/fig11.grid (+ behaviour files) and apps/fig11/fig11-<size>kb.app under',
-    '         DIR (default: the current folder), exactly as shipped.',
-    `mcell:   ${MCELL_SPEC_SCHEMA.description}; SPEC.json holds:`,
+    'fig11: writes griddescs/fig11/fig11.grid (+ behaviour files) and apps/fig11/fig11-SIZEkb.app under DIR',
+    '(default: the current folder), exactly as shipped.',
+    '',
+    `mcell: ${MCELL_SPEC_SCHEMA.description}. SPEC.json holds:`,
     ...fieldHelp(MCELL_SPEC_SCHEMA),
-    `ins2d:   ${INS2D_SPEC_SCHEMA.description}; SPEC.json holds "tasks" and the mcell fields from`,
-    '         unsharedInputsPerTask on:',
+    `ins2d: ${INS2D_SPEC_SCHEMA.description}. SPEC.json holds the mcell fields from unsharedInputsPerTask on, and:`,
     ...fieldHelp({ ...INS2D_SPEC_SCHEMA, properties: { tasks: INS2D_SPEC_SCHEMA.properties.tasks } }),
-    `grid:    ${GRID_SPEC_SCHEMA.description}; OUT is the grid file, behaviour files are written beside it.`,
-    '         SPEC.json holds:',
+    `grid: ${GRID_SPEC_SCHEMA.description}. OUT is the grid file; behaviour files are written beside it. SPEC.json holds:`,
     ...fieldHelp(GRID_SPEC_SCHEMA),
-    `swf:     ${WORKLOAD_SPEC_SCHEMA.description}; OUT is an SWF workload. SPEC.json holds:`,
+    `swf: ${WORKLOAD_SPEC_SCHEMA.description}. OUT is an SWF workload. SPEC.json holds:`,
     ...fieldHelp(WORKLOAD_SPEC_SCHEMA),
     `A distribution is ${distributionForms()}.`,
-    'Every SPEC.json is checked before anything is generated: a mistake is reported at file:line:column.',
+    'Every SPEC.json is checked before anything is generated; a mistake is reported at file:line:column.',
   ].join('\n'),
   options: {
     output: { type: 'string', short: 'o', description: 'the file to write', valueName: 'OUT' },
