@@ -181,19 +181,25 @@ export function sniffFileKind(path: string): FileKind {
   }
 }
 
+/** "this is X, not Y", when the file at `path` is positively another of gridsweep's kinds than `accepted`. */
+export function wrongKind(path: string, accepted: readonly FileKind[], wanted: string): { readonly kind: FileKind; readonly sentence: string } | undefined {
+  const kind = sniffFileKind(path);
+  if (kind === 'unknown' || accepted.includes(kind)) return undefined;
+  return { kind, sentence: `this is ${FILE_KINDS[kind].what}, not ${wanted}` };
+}
+
 /**
  * Refuses, in one line, a file that is positively another of gridsweep's kinds than `accepted`: what it is,
  * and which command takes it. `wanted` names what the command expected ("a run record").
  */
 export function expectFileKind(path: string, accepted: readonly FileKind[], command: string, wanted: string): void {
-  const kind = sniffFileKind(path);
-  if (kind === 'unknown' || accepted.includes(kind)) return;
-  const info = FILE_KINDS[kind];
+  const wrong = wrongKind(path, accepted, wanted);
+  if (wrong === undefined || wrong.kind === 'unknown') return;
   throw new InputError([
     {
       severity: 'error',
       pos: { file: path, line: 1, column: 1 },
-      message: `this is ${info.what}, not ${wanted}: \`gridsweep ${command}\` cannot read it; give it to ${info.takenBy}`,
+      message: `${wrong.sentence}: \`gridsweep ${command}\` cannot read it; give it to ${FILE_KINDS[wrong.kind].takenBy}`,
     },
   ]);
 }

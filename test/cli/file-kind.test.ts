@@ -119,6 +119,19 @@ describe('a command given the wrong kind of file says so in one line', () => {
     }
   });
 
+  it('an experiment names the entry whose file is of the wrong kind, and where it belongs', () => {
+    writeFileSync(join(dir, 'swapped.json'), JSON.stringify({ heuristics: ['H1'], grids: { g: { file: APP } }, applications: { a: { file: GRID } }, seeds: [1] }));
+    let r = gridsweep('experiment', 'swapped.json', '--out', 'swapped-out', '--jobs', '1');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('this is an application description (.app), not a grid description (.grid); list it under "applications"');
+    writeFileSync(join(dir, 'batch-wrong.json'), JSON.stringify({ batch: 1, workloads: { w: { file: 'rec.jsonl' } }, policies: ['fcfs'] }));
+    r = gridsweep('experiment', 'batch-wrong.json', '--out', 'batch-wrong-out');
+    expect(r.status).toBe(1);
+    // The one-line spec {"batch":1,"workloads":{"w":{"file":"rec.jsonl"}},...}: `{"batch":1,` is columns 1-11,
+    // `"workloads":` 12-23, `{` 24, `"w":` 25-28, `{` 29, `"file":` 30-36: the value opens at column 37.
+    expect(r.stderr).toContain('batch-wrong.json:1:37: error: rec.jsonl: this is a run record (JSON Lines, from simulate --record or run --record), not an SWF workload');
+  });
+
   it('the right kinds are still taken: report a run record, plot results.json and a run record without --kind', () => {
     expect(gridsweep('report', 'rec.jsonl', '-o', 'ok.html').status).toBe(0);
     expect(gridsweep('plot', 'exp-out/results.json', '-o', 'ok.svg').status).toBe(0);
