@@ -11,6 +11,7 @@ import { fig11Application, fig11Grid } from '../generators/fig11.js';
 import { generateIns2dApplication, generateMcellApplication, type Ins2dSpec, type McellSpec } from '../generators/application.js';
 import { generateGrid, type GridSpec } from '../generators/grid.js';
 import type { InputSpec } from './spec.js';
+import { wrongKind } from '../formats/file-kind.js';
 
 export type InputKind = 'application' | 'grid';
 
@@ -33,7 +34,11 @@ function seedOf(input: { seed?: number | string }): number {
 }
 
 export function loadApplicationInput(input: InputSpec): Application {
-  if ('file' in input) return loadApplication(input.file);
+  if ('file' in input) {
+    const wrong = wrongKind(input.file, ['application'], 'an application description (.app)');
+    if (wrong) throw new Error(`${input.file}: ${wrong.sentence}${wrong.kind === 'grid' ? '; list it under "grids"' : ''}`);
+    return loadApplication(input.file);
+  }
   switch (input.generator) {
     case 'fig11':
       return fig11Application(numberParam(input.sharedFileSizeKB, 'sharedFileSizeKB'), input.seed === undefined ? undefined : seedOf(input));
@@ -48,6 +53,8 @@ export function loadApplicationInput(input: InputSpec): Application {
 
 export function loadGridInput(input: InputSpec): { grid: GridDescription; warnings: string[] } {
   if ('file' in input) {
+    const wrong = wrongKind(input.file, ['grid'], 'a grid description (.grid)');
+    if (wrong) throw new Error(`${input.file}: ${wrong.sentence}${wrong.kind === 'application' ? '; list it under "applications"' : ''}`);
     const { grid, warnings } = loadGrid(input.file);
     return { grid, warnings: warnings.map((w) => `${w.pos.file}:${w.pos.line}:${w.pos.column}: ${w.message}`) };
   }

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../scheduler/options.js';
 import { compileSchema, checkAgainstSchema } from '../sweep/schema-check.js';
-import { parseJsonSource, type JsonSource } from '../sweep/json-source.js';
+import { escapePointerToken, parseJsonSource, type JsonSource } from '../sweep/json-source.js';
+import { generatorSpecDiagnostics } from '../generators/spec-check.js';
 import { InputError, type Diagnostic } from '../util/diagnostics.js';
 import { closestName, shortList } from '../formats/names.js';
 import { isPluginRef } from '../scheduler/heuristics/plugin.js';
@@ -130,6 +131,32 @@ export interface KnownHeuristic {
 
 let validator: ReturnType<typeof compileSchema> | undefined;
 
+/**
+ * Schema errors of the generators' "spec" objects, checked with every value of the swept variable (and the
+ * first seed) substituted, so that a mistake is found before any run; each mistake reported once.
+ */
+function generatorSpecProblems(source: JsonSource, spec: ExperimentSpec): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const seen = new Set<string>();
+  const firstSeed = Array.isArray(spec.seeds) ? (spec.seeds as readonly number[])[0]! : ((spec.seeds as { first?: number }).first ?? 1);
+  const values: readonly (SweepValue | undefined)[] = spec.sweep ? spec.sweep.values : [undefined];
+  for (const group of ['grids', 'applications'] as const) {
+    for (const [name, input] of Object.entries(spec[group])) {
+      if (!('generator' in input) || !('spec' in input)) continue;
+      const base = `/${group}/${escapePointerToken(name)}/spec`;
+      for (const v of values) {
+        const vars: Record<string, SweepValue> = { seed: firstSeed, ...(spec.sweep && v !== undefined ? { [spec.sweep.variable]: v } : {}) };
+        for (const d of generatorSpecDiagnostics(input.generator, source, base, substituteVariables(input.spec, vars))) {
+          const key = `${d.pos.line}:${d.pos.column}:${d.message}`;
+          if (!seen.has(key)) out.push(d);
+          seen.add(key);
+        }
+      }
+    }
+  }
+  return out;
+}
+
 /** Names a spec may refer to with ${...}: the swept variable and the seed. */
 export function allowedVariables(spec: ExperimentSpec): string[] {
   return spec.sweep ? [spec.sweep.variable, 'seed'] : ['seed'];
@@ -191,6 +218,7 @@ export function parseExperimentSpec(text: string, file: string, known: readonly 
       hint: spec.sweep ? `use \${${spec.sweep.variable}} or \${seed}` : 'declare it in "sweep": {"variable": ..., "values": [...]}',
     });
   }
+  if (bad.length === 0) problems.push(...generatorSpecProblems(source, spec));
   if (spec.sweep) {
     const values = spec.sweep.values;
     const dupIndex = values.findIndex((v, i) => values.indexOf(v) !== i);

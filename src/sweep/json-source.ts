@@ -8,6 +8,8 @@ export interface JsonSource {
   readonly value: unknown;
   /** Where the value at a JSON pointer ('' for the whole document, '/a/0/b') starts; the nearest parent if unknown. */
   positionOf(pointer: string): SourcePos;
+  /** Where the property name of the member at `pointer` starts (its value's place when unknown). */
+  keyPositionOf(pointer: string): SourcePos;
 }
 
 export function escapePointerToken(token: string): string {
@@ -17,6 +19,7 @@ export function escapePointerToken(token: string): string {
 /** Parses `text` (the content of `file`) or throws an InputError naming the line and column of the fault. */
 export function parseJsonSource(text: string, file: string): JsonSource {
   const positions = new Map<string, SourcePos>();
+  const keyPositions = new Map<string, SourcePos>();
   let i = 0;
   let line = 1;
   let lineStart = 0;
@@ -98,6 +101,7 @@ export function parseJsonSource(text: string, file: string): JsonSource {
         skipSpace();
         if (text[i] !== ':') return fail('expected ":" after a property name', '":"');
         i++;
+        keyPositions.set(`${pointer}/${escapePointerToken(key)}`, keyPos);
         obj[key] = parseValue(`${pointer}/${escapePointerToken(key)}`);
         skipSpace();
         if (text[i] === ',') {
@@ -148,17 +152,19 @@ export function parseJsonSource(text: string, file: string): JsonSource {
   skipSpace();
   if (i < text.length) fail('extra text after the JSON document', 'end of file');
 
+  const positionOf = (pointer: string): SourcePos => {
+    let p = pointer;
+    while (true) {
+      const pos = positions.get(p);
+      if (pos) return pos;
+      if (p === '') return { file, line: 1, column: 1 };
+      p = p.slice(0, p.lastIndexOf('/'));
+    }
+  };
   return {
     file,
     value,
-    positionOf(pointer: string): SourcePos {
-      let p = pointer;
-      while (true) {
-        const pos = positions.get(p);
-        if (pos) return pos;
-        if (p === '') return { file, line: 1, column: 1 };
-        p = p.slice(0, p.lastIndexOf('/'));
-      }
-    },
+    positionOf,
+    keyPositionOf: (pointer: string): SourcePos => keyPositions.get(pointer) ?? positionOf(pointer),
   };
 }

@@ -244,11 +244,22 @@ describe('running an experiment', () => {
     expect(r.failures[0]!.message).toMatch(/does not export runOne/);
   });
 
-  it('a generator that cannot build an input stops the experiment before any run, naming the entry', async () => {
+  it('a generator spec that breaks its schema is refused when the spec is loaded, at the field, once', () => {
     const dir = tempDir();
     const bad = { ...baseSpec(), applications: { a: { ...smallApp('${size}'), spec: { ...smallApp(1).spec, chunks: 0 } } } };
+    const msg = errorText(() => load(dir, bad));
+    // Checked for both swept values (1000, 2000), but one mistake gives one error.
+    expect(msg.match(/error:/g)).toHaveLength(1);
+    expect(msg).toMatch(/\/applications\/a\/spec\/chunks: must be >= 1/);
+  });
+
+  it('a generator that cannot build an input stops the experiment before any run, naming the entry', async () => {
+    const dir = tempDir();
+    // min > max is a fault between two fields, which only the generator sees.
+    const spec = { ...smallApp(1).spec, runTimeS: { kind: 'uniform', min: 10, max: 1 } };
+    const bad = { ...baseSpec(), applications: { a: { ...smallApp('${size}'), spec } } };
     const l = load(dir, bad);
-    await expect(runExperiment(l, { outDir: join(dir, 'out'), runner: { inline: cheapRunOne } })).rejects.toThrow(/\/applications\/a: cannot build this application for size = 1000: chunks must be a whole number >= 1/);
+    await expect(runExperiment(l, { outDir: join(dir, 'out'), runner: { inline: cheapRunOne } })).rejects.toThrow(/\/applications\/a: cannot build this application for size = 1000: runTimeS: uniform needs finite min <= max/);
   });
 });
 

@@ -13,6 +13,7 @@ import type { DistributionSummary } from '../quantile-sketch.js';
 import { runTrace, type TraceRun } from '../run-trace.js';
 import { writeGeneratedWorkload } from '../swf/write-generated.js';
 import type { LoadedBatchExperiment, WorkloadSource } from './spec.js';
+import { wrongKind } from '../../formats/file-kind.js';
 
 export interface BatchExperimentRow {
   readonly workload: string;
@@ -28,7 +29,12 @@ export interface BatchExperimentResult {
 }
 
 function workloadPath(loaded: LoadedBatchExperiment, name: string, source: WorkloadSource, outDir: string): string {
-  if ('file' in source) return isAbsolute(source.file) ? source.file : resolve(loaded.baseDir, source.file);
+  if ('file' in source) {
+    const path = isAbsolute(source.file) ? source.file : resolve(loaded.baseDir, source.file);
+    const wrong = wrongKind(path, ['swf'], 'an SWF workload');
+    if (wrong) throw new InputError([{ severity: 'error', pos: loaded.source.positionOf(`/workloads/${escapePointerToken(name)}/file`), message: `${source.file}: ${wrong.sentence}`, hint: 'name an SWF file (gridsweep generate swf SPEC.json -o W.swf makes one)' }]);
+    return path;
+  }
   const dir = join(outDir, 'workloads');
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${name}.swf`);

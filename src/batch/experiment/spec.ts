@@ -9,10 +9,11 @@ import { checkClusterChoice, ClusterSetupError, machineOf } from '../cluster-set
 import { nodeAllocatorShortNames } from '../machines/node-allocators/registry.js';
 import { isTopology, type MachineSpec } from '../machines/registry.js';
 import { listBatchPolicies } from '../policies/registry.js';
-import { InputError } from '../../util/diagnostics.js';
 import type { WorkloadSpec } from '../workload-generator.js';
 import { checkAgainstSchema, compileSchema } from '../../sweep/schema-check.js';
-import { parseJsonSource, type JsonSource } from '../../sweep/json-source.js';
+import { escapePointerToken, parseJsonSource, type JsonSource } from '../../sweep/json-source.js';
+import { workloadSpecDiagnostics } from '../workload-schema.js';
+import { InputError } from '../../util/diagnostics.js';
 import { readSpecText } from '../../experiment/spec.js';
 
 export type WorkloadSource = { readonly file: string } | { readonly generator: WorkloadSpec; readonly seed?: number };
@@ -107,6 +108,10 @@ export function loadBatchExperiment(source: JsonSource): LoadedBatchExperiment {
   validator ??= compileSchema(schema());
   checkAgainstSchema(source, validator, 'batch experiment specification');
   const spec = source.value as BatchExperimentSpec;
+  const problems = Object.entries(spec.workloads).flatMap(([name, w]) =>
+    'generator' in w ? workloadSpecDiagnostics(source, `/workloads/${escapePointerToken(name)}/generator`, w.generator) : [],
+  );
+  if (problems.length > 0) throw new InputError(problems);
   const pick = (value: 'all' | readonly string[] | undefined, all: readonly string[]): readonly string[] => (value === undefined || value === 'all' ? all : value);
   const policies = pick(spec.policies, names(listBatchPolicies()));
   const machines = (spec.machines ?? ['bag']).map((name, i) => machineAt(source, name, i));

@@ -6,6 +6,7 @@ import { loadRunRecord } from '../../report/record-reader.js';
 import { serveUntilInterrupted } from '../../dashboard/serve.js';
 import { MAX_SPEED } from '../../dashboard/protocol.js';
 import { dashboardPort, startCommandDashboard } from '../start-dashboard.js';
+import { expectFileKind } from '../../formats/file-kind.js';
 
 /** Names the runs by file name, made unique when two files share one. */
 function sourceNames(paths: readonly string[]): string[] {
@@ -34,6 +35,7 @@ const command: Command = {
     const speedRaw = numberOption(args, 'speed', 0, { min: 0, max: MAX_SPEED });
     const names = sourceNames(args.positionals);
     const sources = [];
+    for (const path of args.positionals) expectFileKind(path, ['run-record'], 'dashboard', 'a run record');
     for (const [i, path] of args.positionals.entries()) sources.push({ name: names[i]!, events: await loadRunRecord(path) });
     const dashboard = await startCommandDashboard({
       sources,

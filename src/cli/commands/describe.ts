@@ -6,6 +6,7 @@ import { saveApplication, writeApplication } from '../../formats/index.js';
 import { loadRealGrid, realGridArchitectures } from '../../realgrid/real-grid-file.js';
 import { expandSweep } from '../../sweep/expand.js';
 import { loadSweepFile } from '../../sweep/sweep-file.js';
+import { expectFileKind } from '../../formats/file-kind.js';
 
 export const SWEEP_FORMAT_HELP = [
   'A sweep file is JSON:',
@@ -38,8 +39,10 @@ const command: Command = {
   positionals: { min: 1, max: 1 },
   async run(args) {
     const sweepPath = args.positionals[0]!;
+    expectFileKind(sweepPath, ['sweep'], 'describe', 'a sweep file');
     const loaded = loadSweepFile(sweepPath);
     const gridPath = stringOption(args, 'grid');
+    if (gridPath !== undefined) expectFileKind(gridPath, ['real-grid'], 'describe --grid', 'a real grid file');
     const grid = gridPath !== undefined ? loadRealGrid(gridPath) : undefined;
     const originDir = stringOption(args, 'origin') ?? grid?.originDir ?? dirname(resolve(sweepPath));
     const expanded = expandSweep(loaded, { originDir, ...(grid ? { architectures: realGridArchitectures(grid) } : {}) });

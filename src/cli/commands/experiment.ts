@@ -13,6 +13,7 @@ import { defaultWorkerCount } from '../../experiment/pool.js';
 import { listHeuristics } from '../../scheduler/heuristics/registry.js';
 import { ExperimentLanes, MAX_EXPERIMENT_LANES, serveUntilInterrupted, type Dashboard } from '../../dashboard/index.js';
 import { dashboardPort, startCommandDashboard } from '../start-dashboard.js';
+import { expectFileKind } from '../../formats/file-kind.js';
 
 const SPEC_HELP = [
   'The specification is JSON:',
@@ -119,6 +120,7 @@ const command: Command = {
   async run(args) {
     const specPath = args.positionals[0]!;
     const outDir = stringOption(args, 'out') ?? join('results', basename(specPath).replace(/\.json$/i, ''));
+    expectFileKind(specPath, ['experiment-spec', 'batch-experiment-spec'], 'experiment', 'an experiment specification');
     if (isBatchExperiment(readJsonSpec(specPath))) {
       if (flagOption(args, 'dashboard')) throw new UsageError('a batch experiment has no dashboard yet');
       return runBatchSpec(specPath, outDir);

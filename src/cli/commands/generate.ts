@@ -11,32 +11,50 @@ import { writeFig11Files } from '../../generators/fig11-files.js';
 import { writeGeneratedWorkload } from '../../batch/swf/write-generated.js';
 import type { WorkloadSpec } from '../../batch/workload-generator.js';
 import { InputError } from '../../util/diagnostics.js';
+import { parseJsonSource, type JsonSource } from '../../sweep/json-source.js';
+import { schemaFieldLines } from '../../sweep/schema-doc.js';
+import { GRID_SPEC_SCHEMA, INS2D_SPEC_SCHEMA, MCELL_SPEC_SCHEMA, distributionForms } from '../../generators/spec-schemas.js';
+import { generatorSpecDiagnostics, type SpecGenerator } from '../../generators/spec-check.js';
+import { WORKLOAD_SPEC_SCHEMA, workloadSpecDiagnostics } from '../../batch/workload-schema.js';
 import { Rng } from '../../util/rng.js';
+import { expectFileKind, type FileKind } from '../../formats/file-kind.js';
 
 const KINDS = ['fig11', 'mcell', 'ins2d', 'grid', 'swf'] as const;
 
-function readSpec(path: string): unknown {
+/** The specification file, parsed with positions; an InputError naming the place of any JSON mistake. */
+function readSpec(path: string): JsonSource {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     throw new InputError([{ severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read the generator specification: ${(err as Error).message}` }]);
   }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new InputError([{ severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `invalid JSON: ${(err as Error).message}`, hint: 'fix the JSON syntax' }]);
-  }
+  return parseJsonSource(text, path);
 }
 
-/** Generator parameter errors are plain Errors; report them against the specification file. */
-function generated<T>(specPath: string, make: () => T): T {
+/**
+ * Generator parameter errors that the schema cannot see (several fields at once) are plain Errors; report
+ * them against the field their message starts with, else the top of the file.
+ */
+function generated<T>(source: JsonSource, make: () => T): T {
   try {
     return make();
   } catch (err) {
     if (err instanceof InputError) throw err;
-    throw new InputError([{ severity: 'error', pos: { file: specPath, line: 1, column: 1 }, message: (err as Error).message, hint: 'correct this generator parameter' }]);
+    const message = (err as Error).message;
+    const field = /^([A-Za-z]+)/.exec(message)?.[1];
+    const value = source.value as Record<string, unknown>;
+    const pos = field !== undefined && Object.prototype.hasOwnProperty.call(value, field) ? source.positionOf(`/${field}`) : source.positionOf('');
+    throw new InputError([{ severity: 'error', pos, message, hint: 'correct this generator parameter' }]);
   }
+}
+
+/**
+ * The fields of one specification, from its schema, as "  - " items followed by a blank line: a list in a
+ * terminal, and a list in the README (a list may interrupt a paragraph; the blank line ends it).
+ */
+function fieldHelp(schema: object): string[] {
+  return [...schemaFieldLines(schema).map((l) => `  - ${l}`), ''];
 }
 
 const command: Command = {
@@ -44,19 +62,19 @@ const command: Command = {
   summary: 'generate applications (MCell-style, INS2D-style), grids, batch workloads (SWF), or the Figure 11 files',
   usage: 'gridsweep generate fig11 [--root DIR] | gridsweep generate mcell|ins2d|grid|swf SPEC.json -o OUT [--seed N]',
   details: [
-    'fig11: writes griddescs/fig11/fig11.grid (+ behaviour files) and apps/fig11/fig11-<size>kb.app under',
-    '       DIR (default: the current folder), exactly as shipped.',
-    'mcell: SPEC.json holds an McellSpec (src/generators/application.ts): chunks, tasksPerChunk,',
-    '       sharedFileSizeBytes, unsharedInputsPerTask, unsharedInputSizeBytes, outputSizeBytes, runTimeS',
-    '       (distributions: {"kind":"constant","value":V}, {"kind":"uniform","min":A,"max":B} or',
-    '       {"kind":"normal","mean":M,"stddev":S,"min":A,"max":B}), and optionally architectures,',
-    '       archRunTimeFactors, ccr {ratio, referenceBandwidthBps}, perturbation, runTimeEstimateErrorPct,',
-    '       sizeEstimateErrorPct. ins2d: the same without sharing, with "tasks" instead of chunks.',
-    'grid:  SPEC.json holds a GridSpec (src/generators/grid.ts); OUT is the grid file, behaviour files are',
-    '       written beside it.',
-    'swf:   SPEC.json holds a WorkloadSpec (src/batch/workload-generator.ts): jobs, nodes, coresPerNode, and',
-    '       optionally load, serialFraction, powerOfTwoFraction, maxJobCores, runTimeMedianS, runTimeSigma,',
-    '       maxRunTimeS, exactEstimateFraction, overestimateMax, requestRoundingS; OUT is an SWF workload.',
+    'fig11: writes griddescs/fig11/fig11.grid (+ behaviour files) and apps/fig11/fig11-SIZEkb.app under DIR',
+    '(default: the current folder), exactly as shipped.',
+    '',
+    `mcell: ${MCELL_SPEC_SCHEMA.description}. SPEC.json holds:`,
+    ...fieldHelp(MCELL_SPEC_SCHEMA),
+    `ins2d: ${INS2D_SPEC_SCHEMA.description}. SPEC.json holds the mcell fields from unsharedInputsPerTask on, and:`,
+    ...fieldHelp({ ...INS2D_SPEC_SCHEMA, properties: { tasks: INS2D_SPEC_SCHEMA.properties.tasks } }),
+    `grid: ${GRID_SPEC_SCHEMA.description}. OUT is the grid file; behaviour files are written beside it. SPEC.json holds:`,
+    ...fieldHelp(GRID_SPEC_SCHEMA),
+    `swf: ${WORKLOAD_SPEC_SCHEMA.description}. OUT is an SWF workload. SPEC.json holds:`,
+    ...fieldHelp(WORKLOAD_SPEC_SCHEMA),
+    `A distribution is ${distributionForms()}.`,
+    'Every SPEC.json is checked before anything is generated; a mistake is reported at file:line:column.',
   ].join('\n'),
   options: {
     output: { type: 'string', short: 'o', description: 'the file to write', valueName: 'OUT' },
@@ -79,16 +97,20 @@ const command: Command = {
     if (out === undefined) throw new UsageError('-o OUT is required');
     const seed = numberOption(args, 'seed', 1, { min: 0, max: 2 ** 32 - 1, integer: true });
     const rng = new Rng(seed);
-    const spec = readSpec(specPath);
+    expectFileKind(specPath, [`${kind}-spec` as FileKind], `generate ${kind}`, `${kind === 'swf' ? 'a batch workload' : `an ${kind}`} generator specification`.replace('an grid', 'a grid'));
+    const source = readSpec(specPath);
+    const problems = kind === 'swf' ? workloadSpecDiagnostics(source) : generatorSpecDiagnostics(kind as SpecGenerator, source);
+    if (problems.length > 0) throw new InputError(problems);
+    const spec = source.value;
     if (kind === 'swf') {
-      const jobs = generated(specPath, () => writeGeneratedWorkload(spec as WorkloadSpec, seed, out));
+      const jobs = generated(source, () => writeGeneratedWorkload(spec as WorkloadSpec, seed, out));
       console.error(`wrote ${out}: ${jobs} jobs`);
     } else if (kind === 'grid') {
-      const grid = generated(specPath, () => generateGrid(spec as GridSpec, rng));
+      const grid = generated(source, () => generateGrid(spec as GridSpec, rng));
       writeGrid(dirname(out), basename(out), grid);
       console.error(`wrote ${out}: ${grid.events.length} events, ${grid.linkBehaviors.size + grid.hostBehaviors.size} behaviour files`);
     } else {
-      const app = generated(specPath, () => (kind === 'mcell' ? generateMcellApplication(spec as McellSpec, rng) : generateIns2dApplication(spec as Ins2dSpec, rng)));
+      const app = generated(source, () => (kind === 'mcell' ? generateMcellApplication(spec as McellSpec, rng) : generateIns2dApplication(spec as Ins2dSpec, rng)));
       saveApplication(out, app);
       console.error(`wrote ${out}: ${app.works.length} tasks, ${app.files.length} files`);
     }

@@ -9,6 +9,7 @@ import { mapAllocationLog } from '../../batch/mapping/map-log.js';
 import { findMapper, listMappers } from '../../batch/mapping/mappers/registry.js';
 import { findPattern, listPatterns } from '../../batch/mapping/patterns.js';
 import { writeFileAtomicSync } from '../../util/atomic-write.js';
+import { expectFileKind } from '../../formats/file-kind.js';
 
 function choices(entries: readonly { readonly name: string; readonly help: string }[]): string[] {
   const width = Math.max(...entries.map((e) => e.name.length));
@@ -57,6 +58,7 @@ const command: Command = {
     }
     const messageBytes = numberOption(args, 'message-bytes', 1, { min: 0 });
     const logPath = args.positionals[0]!;
+    expectFileKind(logPath, ['allocation-log'], 'map', 'an allocation log');
     const log = readAllocationLog(logPath);
     const mapped = mapAllocationLog(logPath, log, pattern, mappers, messageBytes);
     const out = stringOption(args, 'out');

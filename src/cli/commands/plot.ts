@@ -5,6 +5,7 @@ import { flagOption, stringOption } from '../args.js';
 import { writeFileAtomicSync } from '../../util/atomic-write.js';
 import { loadRunRecord } from '../../report/record-reader.js';
 import { ganttChart, loadResults, makespanBoxPlot, makespanLineChart } from '../../plot/index.js';
+import { expectFileKind, sniffFileKind } from '../../formats/file-kind.js';
 
 const KINDS = ['line', 'box', 'gantt'] as const;
 type Kind = (typeof KINDS)[number];
@@ -30,9 +31,12 @@ const command: Command = {
     const input = args.positionals[0]!;
     const out = stringOption(args, 'output');
     if (out === undefined) throw new UsageError('-o OUT.svg is required');
-    const kindArg = stringOption(args, 'kind') ?? (input.endsWith('.jsonl') ? 'gantt' : 'line');
+    const sniffed = sniffFileKind(input);
+    const kindArg = stringOption(args, 'kind') ?? (input.endsWith('.jsonl') || sniffed === 'run-record' ? 'gantt' : 'line');
     if (!(KINDS as readonly string[]).includes(kindArg)) throw new UsageError(`--kind takes ${KINDS.join(', ')}, got '${kindArg}'`);
     const kind = kindArg as Kind;
+    if (kind === 'gantt') expectFileKind(input, ['run-record'], 'plot --kind gantt', 'a run record');
+    else expectFileKind(input, ['experiment-results'], `plot --kind ${kind}`, "an experiment's results.json");
     const title = stringOption(args, 'title');
     let svg: string;
     if (kind === 'gantt') {

@@ -5,6 +5,7 @@ import { flagOption, numberOption, requiredString } from '../args.js';
 import { loadRealGrid } from '../../realgrid/real-grid-file.js';
 import { probeRealGrid, UnreachableHostsError } from '../../../backends/real/probe-grid.js';
 import { writeProbedGrid } from '../../../backends/real/probe-description.js';
+import { expectFileKind } from '../../formats/file-kind.js';
 
 const command: Command = {
   name: 'probe',
@@ -33,6 +34,7 @@ const command: Command = {
     const samples = numberOption(args, 'samples', 5, { integer: true, min: 1, max: 100000 });
     const intervalS = numberOption(args, 'interval', 1, { min: 0.01 });
     const transferBytes = numberOption(args, 'transfer-bytes', 1 << 20, { integer: true, min: 1024, max: 1 << 30 });
+    expectFileKind(gridPath, ['real-grid'], 'probe', 'a real grid file');
     const grid = loadRealGrid(gridPath);
     let result;
     try {

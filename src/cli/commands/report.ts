@@ -3,6 +3,7 @@ import type { Command } from '../command.js';
 import { UsageError } from '../command.js';
 import { requiredString, stringOption } from '../args.js';
 import { writeReport, type ReportFormat } from '../../report/write-report.js';
+import { expectFileKind } from '../../formats/file-kind.js';
 
 const command: Command = {
   name: 'report',
@@ -25,6 +26,7 @@ const command: Command = {
     if (format !== 'html' && format !== 'chrome') throw new UsageError(`--format takes html or chrome, got '${format}'`);
     const out = requiredString(args, 'output');
     const record = args.positionals[0]!;
+    expectFileKind(record, ['run-record'], 'report', 'a run record');
     const { subtasks, bytes } = await writeReport(record, out, format as ReportFormat);
     console.log(`${out}: ${format === 'html' ? 'HTML report' : 'Chrome trace'} of ${subtasks} sub-tasks (${bytes} bytes)`);
     return 0;

@@ -19,6 +19,7 @@ import { formatComparison } from '../../../backends/real/timeline-compare.js';
 import { LiveRecordSource, teeSinks, type Dashboard } from '../../dashboard/index.js';
 import { dashboardPort, startCommandDashboard } from '../start-dashboard.js';
 import { SWEEP_FORMAT_HELP } from './describe.js';
+import { expectFileKind } from '../../formats/file-kind.js';
 
 function describeEvent(e: Exclude<RunLogEvent, { kind: 'start' }>): string {
   switch (e.kind) {
@@ -202,6 +203,10 @@ const command: Command = {
     const comparePath = stringOption(args, 'compare');
     if (replayPath !== undefined && comparePath !== undefined) throw new UsageError('--replay already compares with its record; give --replay or --compare, not both');
     const predictionPath = replayPath ?? comparePath;
+    expectFileKind(sweepPath, ['sweep'], 'run', 'a sweep file');
+    expectFileKind(gridPath, ['real-grid'], 'run --grid', 'a real grid file');
+    if (predictionPath !== undefined) expectFileKind(predictionPath, ['run-record'], replayPath !== undefined ? 'run --replay' : 'run --compare', 'a run record');
+    if (journalPath !== undefined) expectFileKind(journalPath, ['run-journal'], 'run --journal', "a real run's journal");
     const sweep = loadSweepFile(sweepPath);
     const grid = loadRealGrid(gridPath);
     const plan = predictionPath !== undefined ? loadReplayPlan(predictionPath) : undefined;

@@ -18,6 +18,7 @@ import { DEFAULT_SAMPLE_PERIOD_S } from '../../model/grid.js';
 import type { RecordSink, RunHeader, RunRecordEvent } from '../../record/events.js';
 import { formatDiagnostic, InputError } from '../../util/diagnostics.js';
 import { simulate, type SimulationResult } from '../../../backends/sim/simulate.js';
+import { expectFileKind } from '../../formats/file-kind.js';
 
 function sha256File(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -303,6 +304,8 @@ const command: Command = {
   async run(args) {
     const appPath = requiredString(args, 'app');
     const gridPath = requiredString(args, 'grid');
+    expectFileKind(appPath, ['application'], 'simulate --app', 'an application description (.app)');
+    expectFileKind(gridPath, ['grid'], 'simulate --grid', 'a grid description (.grid)');
     await loadHeuristicPlugins([stringOption(args, 'heuristic'), ...(stringOption(args, 'compare')?.split(',').map((n) => n.trim()) ?? [])]);
     const options = schedulerOptionsFromArgs(args);
     const seed = numberOption(args, 'seed', 1, { min: 0, max: 2 ** 32 - 1, integer: true });

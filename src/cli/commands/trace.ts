@@ -9,6 +9,7 @@ import { ClusterSetupError } from '../../batch/cluster-setup.js';
 import { DEFAULT_BOUNDED_SLOWDOWN_THRESHOLD_S } from '../../batch/job-metrics.js';
 import { ClusterSizeUnknown, runTrace } from '../../batch/run-trace.js';
 import { componentHelp } from './cluster-components-help.js';
+import { expectFileKind } from '../../formats/file-kind.js';
 
 function choice(args: Parameters<Command['run']>[0], name: string, valid: readonly string[], fallback: string): string {
   const v = stringOption(args, name) ?? fallback;
@@ -59,6 +60,7 @@ const command: Command = {
     const nodes = size('nodes');
     const coresPerNode = size('cores-per-node');
     const workloadPath = args.positionals[0]!;
+    expectFileKind(workloadPath, ['swf'], 'trace', 'an SWF workload');
     let run;
     try {
       run = runTrace({

@@ -8,6 +8,7 @@ import { firstContentLine } from '../../formats/source-lines.js';
 import { architectureCount, type Application } from '../../model/application.js';
 import type { GridDescription } from '../../model/grid.js';
 import { formatDiagnostic, InputError, type Diagnostic } from '../../util/diagnostics.js';
+import { expectFileKind } from '../../formats/file-kind.js';
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -89,6 +90,11 @@ const command: Command = {
     const appPath = stringOption(args, 'app');
     const app = appPath === undefined ? undefined : attempt(() => loadApplication(appPath));
     for (const path of args.positionals) {
+      const rightKind = attempt(() => {
+        expectFileKind(path, ['application', 'grid', 'behavior'], 'validate', 'a grid or application description');
+        return true;
+      });
+      if (rightKind === undefined) continue;
       const checked = attempt(() => check(path, report));
       if (checked === undefined) continue;
       if (checked.kind === 'application') {
