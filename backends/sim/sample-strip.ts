@@ -1,7 +1,8 @@
 // The measurements one stretch of behaviour history yields: sample number k is taken at startS + k·P and
 // reads values[(offset + k) mod n]. Stretches attached alike (the same series at the same time with the same
 // offset, e.g. hosts of one behaviour file added together) share one strip, so that each Sample object is
-// made once however many resources report it and however often they are asked.
+// made once however many resources report it and however often they are asked. Only samples that some
+// window asks for are made: a strip asked once an hour makes the hour's last few, not all 720.
 import type { Sample } from '../../src/interfaces/information.js';
 import type { HistoryEntry } from './grid-state.js';
 import type { Attachment } from './rate-series.js';
@@ -28,6 +29,12 @@ export class SampleStrip {
   /** Samples number `from` to `to` (0 ≤ from ≤ to), oldest first, in a new array. */
   window(from: number, to: number): Sample[] {
     this.longest = Math.max(this.longest, to - from + 1);
+    if (from > this.first + this.samples.length) {
+      // Nothing kept is wanted any more (the resource was not asked about for a while): start afresh at
+      // `from` rather than make every sample in between, so a long quiet stretch costs nothing.
+      this.samples = [];
+      this.first = from;
+    }
     for (let k = this.first + this.samples.length; k <= to; k++) this.samples.push(sampleAt(this.attachment, this.values, k));
     if (from < this.first) {
       // Older than what is kept (a window longer than any before): the missing ones are made afresh.

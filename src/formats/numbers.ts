@@ -1,6 +1,8 @@
 // Turns number tokens into values, reporting out-of-range or fractional values where they were written.
+// No value may exceed 2^53 − 1 (util/exact-limit.ts): a size, time or count beyond it is refused as too large.
 import type { Collector } from './collector.js';
 import type { LineTokens } from './line-lexer.js';
+import { MAX_EXACT, MAX_EXACT_TEXT } from '../util/exact-limit.js';
 
 export interface Range {
   readonly integer?: boolean;
@@ -24,7 +26,7 @@ function describeRange(r: Range): string {
 /** The token's value if it satisfies `range`; otherwise reports an error naming `what` and returns undefined. */
 export function readNumber(c: Collector, line: number, tokens: LineTokens, i: number, what: string, range: Range): number | undefined {
   const v = tokens.number(i);
-  if (Number.isFinite(v) && (!range.integer || Number.isInteger(v))) {
+  if (Number.isFinite(v) && Math.abs(v) <= MAX_EXACT && (!range.integer || Number.isInteger(v))) {
     if ((range.min === undefined || v > range.min || (v === range.min && !range.minExclusive)) && (range.max === undefined || v <= range.max)) {
       return v + 0; // turns -0 into 0
     }
@@ -32,8 +34,14 @@ export function readNumber(c: Collector, line: number, tokens: LineTokens, i: nu
   const pos = c.at(line, tokens, i);
   const found = `'${tokens.value(i)}'`;
   const expected = describeRange(range);
-  if (!Number.isFinite(v)) {
-    c.error(pos, { message: `${what} is too large`, found, expected });
+  if (!Number.isFinite(v) || v > MAX_EXACT || (v < -MAX_EXACT && range.min === undefined)) {
+    const limit = range.max !== undefined && range.max < MAX_EXACT ? expected : `${expected}, at most ${MAX_EXACT_TEXT}`;
+    c.error(pos, {
+      message: `${what} is too large`,
+      found,
+      expected: limit,
+      hint: 'a double holds whole numbers exactly only up to 2^53; give a smaller value (check the unit: bytes, seconds)',
+    });
     return undefined;
   }
   if (range.integer && !Number.isInteger(v)) {

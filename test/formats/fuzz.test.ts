@@ -79,7 +79,7 @@ function mutate(text: string, rng: Rng): string {
         toks.splice(ti, 0, rng.pick(GARBAGE));
         break;
       case 5:
-        toks[ti] = rng.pick(['-1', '1.5', '1e400', '0', '101', '99999999999999999999', '-0', '+3']);
+        toks[ti] = rng.pick(['-1', '1.5', '1e400', '0', '101', '99999999999999999999', '-0', '+3', '9007199254740992', '1e20']);
         break;
       case 6:
         lines.splice(li, 1);

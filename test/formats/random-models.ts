@@ -1,6 +1,7 @@
 // Seeded random applications, grids and behaviours for round-trip and fuzz tests.
 import type { Application, FileSpec, WorkSpec } from '../../src/model/application.js';
 import type { GridDescription, GridEvent, HostBehavior, LinkBehavior } from '../../src/model/grid.js';
+import { MAX_EXACT } from '../../src/util/exact-limit.js';
 import type { Rng } from '../../src/util/rng.js';
 
 const NAME_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-+#/é';
@@ -20,7 +21,7 @@ export function randomAmount(rng: Rng, max: number): number {
   if (r < 0.1) return 0;
   if (r < 0.6) return rng.int(max);
   if (r < 0.95) return rng.uniform(0, max);
-  return rng.uniform(0, 1e25);
+  return rng.uniform(0, MAX_EXACT); // up to the largest value the parsers accept
 }
 
 export function randomApplication(rng: Rng): Application {

@@ -3,6 +3,7 @@
 // gzip data that is corrupt or cut short, throw InputError at file:line:column (lines of the decompressed
 // text), naming the field.
 import { InputError } from '../../util/diagnostics.js';
+import { MAX_EXACT, MAX_EXACT_TEXT } from '../../util/exact-limit.js';
 import { F, SWF_FIELD_COUNT, SWF_FIELDS, type SwfHeader } from './fields.js';
 import { HeaderBuilder } from './header.js';
 import { DecompressionError, openByteSource, type ByteSource } from './byte-source.js';
@@ -168,6 +169,7 @@ export class SwfReader {
     }
     const name = SWF_FIELDS[field]!;
     if (i !== to || digits === 0) this.fail(lineStart, from, `field ${field + 1} (${name}) is not a number`, 'a number, or -1 if unknown', 'SWF fields are plain decimal numbers separated by spaces', to);
+    if (value > MAX_EXACT) this.fail(lineStart, from, `field ${field + 1} (${name}) is too large`, `a value up to ${MAX_EXACT_TEXT}, or -1 if unknown`, 'a double holds whole numbers exactly only up to 2^53; check the field and its unit', to);
     if (negative && value !== 1 && value !== 0) this.fail(lineStart, from, `field ${field + 1} (${name}) is negative`, 'a value ≥ 0, or -1 if unknown', 'only -1 (unknown) may be negative', to);
     return negative ? -value : value;
   }
