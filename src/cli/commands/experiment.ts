@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { isPluginRef, loadPlugin } from '../../scheduler/heuristics/plugin.js';
 import type { Command } from '../command.js';
 import { UsageError } from '../command.js';
+import { EXIT } from '../exit-codes.js';
 import { flagOption, numberOption, stringOption } from '../args.js';
 import { loadExperimentSpec } from '../../experiment/spec.js';
 import { isBatchExperiment, loadBatchExperiment, readJsonSpec } from '../../batch/experiment/spec.js';
@@ -36,6 +37,7 @@ const SPEC_HELP = [
   '(median against the swept variable, with the lower bound), DIR/makespan-box.svg (spread over seeds per',
   'swept value) and DIR/makespan-by-DIMENSION.svg for each of strategy, grid, application that varies;',
   '`gridsweep plot` draws them again with other options.',
+  'Exit status: 1 if a run failed, else 3 if a run did not finish (its "finished" column is false), else 0.',
   '',
   '--dashboard serves a live view on 127.0.0.1 (the URL, with its access token, is printed first as',
   '`dashboard: URL`): the progress over the matrix (done, running, cached, failed) and the Gantt charts',
@@ -93,6 +95,7 @@ function printSummary(summary: ExperimentSummary): void {
   console.log(summary.table.format());
   console.log('');
   console.log(`${summary.total} runs: ${summary.simulated} simulated, ${summary.cached} from the cache, ${summary.failures.length} failed, in ${(summary.elapsedMs / 1000).toFixed(1)} s`);
+  if (summary.unfinished > 0) console.log(`${summary.unfinished} run(s) NOT FINISHED: the grid could make no more progress before every Work was done (the "finished" column of results.csv)`);
   console.log(`wrote ${[summary.csvPath, summary.jsonPath, summary.summaryPath].filter((p) => p !== undefined).join(', ')}`);
   if (summary.plots.length > 0) console.log(`drew ${summary.plots.join(', ')}`);
   for (const f of summary.failures.slice(0, 10)) console.error(`failed: ${f.run}: ${f.message}`);
@@ -147,7 +150,7 @@ const command: Command = {
       board.dashboard.showMatrix({ total, done: total, running: 0, cached, failed: summary.failures.length, finished: true });
       await serveUntilInterrupted(board.dashboard);
     }
-    return summary.failures.length === 0 ? 0 : 1;
+    return summary.failures.length > 0 ? EXIT.failure : summary.unfinished > 0 ? EXIT.unfinished : EXIT.ok;
   },
 };
 

@@ -4,6 +4,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import type { Command } from '../command.js';
 import { UsageError } from '../command.js';
+import { EXIT } from '../exit-codes.js';
 import { flagOption, numberOption, requiredString, stringOption } from '../args.js';
 import { loadRealGrid } from '../../realgrid/real-grid-file.js';
 import { loadSweepFile } from '../../sweep/sweep-file.js';
@@ -224,7 +225,7 @@ const command: Command = {
       progress.stop();
       console.error(`gridsweep run: interrupted${cleanup ? '; cancelling the Slurm pilots' : ''}; the journal lets --resume continue`);
       const limit = new Promise((resolve) => setTimeout(resolve, 30_000).unref());
-      void Promise.race([cleanup?.().catch(() => undefined), limit]).then(() => process.exit(130));
+      void Promise.race([cleanup?.().catch(() => undefined), limit]).then(() => process.exit(EXIT.interrupted));
     };
     process.once('SIGINT', stopOnSignal);
     try {

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import type { Command, CommandArgs } from '../command.js';
 import { UsageError } from '../command.js';
+import { EXIT } from '../exit-codes.js';
 import { flagOption, numberOption, requiredString, stringOption } from '../args.js';
 import { behaviorPath, checkCompatibility, loadApplication, loadGrid } from '../../formats/index.js';
 import { getHeuristic, listHeuristics } from '../../scheduler/heuristics/registry.js';
@@ -275,6 +276,8 @@ const command: Command = {
   details: [
     'The run record (--record) is JSON Lines, one event per line, written under a temporary name and',
     'renamed when the run is over. The same inputs and seed give the same record, byte for byte.',
+    'A simulation that stops before every Work is done (NOT FINISHED: the grid could make no more',
+    'progress) exits with status 3.',
     '--dashboard simulates, then serves the runs on a web page on 127.0.0.1 (the URL, with its access',
     'token, is printed as `dashboard: URL`) until Ctrl-C. --compare H1,H2,... simulates the same grid',
     'and application under each listed heuristic too, beside the --heuristic run (default xsufferage),',
@@ -335,7 +338,11 @@ const command: Command = {
       console.log(`parsing: ${parseMs.toFixed(1)} ms`);
       if (recordPath !== undefined) console.log(`run record: ${recordPath}`);
     }
-    return 0;
+    if (!result.finished) {
+      console.error(`gridsweep simulate: not finished: ${result.worksDone} of ${result.worksTotal} Works done when the grid could make no more progress (exit status ${EXIT.unfinished})`);
+      return EXIT.unfinished;
+    }
+    return EXIT.ok;
   },
 };
 
