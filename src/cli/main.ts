@@ -61,7 +61,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     const options = Object.fromEntries(
       Object.entries(command.options).map(([k, { description: _d, valueName: _v, ...o }]) => [k, o]),
     );
-    const parsed = parseArgs({ args: [...rest], options, allowPositionals: true, strict: true });
+    const parsed = parseArgs({ args: [...rest], options, allowPositionals: true, strict: true, tokens: true });
     const { min, max } = command.positionals;
     if (parsed.positionals.length < min || parsed.positionals.length > max) {
       throw new UsageError(
@@ -70,7 +70,8 @@ export async function main(argv: readonly string[]): Promise<number> {
           : `expects ${min === max ? min : `${min} to ${max === Infinity ? 'any number of' : max}`} argument(s), got ${parsed.positionals.length}`,
       );
     }
-    return await command.run({ values: parsed.values, positionals: parsed.positionals });
+    const given = new Set(parsed.tokens.flatMap((t) => (t.kind === 'option' ? [t.name] : [])));
+    return await command.run({ values: parsed.values, positionals: parsed.positionals, given });
   } catch (err) {
     if (err instanceof InputError) {
       console.error(err.message);

@@ -5,7 +5,8 @@ import { isPluginRef, loadPlugin } from '../../scheduler/heuristics/plugin.js';
 import type { Command } from '../command.js';
 import { UsageError } from '../command.js';
 import { EXIT } from '../exit-codes.js';
-import { flagOption, numberOption, stringOption } from '../args.js';
+import { printWarnings } from '../inapplicable-options.js';
+import { flagOption, numberOption, optionGiven, stringOption } from '../args.js';
 import { loadExperimentSpec } from '../../experiment/spec.js';
 import { isBatchExperiment, loadBatchExperiment, readJsonSpec } from '../../batch/experiment/spec.js';
 import { runBatchExperiment, type BatchExperimentRow } from '../../batch/experiment/run.js';
@@ -120,6 +121,7 @@ const command: Command = {
     const outDir = stringOption(args, 'out') ?? join('results', basename(specPath).replace(/\.json$/i, ''));
     if (isBatchExperiment(readJsonSpec(specPath))) {
       if (flagOption(args, 'dashboard')) throw new UsageError('a batch experiment has no dashboard yet');
+      if (optionGiven(args, 'jobs')) printWarnings('experiment', ['--jobs has no effect on a batch experiment (its trace runs go one after another); it is ignored']);
       return runBatchSpec(specPath, outDir);
     }
     const jobs = numberOption(args, 'jobs', defaultWorkerCount(), { min: 1, max: 256, integer: true });

@@ -5,6 +5,7 @@ import cliProgress from 'cli-progress';
 import type { Command } from '../command.js';
 import { UsageError } from '../command.js';
 import { EXIT } from '../exit-codes.js';
+import { printWarnings, schedulerOptionWarnings } from '../inapplicable-options.js';
 import { flagOption, numberOption, requiredString, stringOption } from '../args.js';
 import { loadRealGrid } from '../../realgrid/real-grid-file.js';
 import { loadSweepFile } from '../../sweep/sweep-file.js';
@@ -193,6 +194,7 @@ const command: Command = {
     const gridPath = requiredString(args, 'grid');
     await loadHeuristicPlugins([stringOption(args, 'heuristic')]);
     const options = schedulerOptionsFromArgs(args, REAL_RUN_DEFAULTS);
+    printWarnings('run', schedulerOptionWarnings(args, options));
     if (!flagOption(args, 'dashboard') && stringOption(args, 'port') !== undefined) throw new UsageError('--port goes with --dashboard');
     const resume = flagOption(args, 'resume');
     const journalPath = stringOption(args, 'journal');

@@ -4,6 +4,7 @@ import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } 
 import type { Command, CommandArgs } from '../command.js';
 import { UsageError } from '../command.js';
 import { EXIT } from '../exit-codes.js';
+import { printWarnings, schedulerOptionWarnings, submissionWarnings } from '../inapplicable-options.js';
 import { flagOption, numberOption, requiredString, stringOption } from '../args.js';
 import { behaviorPath, checkCompatibility, loadApplication, loadGrid } from '../../formats/index.js';
 import { getHeuristic, listHeuristics } from '../../scheduler/heuristics/registry.js';
@@ -136,13 +137,14 @@ interface LoadedInputs {
 }
 
 /** Parses and checks the application and the grid; warnings go to stderr, errors throw InputError. */
-function loadInputs(appPath: string, gridPath: string): LoadedInputs {
+function loadInputs(appPath: string, gridPath: string, args: CommandArgs): LoadedInputs {
   const parseStart = performance.now();
   const app = loadApplication(appPath);
   const { grid, warnings } = loadGrid(gridPath);
   const problems = checkCompatibility(app, grid, appPath, gridPath);
   if (problems.some((p) => p.severity === 'error')) throw new InputError(problems);
   for (const w of [...warnings, ...problems]) console.error(formatDiagnostic(w));
+  printWarnings('simulate', submissionWarnings(args, grid));
   const inputs = inputHashes(appPath, gridPath, grid);
   return { app, grid, inputs, parseMs: performance.now() - parseStart };
 }
@@ -217,7 +219,7 @@ async function serveDashboard(args: CommandArgs, appPath: string, gridPath: stri
   const recordPath = stringOption(args, 'record');
 
   const runAll = (): RecordedSource[] => {
-    const loaded = loadInputs(appPath, gridPath);
+    const loaded = loadInputs(appPath, gridPath, args);
     const runs = simulateEach(loaded, heuristics, req);
     for (const { source, result } of runs) console.log(summaryLine(source.name, result));
     if (recordPath !== undefined) writeRecord(recordPath, runs[0]!.source.events);
@@ -308,6 +310,7 @@ const command: Command = {
     const gridPath = requiredString(args, 'grid');
     await loadHeuristicPlugins([stringOption(args, 'heuristic'), ...(stringOption(args, 'compare')?.split(',').map((n) => n.trim()) ?? [])]);
     const options = schedulerOptionsFromArgs(args);
+    printWarnings('simulate', schedulerOptionWarnings(args, options));
     const seed = numberOption(args, 'seed', 1, { min: 0, max: 2 ** 32 - 1, integer: true });
     const samplePeriodS = numberOption(args, 'sample-period', DEFAULT_SAMPLE_PERIOD_S, { min: Number.MIN_VALUE });
     const asJson = flagOption(args, 'json');
@@ -318,7 +321,7 @@ const command: Command = {
     for (const flag of ['port', 'compare'])
       if (stringOption(args, flag) !== undefined) throw new UsageError(`--${flag} goes with --dashboard`);
 
-    const { app, grid, inputs, parseMs } = loadInputs(appPath, gridPath);
+    const { app, grid, inputs, parseMs } = loadInputs(appPath, gridPath, args);
 
     const recordPath = stringOption(args, 'record');
     const file = recordPath !== undefined ? new JsonlRecordFile(recordPath) : undefined;
