@@ -14,7 +14,7 @@ import { matrixSize, runExperiment, type ExperimentProgress, type ExperimentSumm
 import { defaultWorkerCount } from '../../experiment/pool.js';
 import { listHeuristics } from '../../scheduler/heuristics/registry.js';
 import { ExperimentLanes, MAX_EXPERIMENT_LANES, serveUntilInterrupted, type Dashboard } from '../../dashboard/index.js';
-import { dashboardPort, startCommandDashboard } from '../start-dashboard.js';
+import { DASHBOARD_HOST_OPTION, DASHBOARD_TUNNEL_HINT, dashboardAddress, startCommandDashboard } from '../start-dashboard.js';
 
 const SPEC_HELP = [
   'The specification is JSON:',
@@ -45,6 +45,7 @@ const SPEC_HELP = [
   `of up to ${MAX_EXPERIMENT_LANES} runs as they are simulated; a finished run stays on screen a moment before the`,
   'next one takes its chart. Cached runs have no record: they are counted, not drawn. The results are',
   'the same with or without it. Once the experiment is over, the page stays served until Ctrl-C.',
+  DASHBOARD_TUNNEL_HINT,
   '',
   'A batch experiment (trace mode, every combination of workload, batch policy and allocator) is JSON',
   'with "batch": 1:',
@@ -87,8 +88,8 @@ function runBatchSpec(specPath: string, outDir: string): number {
 }
 
 /** The dashboard of an experiment: matrix progress above, the runs being simulated below. */
-async function startExperimentDashboard(title: string, jobs: number, port: number): Promise<{ dashboard: Dashboard; lanes: ExperimentLanes }> {
-  const dashboard = await startCommandDashboard({ sources: [], title, port });
+async function startExperimentDashboard(title: string, jobs: number, address: { port: number; host: string }): Promise<{ dashboard: Dashboard; lanes: ExperimentLanes }> {
+  const dashboard = await startCommandDashboard({ sources: [], title, ...address });
   return { dashboard, lanes: new ExperimentLanes(dashboard, { lanes: Math.min(jobs, MAX_EXPERIMENT_LANES) }) };
 }
 
@@ -106,7 +107,7 @@ function printSummary(summary: ExperimentSummary): void {
 const command: Command = {
   name: 'experiment',
   summary: 'run a matrix of simulations (heuristics × strategies × grids × applications × seeds), cached; or of batch policies on SWF workloads',
-  usage: 'gridsweep experiment SPEC.json [--out DIR] [--jobs N] [--dashboard [--port N]]',
+  usage: 'gridsweep experiment SPEC.json [--out DIR] [--jobs N] [--dashboard [--port N] [--host ADDR]]',
   details: SPEC_HELP,
   options: {
     out: { type: 'string', short: 'o', description: 'results folder (default results/<spec name>)', valueName: 'DIR' },
@@ -114,6 +115,7 @@ const command: Command = {
     quiet: { type: 'boolean', short: 'q', description: 'no progress line' },
     dashboard: { type: 'boolean', description: 'watch the experiment on a live dashboard on 127.0.0.1, served until Ctrl-C' },
     port: { type: 'string', description: 'dashboard port (default: a random free port)', valueName: 'N' },
+    host: DASHBOARD_HOST_OPTION,
   },
   positionals: { min: 1, max: 1 },
   async run(args) {
@@ -129,10 +131,10 @@ const command: Command = {
     const loaded = loadExperimentSpec(specPath, [...listHeuristics(), ...plugins.map((name) => ({ name }))]);
     const showProgress = args.values['quiet'] !== true && process.stderr.isTTY === true;
     const withDashboard = flagOption(args, 'dashboard');
-    if (!withDashboard && stringOption(args, 'port') !== undefined) throw new UsageError('--port goes with --dashboard');
-    const port = dashboardPort(args);
+    for (const flag of ['port', 'host']) if (!withDashboard && stringOption(args, flag) !== undefined) throw new UsageError(`--${flag} goes with --dashboard`);
+    const address = dashboardAddress(args);
     console.error(`${specPath}: ${matrixSize(loaded)} runs on ${jobs} worker thread(s) → ${outDir}`);
-    const board = withDashboard ? await startExperimentDashboard(`gridsweep experiment ${specPath}`, jobs, port) : undefined;
+    const board = withDashboard ? await startExperimentDashboard(`gridsweep experiment ${specPath}`, jobs, address) : undefined;
     if (board) console.log(`dashboard: ${board.dashboard.url}`);
     const onProgress = (p: ExperimentProgress): void => {
       if (showProgress) process.stderr.write(`\r${p.done}/${p.total} runs (${p.cached} cached${p.failed ? `, ${p.failed} failed` : ''})   `);

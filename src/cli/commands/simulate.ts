@@ -12,6 +12,7 @@ import type { SchedulerOptions } from '../../scheduler/options.js';
 import type { Dashboard, RecordedSource } from '../../dashboard/index.js';
 import type { SubmissionOptions } from '../../batch/submission.js';
 import { submissionFlags, submissionFromArgs } from '../submission-flags.js';
+import { DASHBOARD_HOST_OPTION, DASHBOARD_TUNNEL_HINT } from '../start-dashboard.js';
 import { formatBatchSites } from '../../batch/format-trace.js';
 import { loadHeuristicPlugins, strategyChoicesHelp, schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
 import type { Application } from '../../model/application.js';
@@ -208,12 +209,12 @@ function summaryLine(heuristic: string, r: SimulationResult): string {
 async function serveDashboard(args: CommandArgs, appPath: string, gridPath: string, req: SimulationRequest): Promise<number> {
   // Loaded only here: the web server and the file watcher add about 50 ms to every simulation's start.
   const { runWatchLoop, serveUntilInterrupted } = await import('../../dashboard/index.js');
-  const { dashboardPort, startCommandDashboard } = await import('../start-dashboard.js');
+  const { dashboardAddress, startCommandDashboard } = await import('../start-dashboard.js');
   if (stringOption(args, 'record') !== undefined && stringOption(args, 'compare') !== undefined) {
     throw new UsageError('--record writes one run; give it without --compare');
   }
   const heuristics = dashboardHeuristics(args, req.scheduler);
-  const port = dashboardPort(args);
+  const address = dashboardAddress(args);
   const watchMode = flagOption(args, 'watch');
   const title = `gridsweep simulate ${appPath} on ${gridPath}`;
   const recordPath = stringOption(args, 'record');
@@ -227,7 +228,7 @@ async function serveDashboard(args: CommandArgs, appPath: string, gridPath: stri
   };
 
   if (!watchMode) {
-    const dashboard = await startCommandDashboard({ sources: runAll(), title, port });
+    const dashboard = await startCommandDashboard({ sources: runAll(), title, ...address });
     await serveUntilInterrupted(dashboard);
     return 0;
   }
@@ -244,7 +245,7 @@ async function serveDashboard(args: CommandArgs, appPath: string, gridPath: stri
     firstError = err.message;
     console.error(err.message);
   }
-  const dashboard: Dashboard = await startCommandDashboard({ sources, title, port });
+  const dashboard: Dashboard = await startCommandDashboard({ sources, title, ...address });
   if (firstError !== undefined) dashboard.showError(firstError);
   const loop = runWatchLoop({
     paths: watchedPaths(appPath, gridPath, grid),
@@ -274,7 +275,7 @@ const command: Command = {
   name: 'simulate',
   summary: 'run the scheduler on a simulated grid and report makespan, resource use and transfers',
   usage:
-    'gridsweep simulate --app APP --grid GRID [--heuristic H] [--seed S] [--record run.jsonl] [--json] [--sample-period S] [--dashboard [--port N] [--compare H1,H2,...] | --watch]',
+    'gridsweep simulate --app APP --grid GRID [--heuristic H] [--seed S] [--record run.jsonl] [--json] [--sample-period S] [--dashboard [--port N] [--host ADDR] [--compare H1,H2,...] | --watch]',
   details: [
     'The run record (--record) is JSON Lines, one event per line, written under a temporary name and',
     'renamed when the run is over. The same inputs and seed give the same record, byte for byte.',
@@ -287,6 +288,7 @@ const command: Command = {
     '--watch (implies --dashboard) re-runs whenever the application, the grid or its behaviour files are',
     'saved; a save that does not parse shows its error (file:line:column) in the page, and the next good',
     'save brings the charts back. Behaviour files are those the grid names when the watch starts.',
+    DASHBOARD_TUNNEL_HINT,
     '',
     strategyChoicesHelp(),
   ].join('\n'),
@@ -299,6 +301,7 @@ const command: Command = {
     'sample-period': { type: 'string', description: `seconds between behaviour samples (default ${DEFAULT_SAMPLE_PERIOD_S})`, valueName: 'S' },
     dashboard: { type: 'boolean', description: 'serve the run(s) on a live dashboard on 127.0.0.1 until Ctrl-C' },
     port: { type: 'string', description: 'dashboard port (default: a random free port)', valueName: 'N' },
+    host: DASHBOARD_HOST_OPTION,
     compare: { type: 'string', description: 'dashboard: also simulate these heuristics, beside the --heuristic run', valueName: 'H1,H2,...' },
     watch: { type: 'boolean', description: 're-run and refresh the dashboard when an input file is saved (implies --dashboard)' },
     ...schedulerFlags(),
@@ -318,7 +321,7 @@ const command: Command = {
       if (asJson) throw new UsageError('--json prints a report; it does not go with --dashboard or --watch');
       return serveDashboard(args, appPath, gridPath, { scheduler: options, seed, samplePeriodS, submission: submissionFromArgs(args) });
     }
-    for (const flag of ['port', 'compare'])
+    for (const flag of ['port', 'host', 'compare'])
       if (stringOption(args, flag) !== undefined) throw new UsageError(`--${flag} goes with --dashboard`);
 
     const { app, grid, inputs, parseMs } = loadInputs(appPath, gridPath, args);
