@@ -6,6 +6,7 @@ import type { Command } from '../command.js';
 import { UsageError } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { printWarnings } from '../inapplicable-options.js';
+import { formatMatrixProgress, progressLine } from '../progress-line.js';
 import { flagOption, numberOption, optionGiven, stringOption } from '../args.js';
 import { loadExperimentSpec } from '../../experiment/spec.js';
 import { isBatchExperiment, loadBatchExperiment, readJsonSpec } from '../../batch/experiment/spec.js';
@@ -130,6 +131,7 @@ const command: Command = {
     const plugins = await loadSpecPlugins(specPath);
     const loaded = loadExperimentSpec(specPath, [...listHeuristics(), ...plugins.map((name) => ({ name }))]);
     const showProgress = args.values['quiet'] !== true && process.stderr.isTTY === true;
+    const line = progressLine(process.stderr, showProgress);
     const withDashboard = flagOption(args, 'dashboard');
     for (const flag of ['port', 'host']) if (!withDashboard && stringOption(args, flag) !== undefined) throw new UsageError(`--${flag} goes with --dashboard`);
     const address = dashboardAddress(args);
@@ -137,7 +139,7 @@ const command: Command = {
     const board = withDashboard ? await startExperimentDashboard(`gridsweep experiment ${specPath}`, jobs, address) : undefined;
     if (board) console.log(`dashboard: ${board.dashboard.url}`);
     const onProgress = (p: ExperimentProgress): void => {
-      if (showProgress) process.stderr.write(`\r${p.done}/${p.total} runs (${p.cached} cached${p.failed ? `, ${p.failed} failed` : ''})   `);
+      line.update(formatMatrixProgress(p));
       board?.dashboard.showMatrix({ ...p, finished: false });
     };
     let summary: ExperimentSummary;
@@ -147,7 +149,7 @@ const command: Command = {
       await board?.dashboard.close();
       throw err;
     }
-    if (showProgress) process.stderr.write('\n');
+    line.done();
     printSummary(summary);
     if (board) {
       const { total, cached } = summary;

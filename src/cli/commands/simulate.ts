@@ -20,7 +20,11 @@ import type { GridDescription } from '../../model/grid.js';
 import { DEFAULT_SAMPLE_PERIOD_S } from '../../model/grid.js';
 import type { RecordSink, RunHeader, RunRecordEvent } from '../../record/events.js';
 import { formatDiagnostic, InputError } from '../../util/diagnostics.js';
-import { simulate, type SimulationResult } from '../../../backends/sim/simulate.js';
+import { simulate, simulateStepped, type SimulationProgress, type SimulationResult } from '../../../backends/sim/simulate.js';
+import { formatSimulationProgress, progressLine } from '../progress-line.js';
+
+/** The progress line is redrawn at most this often (a step takes a few tens of ms). */
+const PROGRESS_REDRAW_MS = 250;
 
 function sha256File(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -281,6 +285,9 @@ const command: Command = {
     'renamed when the run is over. The same inputs and seed give the same record, byte for byte.',
     'A simulation that stops before every Work is done (NOT FINISHED: the grid could make no more',
     'progress) exits with status 3.',
+    'On a terminal, a progress line on stderr shows the simulated time, the Works done, their rate and an',
+    'ETA (nothing when stderr is a pipe or a file). Ctrl-C stops the simulation between two steps, writes no',
+    'run record (nor leaves a temporary one), says how far it got, and exits with status 130.',
     '--dashboard simulates, then serves the runs on a web page on 127.0.0.1 (the URL, with its access',
     'token, is printed as `dashboard: URL`) until Ctrl-C. --compare H1,H2,... simulates the same grid',
     'and application under each listed heuristic too, beside the --heuristic run (default xsufferage),',
@@ -328,13 +335,48 @@ const command: Command = {
 
     const recordPath = stringOption(args, 'record');
     const file = recordPath !== undefined ? new JsonlRecordFile(recordPath) : undefined;
-    let result: SimulationResult;
+    // In steps, so that a terminal shows progress and Ctrl-C stops between two steps: no partial record.
+    const line = progressLine(process.stderr);
+    const startMs = performance.now();
+    let drawnMs = -Infinity;
+    let reached: SimulationProgress = { nowS: 0, worksDone: 0, worksTotal: app.works.length, events: 0 };
+    let interrupted = false;
+    const onInterrupt = (): void => {
+      interrupted = true;
+    };
+    process.on('SIGINT', onInterrupt);
+    let result: SimulationResult | undefined;
     try {
-      result = simulate({ app, grid, scheduler: options, seed, samplePeriodS, inputs, submission: submissionFromArgs(args), ...(file ? { record: file.sink } : {}) });
-      file?.commit();
+      result = await simulateStepped(
+        { app, grid, scheduler: options, seed, samplePeriodS, inputs, submission: submissionFromArgs(args), ...(file ? { record: file.sink } : {}) },
+        {
+          onStep: (p) => {
+            reached = p;
+            const nowMs = performance.now();
+            if (nowMs - drawnMs < PROGRESS_REDRAW_MS) return;
+            drawnMs = nowMs;
+            line.update(formatSimulationProgress(p, nowMs - startMs));
+          },
+          shouldStop: () => interrupted,
+        },
+      );
+      line.done();
+      if (result === undefined) file?.discard();
+      else file?.commit();
     } catch (err) {
+      line.done();
       file?.discard();
       throw err;
+    } finally {
+      process.removeListener('SIGINT', onInterrupt);
+    }
+    if (result === undefined) {
+      const n = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 0 });
+      console.error(
+        `gridsweep simulate: interrupted after ${((performance.now() - startMs) / 1000).toFixed(1)} s, at simulated time ${n(reached.nowS)} s: ` +
+          `${n(reached.worksDone)} of ${n(reached.worksTotal)} Works done, ${n(reached.events)} events${recordPath !== undefined ? `; no run record written` : ''}`,
+      );
+      return EXIT.interrupted;
     }
     if (asJson) {
       const { batch, ...rest } = result;
