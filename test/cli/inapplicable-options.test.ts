@@ -72,6 +72,14 @@ describe('options that cannot apply', () => {
     expect(r.stderr).toContain('gridsweep run: warning: --hybrid-wait-s has no effect without --link-order hybrid (this run uses --link-order greedy); it is ignored');
   });
 
+  it('--jobs on a batch experiment (its trace runs go one after another): a warning', () => {
+    const spec = join(dir, 'batch.json');
+    writeFileSync(spec, JSON.stringify({ batch: 1, workloads: { s: { generator: { jobs: 20, nodes: 2, coresPerNode: 2 }, seed: 1 } }, policies: ['fcfs'], allocators: ['first-fit'] }));
+    const r = gridsweep('experiment', spec, '--out', join(dir, 'batch-out'), '--jobs', '2');
+    expect(r.stderr).toContain('gridsweep experiment: warning: --jobs has no effect on a batch experiment');
+    expect(r.status).toBe(0);
+  });
+
   it('every strategy parameter of the registry is known to be read always or by some choices', () => {
     const all = listStrategyFamilies().flatMap((f) => f.parameters.map((p) => p.name));
     expect([...Object.keys(PARAMETER_USED_BY), ...PARAMETERS_ALWAYS_USED].sort()).toEqual([...all].sort());
