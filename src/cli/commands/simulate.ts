@@ -334,17 +334,24 @@ const command: Command = {
     const { app, grid, inputs, parseMs } = loadInputs(appPath, gridPath, args);
 
     const recordPath = stringOption(args, 'record');
-    const file = recordPath !== undefined ? new JsonlRecordFile(recordPath) : undefined;
-    // In steps, so that a terminal shows progress and Ctrl-C stops between two steps: no partial record.
-    const line = progressLine(process.stderr);
-    const startMs = performance.now();
-    let drawnMs = -Infinity;
-    let reached: SimulationProgress = { nowS: 0, worksDone: 0, worksTotal: app.works.length, events: 0 };
+    // Listening before the temporary record exists: a Ctrl-C from then on is ours, never node's default exit.
     let interrupted = false;
     const onInterrupt = (): void => {
       interrupted = true;
     };
     process.on('SIGINT', onInterrupt);
+    let file: JsonlRecordFile | undefined;
+    try {
+      file = recordPath !== undefined ? new JsonlRecordFile(recordPath) : undefined;
+    } catch (err) {
+      process.removeListener('SIGINT', onInterrupt);
+      throw err;
+    }
+    // In steps, so that a terminal shows progress and Ctrl-C stops between two steps: no partial record.
+    const line = progressLine(process.stderr);
+    const startMs = performance.now();
+    let drawnMs = -Infinity;
+    let reached: SimulationProgress = { nowS: 0, worksDone: 0, worksTotal: app.works.length, events: 0 };
     let result: SimulationResult | undefined;
     try {
       result = await simulateStepped(
