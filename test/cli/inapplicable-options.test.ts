@@ -62,6 +62,11 @@ describe('options that cannot apply', () => {
     expect(r.stderr).not.toContain('warning');
   });
 
+  it('--pilot-cores with --submission per-work (single-core jobs): a warning', () => {
+    const r = gridsweep('simulate', '--app', app, '--grid', join(PACKAGE_ROOT, 'test/fixtures/batch-grid/idle.grid'), '--submission', 'per-work', '--pilot-cores', '2', '--json');
+    expect(r.stderr.trim()).toBe('gridsweep simulate: warning: --pilot-cores has no effect with --submission per-work (each job asks for one core); it is ignored');
+  });
+
   it('--random-tolerance with a heuristic that draws nothing; none with a randomized one', () => {
     expect(gridsweep(...base, '--heuristic', 'minmin', '--random-tolerance', '0.1').stderr).toContain('warning: --random-tolerance has no effect on minmin');
     expect(gridsweep(...base, '--heuristic', 'randomized-minmin', '--random-tolerance', '0.1').stderr).toBe('');
