@@ -126,6 +126,10 @@ export class SimEngine {
   private liveCompletions = 0;
   private pendingGridEvents = 0;
   private ran = false;
+  /** Scheduler timers fired in a row while nothing could progress (MAX_IDLE_TIMER_FIRINGS). */
+  private idleTimerStreak = 0;
+  /** Set when that streak reached its limit: the run can make no more progress. */
+  private stalled = false;
   private readonly submission: SubmissionOptions;
   private readonly batchSites: BatchSite[] = [];
   /** The batch site whose job a host is a core of. */
@@ -172,15 +176,35 @@ export class SimEngine {
   // ---- the run ----------------------------------------------------------------------------------------
 
   run(scheduler: SchedulerEvents): EngineOutcome {
+    this.begin(scheduler);
+    this.advance(Infinity);
+    return this.finish();
+  }
+
+  /** Begins a run to be driven in steps: advance() until it returns false, then finish(). */
+  begin(scheduler: SchedulerEvents): void {
     if (this.ran) throw new Error('SimEngine.run: an engine runs once');
     this.ran = true;
     this.scheduler = scheduler;
-    const total = this.app.works.length;
     scheduler.sched_new_work(this.app.works);
+  }
 
+  /** The simulated time, the Works done and the events so far (for a progress display). */
+  progress(): { readonly nowS: number; readonly worksDone: number; readonly worksTotal: number; readonly events: number } {
+    return { nowS: this.now, worksDone: this.worksDone, worksTotal: this.app.works.length, events: this.events };
+  }
+
+  /**
+   * Processes events until the run is over or at least `maxEvents` more have been counted; true while
+   * there is more to do. Steps of any size give the same run as one step.
+   */
+  advance(maxEvents: number): boolean {
+    const scheduler = this.scheduler!;
+    const total = this.app.works.length;
     const q = this.queue;
-    let idleTimerStreak = 0;
-    while (this.worksDone < total && q.size > 0) {
+    const stopAt = this.events + maxEvents;
+    while (this.worksDone < total && q.size > 0 && !this.stalled) {
+      if (this.events >= stopAt) return true;
       const t = q.peekTime();
       const kind = q.peekKind()!;
       const seq = q.peekSeq();
@@ -191,7 +215,7 @@ export class SimEngine {
         if (a.over || a.eventSeq !== seq) continue; // superseded by a behaviour change, or aborted
         this.clock.advanceTo(t);
         this.events++;
-        idleTimerStreak = 0;
+        this.idleTimerStreak = 0;
         this.complete(a);
       } else if (kind === EventKind.Timer) {
         const fn = this.clock.take(item as TimerEntry);
@@ -201,20 +225,20 @@ export class SimEngine {
         const idleBefore = this.liveCompletions === 0 && this.pendingGridEvents === 0;
         fn();
         if (idleBefore && this.liveCompletions === 0 && this.pendingGridEvents === 0) {
-          if (++idleTimerStreak >= MAX_IDLE_TIMER_FIRINGS) break;
-        } else idleTimerStreak = 0;
+          if (++this.idleTimerStreak >= MAX_IDLE_TIMER_FIRINGS) this.stalled = true;
+        } else this.idleTimerStreak = 0;
       } else if (item instanceof BatchWake) {
         this.pendingGridEvents--;
         if (item.version !== item.site.wakeVersion) continue; // the site moved on since (a per-Work job ended)
         this.clock.advanceTo(t);
         this.events++;
-        idleTimerStreak = 0;
+        this.idleTimerStreak = 0;
         item.site.advance();
       } else {
         this.clock.advanceTo(t);
         this.events++;
         this.pendingGridEvents--;
-        idleTimerStreak = 0;
+        this.idleTimerStreak = 0;
         if (kind === EventKind.Addition) {
           const added: HostInfo[] = [];
           this.applyAddition(item as GridEvent, added);
@@ -233,7 +257,12 @@ export class SimEngine {
         }
       }
     }
+    return false;
+  }
 
+  /** Ends the run that advance() has driven to its end: cuts off what still runs, and sums it up. */
+  finish(): EngineOutcome {
+    const total = this.app.works.length;
     const finished = this.worksDone === total;
     const endS = finished ? this.lastOutputS : this.now;
     // Whatever still runs (a duplicate, a pre-staged file, an activity that can never progress) is cut off.

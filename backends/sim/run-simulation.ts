@@ -1,5 +1,6 @@
 // One simulated run from inputs to result, for any scheduler that speaks the sched_* interface: writes
-// the run record's header, runs the engine, writes the run-end, and sums up the resources' use.
+// the run record's header, runs the engine (in one go, or in steps that yield to the event loop), writes the run-end,
+// and sums up the resources' use.
 import type { BatchSiteOutcome } from './batch-site.js';
 import type { SubmissionOptions } from '../../src/batch/submission.js';
 import type { Application } from '../../src/model/application.js';
@@ -91,6 +92,56 @@ function withoutCpuTimes(sink: RecordSink): RecordSink {
 }
 
 export function runSimulation(input: SimulationInput, makeScheduler: (deps: SimSchedulerDeps) => SimScheduler): SimulationResult {
+  const run = beginSimulation(input, makeScheduler);
+  run.engine.advance(Infinity);
+  return endSimulation(run);
+}
+
+/** What a stepped run reports between steps. */
+export interface SimulationProgress {
+  readonly nowS: number;
+  readonly worksDone: number;
+  readonly worksTotal: number;
+  readonly events: number;
+}
+
+export interface SteppedSimulationOptions {
+  /** Events per step (default 1,000: a millisecond or so of most runs; a scheduling round is never cut). */
+  readonly stepEvents?: number;
+  /** Called after each step; the simulation pauses here so that signals and timers get their turn. */
+  readonly onStep?: (p: SimulationProgress) => void;
+  /** Asked after each step; true stops the run there (e.g. Ctrl-C), and the result is undefined. */
+  readonly shouldStop?: () => boolean;
+}
+
+/**
+ * runSimulation in steps, yielding to the event loop between them, so that a long run can show progress
+ * and be interrupted. The same input gives the same result as runSimulation, event for event.
+ */
+export async function runSimulationStepped(
+  input: SimulationInput,
+  makeScheduler: (deps: SimSchedulerDeps) => SimScheduler,
+  options: SteppedSimulationOptions,
+): Promise<SimulationResult | undefined> {
+  const run = beginSimulation(input, makeScheduler);
+  const stepEvents = options.stepEvents ?? 1_000;
+  for (;;) {
+    const more = run.engine.advance(stepEvents);
+    options.onStep?.(run.engine.progress());
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (options.shouldStop?.()) return undefined;
+    if (!more) return endSimulation(run);
+  }
+}
+
+interface StartedSimulation {
+  readonly input: SimulationInput;
+  readonly engine: SimEngine;
+  readonly scheduler: SimScheduler;
+  readonly started: number;
+}
+
+function beginSimulation(input: SimulationInput, makeScheduler: (deps: SimSchedulerDeps) => SimScheduler): StartedSimulation {
   const started = performance.now();
   const samplePeriodS = input.samplePeriodS ?? DEFAULT_SAMPLE_PERIOD_S;
   const record = input.record;
@@ -115,7 +166,13 @@ export function runSimulation(input: SimulationInput, makeScheduler: (deps: SimS
     rng: new Rng(input.seed),
     record: record ? withoutCpuTimes(record) : NO_RECORD,
   });
-  const outcome = engine.run(scheduler);
+  engine.begin(scheduler);
+  return { input, engine, scheduler, started };
+}
+
+function endSimulation({ input, engine, scheduler, started }: StartedSimulation): SimulationResult {
+  const record = input.record;
+  const outcome = engine.finish();
   const makespanS = outcome.endS;
   record?.({
     type: 'run-end',

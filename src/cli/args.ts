@@ -36,3 +36,8 @@ export function numberOption(
   }
   return v;
 }
+
+/** Whether the user wrote --name (a default value in `values` does not count). */
+export function optionGiven(args: CommandArgs, name: string): boolean {
+  return args.given ? args.given.has(name) : args.values[name] !== undefined;
+}

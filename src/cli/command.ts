@@ -10,6 +10,8 @@ export type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & {
 export interface CommandArgs {
   readonly values: Readonly<Record<string, string | boolean | (string | boolean)[] | undefined>>;
   readonly positionals: readonly string[];
+  /** The options written on the command line (values also holds defaults); absent when built in code. */
+  readonly given?: ReadonlySet<string>;
 }
 
 export interface Command {

@@ -2,6 +2,7 @@
 // from the Command objects so that they cannot disagree.
 import type { Command, OptionSpec } from './command.js';
 import { GRIDSWEEP_VERSION } from '../version.js';
+import { exitStatusHelp } from './exit-codes.js';
 
 function optionLabel(name: string, o: OptionSpec): string {
   const value = o.type === 'string' ? ` ${o.valueName ?? 'VALUE'}` : '';
@@ -19,7 +20,7 @@ export function mainHelp(commands: readonly Command[]): string {
     `gridsweep ${GRIDSWEEP_VERSION}: schedule parameter sweeps onto grids, simulated or real.`,
     '',
     'Usage: gridsweep COMMAND [OPTIONS] [ARGS]',
-    '       gridsweep COMMAND --help',
+    '       gridsweep COMMAND --help   (or gridsweep help COMMAND)',
     '',
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
@@ -27,6 +28,9 @@ export function mainHelp(commands: readonly Command[]): string {
     'Options:',
     '  --help     this help',
     '  --version  print the version',
+    '',
+    'Exit status:',
+    ...exitStatusHelp(),
   ].join('\n');
 }
 
@@ -42,7 +46,7 @@ export function commandHelp(c: Command): string {
 
 /** The README's CLI reference section body (between its markers). */
 export function markdownReference(commands: readonly Command[]): string {
-  const out: string[] = [];
+  const out: string[] = ['Exit status of every command:', '', '```', ...exitStatusHelp(), '```', ''];
   for (const c of commands) {
     out.push(`### \`gridsweep ${c.name}\``, '', `${c.summary}`, '', '```', `Usage: ${c.usage}`, '```', '');
     const entries = Object.entries(c.options);

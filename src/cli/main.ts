@@ -2,37 +2,66 @@
 // The `gridsweep` command: dispatches to a sub-command, parses its options strictly, prints help and errors.
 // Its first line gives node the larger young generation simulations need (src/util/young-generation.ts).
 import { parseArgs } from 'node:util';
-import { UsageError } from './command.js';
+import { UsageError, type Command } from './command.js';
+import { COMMAND_NAMES } from './commands-list.js';
+import { EXIT } from './exit-codes.js';
+import { closestName } from '../formats/names.js';
 import { commandHelp, mainHelp } from './help.js';
 import { loadAllCommands, loadCommand } from './registry.js';
 import { InputError } from '../util/diagnostics.js';
 import { PluginError } from '../scheduler/heuristics/plugin.js';
 import { GRIDSWEEP_VERSION } from '../version.js';
 
+/** "unknown command 'X'", with the closest command name when one is near. */
+function unknownCommand(name: string): string {
+  const near = closestName(name, COMMAND_NAMES);
+  return `gridsweep: unknown command '${name}'${near ? ` (did you mean '${near}'?)` : ''}. Run 'gridsweep --help' for the list.`;
+}
+
+/** Node's "Unknown option '--x'" rewritten as ours, with the closest option of the command. */
+function unknownOption(err: unknown, command: Command): string | undefined {
+  if ((err as { code?: string }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return undefined;
+  const given = /Unknown option '([^']+)'/.exec((err as Error).message)?.[1];
+  if (given === undefined) return undefined;
+  const names = [...Object.keys(command.options), 'help'];
+  const near = given.startsWith('--') ? closestName(given.slice(2).split('=')[0]!, names) : undefined;
+  return `unknown option '${given}'${near ? `; did you mean --${near}?` : ''}`;
+}
+
 export async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
     console.log(mainHelp(await loadAllCommands()));
-    return name === undefined ? 2 : 0;
+    return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version') {
     console.log(GRIDSWEEP_VERSION);
-    return 0;
+    return EXIT.ok;
+  }
+  if (name === 'help') {
+    // `gridsweep help CMD`, as git and cargo have it
+    const target = await loadCommand(rest[0]!);
+    if (!target || rest.length > 1) {
+      console.error(target ? 'gridsweep help: takes one command name, e.g. gridsweep help simulate' : unknownCommand(rest[0]!));
+      return EXIT.usage;
+    }
+    console.log(commandHelp(target));
+    return EXIT.ok;
   }
   const command = await loadCommand(name);
   if (!command) {
-    console.error(`gridsweep: unknown command '${name}'. Run 'gridsweep --help' for the list.`);
-    return 2;
+    console.error(unknownCommand(name));
+    return EXIT.usage;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
     console.log(commandHelp(command));
-    return 0;
+    return EXIT.ok;
   }
   try {
     const options = Object.fromEntries(
       Object.entries(command.options).map(([k, { description: _d, valueName: _v, ...o }]) => [k, o]),
     );
-    const parsed = parseArgs({ args: [...rest], options, allowPositionals: true, strict: true });
+    const parsed = parseArgs({ args: [...rest], options, allowPositionals: true, strict: true, tokens: true });
     const { min, max } = command.positionals;
     if (parsed.positionals.length < min || parsed.positionals.length > max) {
       throw new UsageError(
@@ -41,19 +70,20 @@ export async function main(argv: readonly string[]): Promise<number> {
           : `expects ${min === max ? min : `${min} to ${max === Infinity ? 'any number of' : max}`} argument(s), got ${parsed.positionals.length}`,
       );
     }
-    return await command.run({ values: parsed.values, positionals: parsed.positionals });
+    const given = new Set(parsed.tokens.flatMap((t) => (t.kind === 'option' ? [t.name] : [])));
+    return await command.run({ values: parsed.values, positionals: parsed.positionals, given });
   } catch (err) {
     if (err instanceof InputError) {
       console.error(err.message);
-      return 1;
+      return EXIT.failure;
     }
     if (err instanceof PluginError) {
       console.error(`gridsweep ${name}: ${err.message}`);
-      return 1;
+      return EXIT.failure;
     }
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      console.error(`gridsweep ${name}: ${(err as Error).message}\nUsage: ${command.usage}\nRun 'gridsweep ${name} --help' for the options.`);
-      return 2;
+      console.error(`gridsweep ${name}: ${unknownOption(err, command) ?? (err as Error).message}\nUsage: ${command.usage}\nRun 'gridsweep ${name} --help' for the options.`);
+      return EXIT.usage;
     }
     throw err;
   }
@@ -65,6 +95,6 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     console.error(`gridsweep: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    process.exitCode = 70;
+    process.exitCode = EXIT.internal;
   },
 );

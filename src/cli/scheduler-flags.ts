@@ -22,6 +22,11 @@ const NUMERIC: Readonly<Record<string, { flag: string; description?: string; int
   randomTolerance: { flag: 'random-tolerance', description: 'randomized heuristics: relative tolerance around the best' },
 };
 
+/** The flag of a SchedulerOptions field: --plan-interval for planIntervalS, --noise-bound for noiseBound. */
+export function flagOfField(field: string): string {
+  return NUMERIC[field]?.flag ?? kebab(field);
+}
+
 /** Every strategy parameter's help, from the registry. */
 function parameterHelp(): Map<string, string> {
   const help = new Map<string, string>();

@@ -64,6 +64,8 @@ export interface ExperimentSummary {
   readonly simulated: number;
   readonly cached: number;
   readonly failures: ReadonlyArray<{ readonly run: string; readonly message: string }>;
+  /** Runs that ended before every Work was done (NOT FINISHED), cached ones included. */
+  readonly unfinished: number;
   readonly table: SummaryTable;
   readonly csvPath: string;
   readonly jsonPath: string;
@@ -305,5 +307,5 @@ export async function runExperiment(l: LoadedExperimentSpec, opts: ExperimentRun
   const summaryPath = charts ? join(opts.outDir, 'summary.txt') : undefined;
   if (summaryPath !== undefined) writeFileAtomicSync(summaryPath, table.format() + '\n');
   const plots = charts ? writeExperimentPlots({ header, rows }, opts.outDir) : [];
-  return { total, simulated, cached, failures, table, csvPath, jsonPath, summaryPath, plots, runsDir, elapsedMs: Date.now() - started };
+  return { total, simulated, cached, failures, unfinished: rows.filter((r) => !r.finished).length, table, csvPath, jsonPath, summaryPath, plots, runsDir, elapsedMs: Date.now() - started };
 }

@@ -5,7 +5,7 @@ import { flagOption, numberOption } from '../args.js';
 import { loadRunRecord } from '../../report/record-reader.js';
 import { serveUntilInterrupted } from '../../dashboard/serve.js';
 import { MAX_SPEED } from '../../dashboard/protocol.js';
-import { dashboardPort, startCommandDashboard } from '../start-dashboard.js';
+import { DASHBOARD_HOST_OPTION, DASHBOARD_TUNNEL_HINT, dashboardAddress, startCommandDashboard } from '../start-dashboard.js';
 import { expectFileKind } from '../../formats/file-kind.js';
 
 /** Names the runs by file name, made unique when two files share one. */
@@ -17,21 +17,23 @@ function sourceNames(paths: readonly string[]): string[] {
 const command: Command = {
   name: 'dashboard',
   summary: 'replay recorded runs side by side in a live web dashboard (Gantt charts on one clock)',
-  usage: 'gridsweep dashboard RECORD.jsonl [RECORD2.jsonl ...] [--port N] [--speed X] [--paused]',
+  usage: 'gridsweep dashboard RECORD.jsonl [RECORD2.jsonl ...] [--port N] [--host ADDR] [--speed X] [--paused]',
   details: [
     'Serves a page on 127.0.0.1 (the printed URL carries a random access token) that plays the runs on',
     'one simulated clock: one Gantt chart per run, same time axis, with progress, makespan so far, a',
     'projected finish, bytes per link, utilization per cluster and host states. The page can pause,',
     'step, restart and change the speed; the mouse wheel and drag zoom and pan the charts.',
+    DASHBOARD_TUNNEL_HINT,
   ].join('\n'),
   options: {
     port: { type: 'string', description: 'port to listen on (default: a free one)', valueName: 'N' },
+    host: DASHBOARD_HOST_OPTION,
     speed: { type: 'string', description: 'simulated seconds per wall second (default: the longest run in 20 s)', valueName: 'X' },
     paused: { type: 'boolean', description: 'start paused (use Step or Resume on the page)' },
   },
   positionals: { min: 1, max: Infinity },
   async run(args) {
-    const port = dashboardPort(args);
+    const address = dashboardAddress(args);
     const speedRaw = numberOption(args, 'speed', 0, { min: 0, max: MAX_SPEED });
     const names = sourceNames(args.positionals);
     const sources = [];
@@ -39,7 +41,7 @@ const command: Command = {
     for (const [i, path] of args.positionals.entries()) sources.push({ name: names[i]!, events: await loadRunRecord(path) });
     const dashboard = await startCommandDashboard({
       sources,
-      port,
+      ...address,
       ...(speedRaw > 0 ? { speed: speedRaw } : {}),
       paused: flagOption(args, 'paused'),
       title: `gridsweep: ${names.join(' vs ')}`,

@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { DemoFailedError, runDemo, type DemoOutcome } from '../../demo/run-demo.js';
 import { DEFAULT_STUDY, QUICK_STUDY, SHIPPED_SIZES_KB, type StudySize } from '../../demo/study.js';
 import { formatSize } from '../../demo/narrative.js';
+import { formatMatrixProgress, progressLine } from '../progress-line.js';
 
 export const DEFAULT_DEMO_DIR = 'gridsweep-demo';
 
@@ -60,22 +61,23 @@ const command: Command = {
       throw new UsageError(`cannot create the output folder ${outDir}: ${(err as Error).message}; choose another with --out DIR`);
     }
     const showProgress = args.values['quiet'] !== true && process.stderr.isTTY === true;
+    const line = progressLine(process.stderr, showProgress);
     const where = stringOption(args, 'out') === undefined ? ' (in the current directory; --out to change)' : '';
     const onStart = ({ runs }: { runs: number }): void =>
       console.error(`gridsweep demo: the Figure 11 study, ${runs} simulations (${study.sizesKB.length} sizes × ${study.seedCount} seeds × every heuristic) on ${jobs} worker thread(s); output in ${outDir}/${where}`);
     const onProgress = (p: ExperimentProgress): void => {
-      process.stderr.write(`\r${p.done}/${p.total} runs (${p.cached} cached${p.failed ? `, ${p.failed} failed` : ''})   `);
+      line.update(formatMatrixProgress(p));
     };
     let outcome: DemoOutcome;
     try {
       outcome = await runDemo({ outDir, jobs, study, onStart, ...(showProgress ? { onProgress } : {}) });
     } catch (err) {
       if (!(err instanceof DemoFailedError)) throw err;
-      if (showProgress) process.stderr.write('\n');
+      line.done();
       console.error(`gridsweep demo: ${err.message}`);
       return 1;
     }
-    if (showProgress) process.stderr.write('\n');
+    line.done();
     const { experiment: x, findings } = outcome;
     console.log(x.table.format());
     console.log('');

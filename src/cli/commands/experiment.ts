@@ -4,7 +4,10 @@ import { basename, dirname, join } from 'node:path';
 import { isPluginRef, loadPlugin } from '../../scheduler/heuristics/plugin.js';
 import type { Command } from '../command.js';
 import { UsageError } from '../command.js';
-import { flagOption, numberOption, stringOption } from '../args.js';
+import { EXIT } from '../exit-codes.js';
+import { printWarnings } from '../inapplicable-options.js';
+import { formatMatrixProgress, progressLine } from '../progress-line.js';
+import { flagOption, numberOption, optionGiven, stringOption } from '../args.js';
 import { loadExperimentSpec } from '../../experiment/spec.js';
 import { isBatchExperiment, loadBatchExperiment, readJsonSpec } from '../../batch/experiment/spec.js';
 import { runBatchExperiment, type BatchExperimentRow } from '../../batch/experiment/run.js';
@@ -12,7 +15,7 @@ import { matrixSize, runExperiment, type ExperimentProgress, type ExperimentSumm
 import { defaultWorkerCount } from '../../experiment/pool.js';
 import { listHeuristics } from '../../scheduler/heuristics/registry.js';
 import { ExperimentLanes, MAX_EXPERIMENT_LANES, serveUntilInterrupted, type Dashboard } from '../../dashboard/index.js';
-import { dashboardPort, startCommandDashboard } from '../start-dashboard.js';
+import { DASHBOARD_HOST_OPTION, DASHBOARD_TUNNEL_HINT, dashboardAddress, startCommandDashboard } from '../start-dashboard.js';
 import { expectFileKind } from '../../formats/file-kind.js';
 
 const SPEC_HELP = [
@@ -37,12 +40,14 @@ const SPEC_HELP = [
   '(median against the swept variable, with the lower bound), DIR/makespan-box.svg (spread over seeds per',
   'swept value) and DIR/makespan-by-DIMENSION.svg for each of strategy, grid, application that varies;',
   '`gridsweep plot` draws them again with other options.',
+  'Exit status: 1 if a run failed, else 3 if a run did not finish (its "finished" column is false), else 0.',
   '',
   '--dashboard serves a live view on 127.0.0.1 (the URL, with its access token, is printed first as',
   '`dashboard: URL`): the progress over the matrix (done, running, cached, failed) and the Gantt charts',
   `of up to ${MAX_EXPERIMENT_LANES} runs as they are simulated; a finished run stays on screen a moment before the`,
   'next one takes its chart. Cached runs have no record: they are counted, not drawn. The results are',
   'the same with or without it. Once the experiment is over, the page stays served until Ctrl-C.',
+  DASHBOARD_TUNNEL_HINT,
   '',
   'A batch experiment (trace mode, every combination of workload, machine, batch policy and allocator) is',
   'JSON with "batch": 1:',
@@ -89,8 +94,8 @@ function runBatchSpec(specPath: string, outDir: string): number {
 }
 
 /** The dashboard of an experiment: matrix progress above, the runs being simulated below. */
-async function startExperimentDashboard(title: string, jobs: number, port: number): Promise<{ dashboard: Dashboard; lanes: ExperimentLanes }> {
-  const dashboard = await startCommandDashboard({ sources: [], title, port });
+async function startExperimentDashboard(title: string, jobs: number, address: { port: number; host: string }): Promise<{ dashboard: Dashboard; lanes: ExperimentLanes }> {
+  const dashboard = await startCommandDashboard({ sources: [], title, ...address });
   return { dashboard, lanes: new ExperimentLanes(dashboard, { lanes: Math.min(jobs, MAX_EXPERIMENT_LANES) }) };
 }
 
@@ -98,6 +103,7 @@ function printSummary(summary: ExperimentSummary): void {
   console.log(summary.table.format());
   console.log('');
   console.log(`${summary.total} runs: ${summary.simulated} simulated, ${summary.cached} from the cache, ${summary.failures.length} failed, in ${(summary.elapsedMs / 1000).toFixed(1)} s`);
+  if (summary.unfinished > 0) console.log(`${summary.unfinished} run(s) NOT FINISHED: the grid could make no more progress before every Work was done (the "finished" column of results.csv)`);
   console.log(`wrote ${[summary.csvPath, summary.jsonPath, summary.summaryPath].filter((p) => p !== undefined).join(', ')}`);
   if (summary.plots.length > 0) console.log(`drew ${summary.plots.join(', ')}`);
   for (const f of summary.failures.slice(0, 10)) console.error(`failed: ${f.run}: ${f.message}`);
@@ -107,7 +113,7 @@ function printSummary(summary: ExperimentSummary): void {
 const command: Command = {
   name: 'experiment',
   summary: 'run a matrix of simulations (heuristics × strategies × grids × applications × seeds), cached; or of batch policies on SWF workloads',
-  usage: 'gridsweep experiment SPEC.json [--out DIR] [--jobs N] [--dashboard [--port N]]',
+  usage: 'gridsweep experiment SPEC.json [--out DIR] [--jobs N] [--dashboard [--port N] [--host ADDR]]',
   details: SPEC_HELP,
   options: {
     out: { type: 'string', short: 'o', description: 'results folder (default results/<spec name>)', valueName: 'DIR' },
@@ -115,6 +121,7 @@ const command: Command = {
     quiet: { type: 'boolean', short: 'q', description: 'no progress line' },
     dashboard: { type: 'boolean', description: 'watch the experiment on a live dashboard on 127.0.0.1, served until Ctrl-C' },
     port: { type: 'string', description: 'dashboard port (default: a random free port)', valueName: 'N' },
+    host: DASHBOARD_HOST_OPTION,
   },
   positionals: { min: 1, max: 1 },
   async run(args) {
@@ -123,20 +130,22 @@ const command: Command = {
     expectFileKind(specPath, ['experiment-spec', 'batch-experiment-spec'], 'experiment', 'an experiment specification');
     if (isBatchExperiment(readJsonSpec(specPath))) {
       if (flagOption(args, 'dashboard')) throw new UsageError('a batch experiment has no dashboard yet');
+      if (optionGiven(args, 'jobs')) printWarnings('experiment', ['--jobs has no effect on a batch experiment (its trace runs go one after another); it is ignored']);
       return runBatchSpec(specPath, outDir);
     }
     const jobs = numberOption(args, 'jobs', defaultWorkerCount(), { min: 1, max: 256, integer: true });
     const plugins = await loadSpecPlugins(specPath);
     const loaded = loadExperimentSpec(specPath, [...listHeuristics(), ...plugins.map((name) => ({ name }))]);
     const showProgress = args.values['quiet'] !== true && process.stderr.isTTY === true;
+    const line = progressLine(process.stderr, showProgress);
     const withDashboard = flagOption(args, 'dashboard');
-    if (!withDashboard && stringOption(args, 'port') !== undefined) throw new UsageError('--port goes with --dashboard');
-    const port = dashboardPort(args);
+    for (const flag of ['port', 'host']) if (!withDashboard && stringOption(args, flag) !== undefined) throw new UsageError(`--${flag} goes with --dashboard`);
+    const address = dashboardAddress(args);
     console.error(`${specPath}: ${matrixSize(loaded)} runs on ${jobs} worker thread(s) → ${outDir}`);
-    const board = withDashboard ? await startExperimentDashboard(`gridsweep experiment ${specPath}`, jobs, port) : undefined;
+    const board = withDashboard ? await startExperimentDashboard(`gridsweep experiment ${specPath}`, jobs, address) : undefined;
     if (board) console.log(`dashboard: ${board.dashboard.url}`);
     const onProgress = (p: ExperimentProgress): void => {
-      if (showProgress) process.stderr.write(`\r${p.done}/${p.total} runs (${p.cached} cached${p.failed ? `, ${p.failed} failed` : ''})   `);
+      line.update(formatMatrixProgress(p));
       board?.dashboard.showMatrix({ ...p, finished: false });
     };
     let summary: ExperimentSummary;
@@ -146,14 +155,14 @@ const command: Command = {
       await board?.dashboard.close();
       throw err;
     }
-    if (showProgress) process.stderr.write('\n');
+    line.done();
     printSummary(summary);
     if (board) {
       const { total, cached } = summary;
       board.dashboard.showMatrix({ total, done: total, running: 0, cached, failed: summary.failures.length, finished: true });
       await serveUntilInterrupted(board.dashboard);
     }
-    return summary.failures.length === 0 ? 0 : 1;
+    return summary.failures.length > 0 ? EXIT.failure : summary.unfinished > 0 ? EXIT.unfinished : EXIT.ok;
   },
 };
 

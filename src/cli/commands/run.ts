@@ -4,6 +4,8 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import type { Command } from '../command.js';
 import { UsageError } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import { printWarnings, schedulerOptionWarnings } from '../inapplicable-options.js';
 import { flagOption, numberOption, requiredString, stringOption } from '../args.js';
 import { loadRealGrid } from '../../realgrid/real-grid-file.js';
 import { loadSweepFile } from '../../sweep/sweep-file.js';
@@ -17,7 +19,7 @@ import { expandForGrid, runReal, type RunLogEvent } from '../../../backends/real
 import { checkReplayPlan, loadReplayPlan } from '../../../backends/real/replay-plan.js';
 import { formatComparison } from '../../../backends/real/timeline-compare.js';
 import { LiveRecordSource, teeSinks, type Dashboard } from '../../dashboard/index.js';
-import { dashboardPort, startCommandDashboard } from '../start-dashboard.js';
+import { DASHBOARD_HOST_OPTION, DASHBOARD_TUNNEL_HINT, dashboardAddress, startCommandDashboard } from '../start-dashboard.js';
 import { SWEEP_FORMAT_HELP } from './describe.js';
 import { expectFileKind } from '../../formats/file-kind.js';
 
@@ -118,7 +120,7 @@ const command: Command = {
   name: 'run',
   summary: 'run a parameter sweep for real, on this machine, SSH hosts and/or Slurm clusters',
   usage:
-    'gridsweep run SWEEP.json --grid REALGRID.json [--heuristic H] [--journal FILE] [--resume] [--accept-new] [--record FILE] [--replay SIMRECORD | --compare SIMRECORD] [--no-watch] [--dashboard [--port N]]',
+    'gridsweep run SWEEP.json --grid REALGRID.json [--heuristic H] [--journal FILE] [--resume] [--accept-new] [--record FILE] [--replay SIMRECORD | --compare SIMRECORD] [--no-watch] [--dashboard [--port N] [--host ADDR]]',
   details: [
     'The real grid file (JSON) names the origin directory and, per cluster, its storage directory and its',
     'hosts: {"type": "local", "slots": N} or a list of SSH hosts {name, address, port, user, identityFile or',
@@ -164,6 +166,7 @@ const command: Command = {
     'actual timeline: makespan, and the median and max deviation of each task\'s start.',
     '--dashboard serves the live dashboard of the run on 127.0.0.1 (the URL, with its token, is printed',
     'first) until the run ends; `gridsweep dashboard RECORD` replays it afterwards.',
+    DASHBOARD_TUNNEL_HINT,
     '',
     SWEEP_FORMAT_HELP,
     '',
@@ -185,6 +188,7 @@ const command: Command = {
     'no-watch': { type: 'boolean', description: 'do not apply edits of the real grid file during the run' },
     dashboard: { type: 'boolean', description: 'serve a live dashboard of the run on 127.0.0.1' },
     port: { type: 'string', description: 'dashboard port (default: a random free port)', valueName: 'N' },
+    host: DASHBOARD_HOST_OPTION,
     ...schedulerFlags(REAL_RUN_DEFAULTS),
   },
   positionals: { min: 1, max: 1 },
@@ -193,7 +197,8 @@ const command: Command = {
     const gridPath = requiredString(args, 'grid');
     await loadHeuristicPlugins([stringOption(args, 'heuristic')]);
     const options = schedulerOptionsFromArgs(args, REAL_RUN_DEFAULTS);
-    if (!flagOption(args, 'dashboard') && stringOption(args, 'port') !== undefined) throw new UsageError('--port goes with --dashboard');
+    printWarnings('run', schedulerOptionWarnings(args, options));
+    for (const flag of ['port', 'host']) if (!flagOption(args, 'dashboard') && stringOption(args, flag) !== undefined) throw new UsageError(`--${flag} goes with --dashboard`);
     const resume = flagOption(args, 'resume');
     const journalPath = stringOption(args, 'journal');
     if (resume && journalPath === undefined) throw new UsageError('--resume needs --journal FILE');
@@ -217,9 +222,9 @@ const command: Command = {
     let live: LiveRecordSource | undefined;
     let dashboard: Dashboard | undefined;
     if (flagOption(args, 'dashboard')) {
-      const port = dashboardPort(args);
+      const address = dashboardAddress(args);
       live = new LiveRecordSource('run');
-      dashboard = await startCommandDashboard({ sources: [live], title: `gridsweep run ${sweepPath}`, port });
+      dashboard = await startCommandDashboard({ sources: [live], title: `gridsweep run ${sweepPath}`, ...address });
       console.log(`dashboard: ${dashboard.url}`);
     }
     const sinks = [record?.sink, live?.sink].filter((x): x is RecordSink => x !== undefined);
@@ -229,7 +234,7 @@ const command: Command = {
       progress.stop();
       console.error(`gridsweep run: interrupted${cleanup ? '; cancelling the Slurm pilots' : ''}; the journal lets --resume continue`);
       const limit = new Promise((resolve) => setTimeout(resolve, 30_000).unref());
-      void Promise.race([cleanup?.().catch(() => undefined), limit]).then(() => process.exit(130));
+      void Promise.race([cleanup?.().catch(() => undefined), limit]).then(() => process.exit(EXIT.interrupted));
     };
     process.once('SIGINT', stopOnSignal);
     try {

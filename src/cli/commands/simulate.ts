@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import type { Command, CommandArgs } from '../command.js';
 import { UsageError } from '../command.js';
+import { EXIT } from '../exit-codes.js';
+import { printWarnings, schedulerOptionWarnings, submissionWarnings } from '../inapplicable-options.js';
 import { flagOption, numberOption, requiredString, stringOption } from '../args.js';
 import { behaviorPath, checkCompatibility, loadApplication, loadGrid } from '../../formats/index.js';
 import { getHeuristic, listHeuristics } from '../../scheduler/heuristics/registry.js';
@@ -10,6 +12,7 @@ import type { SchedulerOptions } from '../../scheduler/options.js';
 import type { Dashboard, RecordedSource } from '../../dashboard/index.js';
 import type { SubmissionOptions } from '../../batch/submission.js';
 import { submissionFlags, submissionFromArgs } from '../submission-flags.js';
+import { DASHBOARD_HOST_OPTION, DASHBOARD_TUNNEL_HINT } from '../start-dashboard.js';
 import { formatBatchSites } from '../../batch/format-trace.js';
 import { loadHeuristicPlugins, strategyChoicesHelp, schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
 import type { Application } from '../../model/application.js';
@@ -17,8 +20,12 @@ import type { GridDescription } from '../../model/grid.js';
 import { DEFAULT_SAMPLE_PERIOD_S } from '../../model/grid.js';
 import type { RecordSink, RunHeader, RunRecordEvent } from '../../record/events.js';
 import { formatDiagnostic, InputError } from '../../util/diagnostics.js';
-import { simulate, type SimulationResult } from '../../../backends/sim/simulate.js';
+import { simulate, simulateStepped, type SimulationProgress, type SimulationResult } from '../../../backends/sim/simulate.js';
 import { expectFileKind } from '../../formats/file-kind.js';
+import { formatSimulationProgress, progressLine } from '../progress-line.js';
+
+/** The progress line is redrawn at most this often (a step takes a few tens of ms). */
+const PROGRESS_REDRAW_MS = 250;
 
 function sha256File(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -136,13 +143,14 @@ interface LoadedInputs {
 }
 
 /** Parses and checks the application and the grid; warnings go to stderr, errors throw InputError. */
-function loadInputs(appPath: string, gridPath: string): LoadedInputs {
+function loadInputs(appPath: string, gridPath: string, args: CommandArgs): LoadedInputs {
   const parseStart = performance.now();
   const app = loadApplication(appPath);
   const { grid, warnings } = loadGrid(gridPath);
   const problems = checkCompatibility(app, grid, appPath, gridPath);
   if (problems.some((p) => p.severity === 'error')) throw new InputError(problems);
   for (const w of [...warnings, ...problems]) console.error(formatDiagnostic(w));
+  printWarnings('simulate', submissionWarnings(args, grid));
   const inputs = inputHashes(appPath, gridPath, grid);
   return { app, grid, inputs, parseMs: performance.now() - parseStart };
 }
@@ -206,18 +214,18 @@ function summaryLine(heuristic: string, r: SimulationResult): string {
 async function serveDashboard(args: CommandArgs, appPath: string, gridPath: string, req: SimulationRequest): Promise<number> {
   // Loaded only here: the web server and the file watcher add about 50 ms to every simulation's start.
   const { runWatchLoop, serveUntilInterrupted } = await import('../../dashboard/index.js');
-  const { dashboardPort, startCommandDashboard } = await import('../start-dashboard.js');
+  const { dashboardAddress, startCommandDashboard } = await import('../start-dashboard.js');
   if (stringOption(args, 'record') !== undefined && stringOption(args, 'compare') !== undefined) {
     throw new UsageError('--record writes one run; give it without --compare');
   }
   const heuristics = dashboardHeuristics(args, req.scheduler);
-  const port = dashboardPort(args);
+  const address = dashboardAddress(args);
   const watchMode = flagOption(args, 'watch');
   const title = `gridsweep simulate ${appPath} on ${gridPath}`;
   const recordPath = stringOption(args, 'record');
 
   const runAll = (): RecordedSource[] => {
-    const loaded = loadInputs(appPath, gridPath);
+    const loaded = loadInputs(appPath, gridPath, args);
     const runs = simulateEach(loaded, heuristics, req);
     for (const { source, result } of runs) console.log(summaryLine(source.name, result));
     if (recordPath !== undefined) writeRecord(recordPath, runs[0]!.source.events);
@@ -225,7 +233,7 @@ async function serveDashboard(args: CommandArgs, appPath: string, gridPath: stri
   };
 
   if (!watchMode) {
-    const dashboard = await startCommandDashboard({ sources: runAll(), title, port });
+    const dashboard = await startCommandDashboard({ sources: runAll(), title, ...address });
     await serveUntilInterrupted(dashboard);
     return 0;
   }
@@ -242,7 +250,7 @@ async function serveDashboard(args: CommandArgs, appPath: string, gridPath: stri
     firstError = err.message;
     console.error(err.message);
   }
-  const dashboard: Dashboard = await startCommandDashboard({ sources, title, port });
+  const dashboard: Dashboard = await startCommandDashboard({ sources, title, ...address });
   if (firstError !== undefined) dashboard.showError(firstError);
   const loop = runWatchLoop({
     paths: watchedPaths(appPath, gridPath, grid),
@@ -272,10 +280,15 @@ const command: Command = {
   name: 'simulate',
   summary: 'run the scheduler on a simulated grid and report makespan, resource use and transfers',
   usage:
-    'gridsweep simulate --app APP --grid GRID [--heuristic H] [--seed S] [--record run.jsonl] [--json] [--sample-period S] [--dashboard [--port N] [--compare H1,H2,...] | --watch]',
+    'gridsweep simulate --app APP --grid GRID [--heuristic H] [--seed S] [--record run.jsonl] [--json] [--sample-period S] [--dashboard [--port N] [--host ADDR] [--compare H1,H2,...] | --watch]',
   details: [
     'The run record (--record) is JSON Lines, one event per line, written under a temporary name and',
     'renamed when the run is over. The same inputs and seed give the same record, byte for byte.',
+    'A simulation that stops before every Work is done (NOT FINISHED: the grid could make no more',
+    'progress) exits with status 3.',
+    'On a terminal, a progress line on stderr shows the simulated time, the Works done, their rate and an',
+    'ETA (nothing when stderr is a pipe or a file). Ctrl-C stops the simulation between two steps, writes no',
+    'run record (nor leaves a temporary one), says how far it got, and exits with status 130.',
     '--dashboard simulates, then serves the runs on a web page on 127.0.0.1 (the URL, with its access',
     'token, is printed as `dashboard: URL`) until Ctrl-C. --compare H1,H2,... simulates the same grid',
     'and application under each listed heuristic too, beside the --heuristic run (default xsufferage),',
@@ -283,6 +296,7 @@ const command: Command = {
     '--watch (implies --dashboard) re-runs whenever the application, the grid or its behaviour files are',
     'saved; a save that does not parse shows its error (file:line:column) in the page, and the next good',
     'save brings the charts back. Behaviour files are those the grid names when the watch starts.',
+    DASHBOARD_TUNNEL_HINT,
     '',
     strategyChoicesHelp(),
   ].join('\n'),
@@ -295,6 +309,7 @@ const command: Command = {
     'sample-period': { type: 'string', description: `seconds between behaviour samples (default ${DEFAULT_SAMPLE_PERIOD_S})`, valueName: 'S' },
     dashboard: { type: 'boolean', description: 'serve the run(s) on a live dashboard on 127.0.0.1 until Ctrl-C' },
     port: { type: 'string', description: 'dashboard port (default: a random free port)', valueName: 'N' },
+    host: DASHBOARD_HOST_OPTION,
     compare: { type: 'string', description: 'dashboard: also simulate these heuristics, beside the --heuristic run', valueName: 'H1,H2,...' },
     watch: { type: 'boolean', description: 're-run and refresh the dashboard when an input file is saved (implies --dashboard)' },
     ...schedulerFlags(),
@@ -308,6 +323,7 @@ const command: Command = {
     expectFileKind(gridPath, ['grid'], 'simulate --grid', 'a grid description (.grid)');
     await loadHeuristicPlugins([stringOption(args, 'heuristic'), ...(stringOption(args, 'compare')?.split(',').map((n) => n.trim()) ?? [])]);
     const options = schedulerOptionsFromArgs(args);
+    printWarnings('simulate', schedulerOptionWarnings(args, options));
     const seed = numberOption(args, 'seed', 1, { min: 0, max: 2 ** 32 - 1, integer: true });
     const samplePeriodS = numberOption(args, 'sample-period', DEFAULT_SAMPLE_PERIOD_S, { min: Number.MIN_VALUE });
     const asJson = flagOption(args, 'json');
@@ -315,20 +331,62 @@ const command: Command = {
       if (asJson) throw new UsageError('--json prints a report; it does not go with --dashboard or --watch');
       return serveDashboard(args, appPath, gridPath, { scheduler: options, seed, samplePeriodS, submission: submissionFromArgs(args) });
     }
-    for (const flag of ['port', 'compare'])
+    for (const flag of ['port', 'host', 'compare'])
       if (stringOption(args, flag) !== undefined) throw new UsageError(`--${flag} goes with --dashboard`);
 
-    const { app, grid, inputs, parseMs } = loadInputs(appPath, gridPath);
+    const { app, grid, inputs, parseMs } = loadInputs(appPath, gridPath, args);
 
     const recordPath = stringOption(args, 'record');
-    const file = recordPath !== undefined ? new JsonlRecordFile(recordPath) : undefined;
-    let result: SimulationResult;
+    // Listening before the temporary record exists: a Ctrl-C from then on is ours, never node's default exit.
+    let interrupted = false;
+    const onInterrupt = (): void => {
+      interrupted = true;
+    };
+    process.on('SIGINT', onInterrupt);
+    let file: JsonlRecordFile | undefined;
     try {
-      result = simulate({ app, grid, scheduler: options, seed, samplePeriodS, inputs, submission: submissionFromArgs(args), ...(file ? { record: file.sink } : {}) });
-      file?.commit();
+      file = recordPath !== undefined ? new JsonlRecordFile(recordPath) : undefined;
     } catch (err) {
+      process.removeListener('SIGINT', onInterrupt);
+      throw err;
+    }
+    // In steps, so that a terminal shows progress and Ctrl-C stops between two steps: no partial record.
+    const line = progressLine(process.stderr);
+    const startMs = performance.now();
+    let drawnMs = -Infinity;
+    let reached: SimulationProgress = { nowS: 0, worksDone: 0, worksTotal: app.works.length, events: 0 };
+    let result: SimulationResult | undefined;
+    try {
+      result = await simulateStepped(
+        { app, grid, scheduler: options, seed, samplePeriodS, inputs, submission: submissionFromArgs(args), ...(file ? { record: file.sink } : {}) },
+        {
+          onStep: (p) => {
+            reached = p;
+            const nowMs = performance.now();
+            if (nowMs - drawnMs < PROGRESS_REDRAW_MS) return;
+            drawnMs = nowMs;
+            line.update(formatSimulationProgress(p, nowMs - startMs));
+          },
+          shouldStop: () => interrupted,
+        },
+      );
+      line.done();
+      if (result === undefined) file?.discard();
+      else file?.commit();
+    } catch (err) {
+      line.done();
       file?.discard();
       throw err;
+    } finally {
+      process.removeListener('SIGINT', onInterrupt);
+    }
+    if (result === undefined) {
+      const n = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 0 });
+      console.error(
+        `gridsweep simulate: interrupted after ${((performance.now() - startMs) / 1000).toFixed(1)} s, at simulated time ${n(reached.nowS)} s: ` +
+          `${n(reached.worksDone)} of ${n(reached.worksTotal)} Works done, ${n(reached.events)} events${recordPath !== undefined ? `; no run record written` : ''}`,
+      );
+      return EXIT.interrupted;
     }
     if (asJson) {
       const { batch, ...rest } = result;
@@ -338,7 +396,11 @@ const command: Command = {
       console.log(`parsing: ${parseMs.toFixed(1)} ms`);
       if (recordPath !== undefined) console.log(`run record: ${recordPath}`);
     }
-    return 0;
+    if (!result.finished) {
+      console.error(`gridsweep simulate: not finished: ${result.worksDone} of ${result.worksTotal} Works done when the grid could make no more progress (exit status ${EXIT.unfinished})`);
+      return EXIT.unfinished;
+    }
+    return EXIT.ok;
   },
 };
 

@@ -1,0 +1,29 @@
+// The exit statuses of `gridsweep`, in one place so that the commands, `gridsweep --help` and the README
+// say the same thing. Scripts and CI tell a run that did not finish (3) from one that failed (1).
+
+export const EXIT = {
+  ok: 0,
+  /** Bad input, a failed task or run, a schedule violation. */
+  failure: 1,
+  /** Bad command line: unknown option or command, a missing or bad value. */
+  usage: 2,
+  /** A simulation stopped before every Work was done (the grid could make no more progress). */
+  unfinished: 3,
+  /** A bug in gridsweep (sysexits' EX_SOFTWARE). */
+  internal: 70,
+  /** Interrupted by Ctrl-C (SIGINT), 128 + 2 as shells report it. */
+  interrupted: 130,
+} as const;
+
+/** The "Exit status" block of `gridsweep --help` and of the README's CLI reference. */
+export function exitStatusHelp(): string[] {
+  return [
+    `  ${EXIT.ok}    success`,
+    `  ${EXIT.failure}    failure: bad input, a task or run that failed, a schedule violation (trace --check)`,
+    `  ${EXIT.usage}    usage error: unknown command or option, missing or bad option value`,
+    `  ${EXIT.unfinished}    not finished: a simulation stopped before every Work was done (simulate; experiment if`,
+    '       any run did; 1 wins when something also failed)',
+    `  ${EXIT.internal}   internal error (a bug: please report it)`,
+    `  ${EXIT.interrupted}  interrupted (Ctrl-C)`,
+  ];
+}
