@@ -7,6 +7,7 @@ import { COMMAND_NAMES } from './commands-list.js';
 import { EXIT } from './exit-codes.js';
 import { closestName } from '../formats/names.js';
 import { commandHelp, mainHelp } from './help.js';
+import { renameOldOptions } from './option-scheme.js';
 import { loadAllCommands, loadCommand } from './registry.js';
 import { InputError } from '../util/diagnostics.js';
 import { PluginError } from '../scheduler/heuristics/plugin.js';
@@ -61,7 +62,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     const options = Object.fromEntries(
       Object.entries(command.options).map(([k, { description: _d, valueName: _v, ...o }]) => [k, o]),
     );
-    const parsed = parseArgs({ args: [...rest], options, allowPositionals: true, strict: true, tokens: true });
+    const renamed = renameOldOptions(name, new Set(Object.keys(command.options)), rest);
+    for (const note of renamed.notes) console.error(note);
+    const parsed = parseArgs({ args: renamed.args, options, allowPositionals: true, strict: true, tokens: true });
     const { min, max } = command.positionals;
     if (parsed.positionals.length < min || parsed.positionals.length > max) {
       throw new UsageError(

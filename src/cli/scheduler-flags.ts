@@ -9,8 +9,9 @@ import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../scheduler/o
 import { listStrategyFamilies } from '../scheduler/strategies/registry.js';
 
 
+/** A field's flag: kebab-case, without the seconds suffix of its name (overdueGraceS → overdue-grace). */
 function kebab(field: string): string {
-  return field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  return field.replace(/(?<=[a-z])S$/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
 /** Numeric fields whose flags are not named after the field (the strategy parameters' help comes from the registry). */

@@ -48,7 +48,7 @@ describe('gridsweep trace', () => {
 
   it('writes the simulated schedule as SWF that reads back, with every job and its wait', () => {
     const schedule = join(dir, 'schedule.swf');
-    const r = gridsweep('trace', workload, '--policy', 'conservative', '--allocator', 'best-fit', '--schedule-out', schedule, '--check');
+    const r = gridsweep('trace', workload, '--policy', 'conservative', '--allocator', 'best-fit', '--schedule', schedule, '--check');
     expect(r.stderr).toBe('checked 2,000 jobs: no violation (cores, order, reservations)\n');
     expect(r.status).toBe(0);
     // Completion order is not submit order, so the lines are read here rather than through the reader.
@@ -83,7 +83,7 @@ describe('gridsweep trace', () => {
     writeFileSync(bad, '; MaxNodes: 1\n; MaxProcs: 4\n1 0 -1 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n2 5 -1 x 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n');
     const out = join(dir, 'out', 'schedule.swf');
     mkdirSync(join(dir, 'out'));
-    const r = gridsweep('trace', bad, '--schedule-out', out);
+    const r = gridsweep('trace', bad, '--schedule', out);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('bad.swf:4:8: error: field 4 (run time) is not a number');
     expect(existsSync(out)).toBe(false);

@@ -72,9 +72,9 @@ describe('options that cannot apply', () => {
     expect(gridsweep(...base, '--heuristic', 'randomized-minmin', '--random-tolerance', '0.1').stderr).toBe('');
   });
 
-  it('--hybrid-wait-s without --link-order hybrid, in run too (before it reads any file)', () => {
-    const r = gridsweep('run', 'none.json', '--grid', 'none-real.json', '--hybrid-wait-s', '5');
-    expect(r.stderr).toContain('gridsweep run: warning: --hybrid-wait-s has no effect without --link-order hybrid (this run uses --link-order greedy); it is ignored');
+  it('--hybrid-wait without --link-order hybrid, in run too (before it reads any file)', () => {
+    const r = gridsweep('run', 'none.json', '--grid', 'none-real.json', '--hybrid-wait', '5');
+    expect(r.stderr).toContain('gridsweep run: warning: --hybrid-wait has no effect without --link-order hybrid (this run uses --link-order greedy); it is ignored');
   });
 
   it('--jobs on a batch experiment (its trace runs go one after another): a warning', () => {

@@ -32,7 +32,7 @@ const command: Command = {
   usage: 'gridsweep describe SWEEP.json [-o FILE] [--origin DIR | --grid REALGRID.json]',
   details: `${SWEEP_FORMAT_HELP}\nInput sizes are read from the files in the origin directory: --origin, else the real grid's\norigin, else the sweep file's directory. --grid also sets the number of architectures.`,
   options: {
-    output: { type: 'string', short: 'o', description: 'write to this file (atomically) instead of standard output', valueName: 'FILE' },
+    out: { type: 'string', short: 'o', description: 'write to this file (atomically) instead of standard output', valueName: 'FILE' },
     origin: { type: 'string', description: 'the origin directory holding the input files', valueName: 'DIR' },
     grid: { type: 'string', description: 'a real grid file (origin directory and architectures)', valueName: 'REALGRID' },
   },
@@ -46,7 +46,7 @@ const command: Command = {
     const grid = gridPath !== undefined ? loadRealGrid(gridPath) : undefined;
     const originDir = stringOption(args, 'origin') ?? grid?.originDir ?? dirname(resolve(sweepPath));
     const expanded = expandSweep(loaded, { originDir, ...(grid ? { architectures: realGridArchitectures(grid) } : {}) });
-    const out = stringOption(args, 'output');
+    const out = stringOption(args, 'out');
     if (out === undefined) process.stdout.write(writeApplication(expanded.application));
     else {
       saveApplication(out, expanded.application);

@@ -77,7 +77,7 @@ const command: Command = {
     'Every SPEC.json is checked before anything is generated; a mistake is reported at file:line:column.',
   ].join('\n'),
   options: {
-    output: { type: 'string', short: 'o', description: 'the file to write', valueName: 'OUT' },
+    out: { type: 'string', short: 'o', description: 'the file to write', valueName: 'OUT' },
     seed: { type: 'string', description: 'generator seed (default 1)', valueName: 'N' },
     root: { type: 'string', description: 'fig11: the folder to write under', valueName: 'DIR' },
   },
@@ -93,7 +93,7 @@ const command: Command = {
     }
     const specPath = args.positionals[1];
     if (specPath === undefined) throw new UsageError(`${kind} needs a specification file`);
-    const out = stringOption(args, 'output');
+    const out = stringOption(args, 'out');
     if (out === undefined) throw new UsageError('-o OUT is required');
     const seed = numberOption(args, 'seed', 1, { min: 0, max: 2 ** 32 - 1, integer: true });
     const rng = new Rng(seed);

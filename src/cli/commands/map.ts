@@ -42,7 +42,7 @@ const command: Command = {
     mapper: { type: 'string', description: `the task mapper, or all of them (default all): ${listMappers().map((m) => m.name).join(', ')}`, valueName: 'M' },
     'message-bytes': { type: 'string', description: 'bytes in one message between two communicating ranks (default 1)', valueName: 'B' },
     json: { type: 'boolean', description: 'print one JSON object (the per-mapper figures) instead of the table' },
-    out: { type: 'string', description: 'write one CSV row per mapper and job (written to a temporary name, then renamed)', valueName: 'FILE.csv' },
+    out: { type: 'string', short: 'o', description: 'write one CSV row per mapper and job (written to a temporary name, then renamed)', valueName: 'FILE.csv' },
   },
   positionals: { min: 1, max: 1 },
   async run(args) {

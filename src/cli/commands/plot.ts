@@ -22,14 +22,14 @@ const command: Command = {
   ].join('\n'),
   options: {
     kind: { type: 'string', short: 'k', description: 'line, box or gantt', valueName: 'KIND' },
-    output: { type: 'string', short: 'o', description: 'the SVG file to write (atomically)', valueName: 'OUT.svg' },
+    out: { type: 'string', short: 'o', description: 'the SVG file to write (atomically)', valueName: 'OUT.svg' },
     'log-x': { type: 'boolean', description: 'line chart: logarithmic x axis' },
     title: { type: 'string', description: 'chart title', valueName: 'TEXT' },
   },
   positionals: { min: 1, max: 1 },
   async run(args) {
     const input = args.positionals[0]!;
-    const out = stringOption(args, 'output');
+    const out = stringOption(args, 'out');
     if (out === undefined) throw new UsageError('-o OUT.svg is required');
     const sniffed = sniffFileKind(input);
     const kindArg = stringOption(args, 'kind') ?? (input.endsWith('.jsonl') || sniffed === 'run-record' ? 'gantt' : 'line');

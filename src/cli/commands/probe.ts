@@ -21,7 +21,7 @@ const command: Command = {
     'and nothing is written.',
   ].join('\n'),
   options: {
-    output: { type: 'string', short: 'o', description: 'folder to write the grid description into', valueName: 'DIR' },
+    out: { type: 'string', short: 'o', description: 'folder to write the grid description into', valueName: 'DIR' },
     samples: { type: 'string', description: 'rounds of measurement (default 5)', valueName: 'N' },
     interval: { type: 'string', description: 'seconds between rounds, the sample period (default 1)', valueName: 'S' },
     'transfer-bytes': { type: 'string', description: 'size of the test file sent to each cluster (default 1048576)', valueName: 'B' },
@@ -30,7 +30,7 @@ const command: Command = {
   positionals: { min: 1, max: 1 },
   async run(args) {
     const gridPath = args.positionals[0]!;
-    const outDir = requiredString(args, 'output');
+    const outDir = requiredString(args, 'out');
     const samples = numberOption(args, 'samples', 5, { integer: true, min: 1, max: 100000 });
     const intervalS = numberOption(args, 'interval', 1, { min: 0.01 });
     const transferBytes = numberOption(args, 'transfer-bytes', 1 << 20, { integer: true, min: 1024, max: 1 << 30 });

@@ -17,14 +17,14 @@ const command: Command = {
     'The output is written atomically; nothing is written if the record has errors.',
   ].join('\n'),
   options: {
-    output: { type: 'string', short: 'o', description: 'the file to write', valueName: 'OUT' },
+    out: { type: 'string', short: 'o', description: 'the file to write', valueName: 'OUT' },
     format: { type: 'string', short: 'f', description: 'html or chrome', valueName: 'FORMAT', default: 'html' },
   },
   positionals: { min: 1, max: 1 },
   async run(args) {
     const format = stringOption(args, 'format') ?? 'html';
     if (format !== 'html' && format !== 'chrome') throw new UsageError(`--format takes html or chrome, got '${format}'`);
-    const out = requiredString(args, 'output');
+    const out = requiredString(args, 'out');
     const record = args.positionals[0]!;
     expectFileKind(record, ['run-record'], 'report', 'a run record');
     const { subtasks, bytes } = await writeReport(record, out, format as ReportFormat);

@@ -176,7 +176,7 @@ const command: Command = {
   ].join('\n'),
   options: {
     grid: { type: 'string', short: 'g', description: 'the real grid file', valueName: 'REALGRID' },
-    journal: { type: 'string', short: 'j', description: 'journal file (needed for --resume)', valueName: 'FILE' },
+    journal: { type: 'string', description: 'journal file (needed for --resume)', valueName: 'FILE' },
     resume: { type: 'boolean', description: 'continue the run the journal describes, skipping verified tasks' },
     'accept-new': { type: 'boolean', description: 'add SSH hosts missing from known_hosts (never a changed key)' },
     record: { type: 'string', description: 'write the run record (JSON Lines) to this file', valueName: 'FILE' },

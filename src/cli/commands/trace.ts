@@ -20,7 +20,7 @@ function choice(args: Parameters<Command['run']>[0], name: string, valid: readon
 const command: Command = {
   name: 'trace',
   summary: 'simulate an SWF workload on one batch cluster under a batch policy and print the job metrics',
-  usage: 'gridsweep trace WORKLOAD.swf [--policy P] [--machine M] [--allocator A] [--nodes N --cores-per-node C] [--json] [--schedule-out FILE.swf] [--allocation-log FILE] [--check]',
+  usage: 'gridsweep trace WORKLOAD.swf [--policy P] [--machine M] [--allocator A] [--nodes N --cores-per-node C] [--json] [--schedule FILE.swf] [--allocation-log FILE] [--check]',
   details: [
     'The workload is read as a stream (Standard Workload Format, 18 fields per job, -1 = unknown); the',
     'cluster size defaults to the header (MaxNodes nodes of MaxProcs / MaxNodes cores; --nodes alone changes',
@@ -48,7 +48,7 @@ const command: Command = {
     'cores-per-node': { type: 'string', description: 'cores per node (default: the header\'s MaxProcs / MaxNodes; on a mesh MaxProcs / its nodes, or 1)', valueName: 'C' },
     'bounded-slowdown-threshold': { type: 'string', description: `the run time below which bounded slowdown counts a job as this long (default ${DEFAULT_BOUNDED_SLOWDOWN_THRESHOLD_S} s)`, valueName: 'S' },
     json: { type: 'boolean', description: 'print one JSON object instead of the report' },
-    'schedule-out': { type: 'string', description: 'write the simulated schedule as SWF (wait filled in, jobs in the order they ended)', valueName: 'FILE' },
+    schedule: { type: 'string', description: 'write the simulated schedule as SWF (wait filled in, jobs in the order they ended)', valueName: 'FILE' },
     check: { type: 'boolean', description: 'check the schedule as it is made (cores, order, reservations); exit 1 on a violation, else say how many jobs it checked' },
   },
   positionals: { min: 1, max: 1 },
@@ -72,7 +72,7 @@ const command: Command = {
         allocator,
         allocationLog: stringOption(args, 'allocation-log'),
         boundedSlowdownThresholdS: numberOption(args, 'bounded-slowdown-threshold', DEFAULT_BOUNDED_SLOWDOWN_THRESHOLD_S, { min: 0 }),
-        scheduleOut: stringOption(args, 'schedule-out'),
+        scheduleOut: stringOption(args, 'schedule'),
         check: flagOption(args, 'check'),
       });
     } catch (err) {
