@@ -10,7 +10,7 @@ import { curveOrder } from '../../../src/batch/machines/node-allocators/curves.j
 import { createNodeAllocator } from '../../../src/batch/machines/node-allocators/registry.js';
 import { Topology } from '../../../src/batch/machines/topology.js';
 import { Rng } from '../../../src/util/rng.js';
-import { contractProblem, freeExcept, randomFree } from './free-mask.js';
+import { expectContractOnRandomStates, freeExcept } from './free-mask.js';
 
 const mesh4 = new Topology('mesh', [4, 4, 1]);
 
@@ -135,19 +135,7 @@ describe('linear family', () => {
       for (const curve of ['row-major', 'snake', 'hilbert']) {
         for (const selection of ['free-list', 'first-fit', 'best-fit']) {
           const a = createNodeAllocator(`linear:${curve}:${selection}`, topology);
-          for (let trial = 0; trial < 30; trial++) {
-            const free = randomFree(topology, rng, rng.uniform(0.1, 0.9));
-            const before = free.isFree.slice();
-            const count = rng.int(free.count + 2);
-            const got = a.allocate(free, count);
-            expect(free.isFree).toEqual(before);
-            if (count > free.count) {
-              expect(got).toBeUndefined();
-              continue;
-            }
-            expect(contractProblem(free, count, got)).toBe('');
-            expect(a.allocate(free, count)).toEqual(got);
-          }
+          expectContractOnRandomStates(a, topology, rng, { trials: 30, pFreeMin: 0.1, pFreeMax: 0.9, sameTwice: true });
         }
       }
     }

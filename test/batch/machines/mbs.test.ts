@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createNodeAllocator } from '../../../src/batch/machines/node-allocators/registry.js';
 import { Topology } from '../../../src/batch/machines/topology.js';
 import { Rng } from '../../../src/util/rng.js';
-import { contractProblem, freeExcept, randomFree } from './free-mask.js';
+import { expectContractOnRandomStates, freeExcept } from './free-mask.js';
 
 function mbs(topology: Topology, busy: number[], count: number): number[] | undefined {
   const got = createNodeAllocator('mbs', topology).allocate(freeExcept(topology, busy), count);
@@ -90,19 +90,7 @@ describe('mbs family', () => {
     const topologies = [mesh4, new Topology('mesh', [4, 4, 2]), new Topology('mesh', [8, 8, 4]), new Topology('torus', [5, 3, 1]), new Topology('mesh', [7, 6, 3]), new Topology('mesh', [9, 1, 1])];
     for (const topology of topologies) {
       const a = createNodeAllocator('mbs', topology);
-      for (let trial = 0; trial < 200; trial++) {
-        const free = randomFree(topology, rng, rng.uniform(0.1, 1));
-        const before = free.isFree.slice();
-        const count = rng.int(free.count + 2);
-        const got = a.allocate(free, count);
-        expect(free.isFree).toEqual(before);
-        if (count > free.count) {
-          expect(got).toBeUndefined();
-          continue;
-        }
-        expect(contractProblem(free, count, got)).toBe('');
-        expect(a.allocate(free, count)).toEqual(got);
-      }
+      expectContractOnRandomStates(a, topology, rng, { trials: 200, pFreeMin: 0.1, sameTwice: true });
     }
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createNodeAllocator } from '../../../src/batch/machines/node-allocators/registry.js';
 import { Topology } from '../../../src/batch/machines/topology.js';
 import { Rng } from '../../../src/util/rng.js';
-import { contractProblem, freeExcept, randomFree } from './free-mask.js';
+import { expectContractOnRandomStates, freeExcept } from './free-mask.js';
 
 const mesh4 = new Topology('mesh', [4, 4, 1]);
 
@@ -67,15 +67,7 @@ describe('random', () => {
     const rng = new Rng(5);
     for (const topology of [mesh4, new Topology('mesh', [8, 8, 4]), new Topology('torus', [5, 3, 1])]) {
       const a = createNodeAllocator('random:3', topology);
-      for (let trial = 0; trial < 200; trial++) {
-        const free = randomFree(topology, rng, rng.uniform(0.1, 1));
-        const before = free.isFree.slice();
-        const count = rng.int(free.count + 2);
-        const got = a.allocate(free, count);
-        expect(free.isFree).toEqual(before);
-        if (count > free.count) expect(got).toBeUndefined();
-        else expect(contractProblem(free, count, got)).toBe('');
-      }
+      expectContractOnRandomStates(a, topology, rng, { trials: 200, pFreeMin: 0.1, sameTwice: false });
     }
   });
 });

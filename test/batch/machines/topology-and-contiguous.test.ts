@@ -6,12 +6,8 @@ import { createNodeAllocator } from '../../../src/batch/machines/node-allocators
 import { MachineSpecError, parseMachine } from '../../../src/batch/machines/registry.js';
 import { boxShape } from '../../../src/batch/machines/submesh-shape.js';
 import { Topology } from '../../../src/batch/machines/topology.js';
+import { freeExcept } from './free-mask.js';
 
-function freeNodes(topology: Topology, busy: readonly number[]) {
-  const isFree = new Uint8Array(topology.nodes).fill(1);
-  for (const b of busy) isFree[b] = 0;
-  return { topology, isFree, count: topology.nodes - busy.length };
-}
 
 describe('machines', () => {
   it('places nodes row-major and counts hops by L1 distance, wrapping on a torus', () => {
@@ -51,7 +47,7 @@ describe('contiguous allocators on a 4×4 mesh with nodes 1 and 6 busy', () => {
   //   y=2:  8   9  10  11
   //   y=3: 12  13  14  15
   const mesh = parseMachine('mesh:4x4') as Topology;
-  const state = freeNodes(mesh, [1, 6]);
+  const state = freeExcept(mesh, [1, 6]);
 
   it('first-fit takes the free 2×2 box with the lowest corner', () => {
     // Corners 0, 1, 2 and 5 each hold a busy node; corner 4 (nodes 4, 5, 8, 9) is the first free box.
@@ -75,7 +71,7 @@ describe('contiguous allocators on a 4×4 mesh with nodes 1 and 6 busy', () => {
 
   it('cannot place a job although enough nodes are free, where a non-contiguous allocator can', () => {
     // A checkerboard: 8 free nodes, no two of them neighbours.
-    const board = freeNodes(mesh, [0, 2, 5, 7, 8, 10, 13, 15]);
+    const board = freeExcept(mesh, [0, 2, 5, 7, 8, 10, 13, 15]);
     expect(createNodeAllocator('contiguous', mesh).allocate(board, 2)).toBeUndefined();
     expect([...createNodeAllocator('linear:row-major:free-list', mesh).allocate(board, 2)!]).toEqual([1, 3]);
   });
