@@ -12,14 +12,11 @@ import { CorePlacement } from './core-placement.js';
 import { startJob, type BatchJob, type StartedJob } from './job.js';
 import { JobMetrics, type JobMetricsSummary } from './job-metrics.js';
 import { AllocationMetrics } from './machines/allocation-metrics.js';
-import type { Placement, RunningAllocation } from './placement.js';
+import type { BatchClusterShape, Placement, RunningAllocation } from './placement.js';
 import type { BatchPolicy, BatchQueue, Machine } from './policies/policy.js';
 import { MinHeap } from '../util/min-heap.js';
 
-export interface BatchClusterShape {
-  readonly nodes: number;
-  readonly coresPerNode: number;
-}
+export type { BatchClusterShape } from './placement.js';
 
 /** What happens to jobs, for records, writers and checkers. */
 export interface ScheduleObserver {

@@ -5,14 +5,13 @@
 // share.
 import type { Allocator } from './allocators/allocator.js';
 import { getAllocator, listAllocators } from './allocators/registry.js';
-import type { BatchClusterShape } from './batch-cluster.js';
 import { CorePlacement } from './core-placement.js';
 import { NodePlacement } from './machines/node-placement.js';
 import { AllocatorSpecError, type NodeAllocator } from './machines/node-allocator.js';
 import { createNodeAllocator, isNodeAllocatorSpec } from './machines/node-allocators/registry.js';
 import { isTopology, machineName, parseMachine, type MachineSpec } from './machines/registry.js';
 import type { Topology } from './machines/topology.js';
-import type { Placement } from './placement.js';
+import type { BatchClusterShape, Placement } from './placement.js';
 import { getBatchPolicy, listBatchPolicies } from './policies/registry.js';
 import type { BatchPolicy } from './policies/policy.js';
 

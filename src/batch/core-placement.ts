@@ -2,9 +2,8 @@
 // hold several jobs — chosen by a core allocator (allocators/). Any job that asks for no more cores than
 // are free can start, so EASY's reservation is a count.
 import type { Allocator } from './allocators/allocator.js';
-import type { BatchClusterShape } from './batch-cluster.js';
 import type { BatchJob } from './job.js';
-import type { Placement, RunningAllocation } from './placement.js';
+import type { BatchClusterShape, Placement, RunningAllocation } from './placement.js';
 import { countReservation } from './policies/count-reservation.js';
 import type { Reservation } from './policies/policy.js';
 

@@ -7,6 +7,12 @@ import type { BatchJob } from './job.js';
 import type { AllocationQuality } from './machines/allocation-quality.js';
 import type { Reservation, RunningEnd } from './policies/policy.js';
 
+/** A cluster's size: nodes of equal core counts. */
+export interface BatchClusterShape {
+  readonly nodes: number;
+  readonly coresPerNode: number;
+}
+
 /** A running job as a placement sees it: its limit, its cores, and where it runs ([node, cores, …]). */
 export interface RunningAllocation extends RunningEnd {
   readonly allocation: readonly number[];
