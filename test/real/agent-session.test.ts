@@ -119,8 +119,8 @@ describe('the agent', () => {
     const scratch = scratchDir();
     const agent = await AgentSession.open(localClient, 'here');
     const dir = join(scratch, 'work', 'w1.a1');
-    // stdout: "0123456789" then the bytes 255 0 10 (13 bytes); keep 5: its last 5 are "9", 255, 0, 10... that
-    // is "89" + [255, 0, 10]. stderr: nothing (size 0, empty tail).
+    // stdout: "0123456789" then the bytes 255 0 10 (13 bytes); keep 5: its last 5 bytes are "8", "9", 255, 0,
+    // 10 (0x38 0x39 0xff 0x00 0x0a). stderr: nothing (size 0, empty tail).
     const r = await agent.task({ dir, argv: ['sh', '-c', "printf '0123456789\\377\\0\\n'", 'task'], links: [], dirs: [], outputs: [], keep: 5 });
     expect(r.kept).toEqual([
       [13, Buffer.from([0x38, 0x39, 255, 0, 10]).toString('base64')],

@@ -67,7 +67,7 @@ function startLines(e: Extract<RunLogEvent, { kind: 'start' }>, places: RunPlace
   return [
     `outputs:   ${shownPath(outputs)}${e.outputsDir === '' ? '' : '/'}`,
     `journal:   ${shownPath(places.journal)}${places.continuing ? '' : ' (a later run continues from it; --fresh starts over)'}`,
-    `task logs: ${shownPath(places.logsDir)}/N.out and N.err (the last 64 KiB of each task's stdout and stderr)`,
+    `task logs: ${shownPath(places.logsDir)}/N.out and N.err (the last 64 KiB of each task's stdout and stderr; no file for an empty one)`,
     ...(places.continuing ? [`${e.skipped} of ${all} tasks already done (journal ${shownPath(places.journal)}); running ${e.total} (--fresh starts over)`] : []),
   ];
 }
