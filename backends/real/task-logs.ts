@@ -2,8 +2,7 @@
 // as <dir>/<work>.out and <dir>/<work>.err (the last attempt's; a stream that wrote nothing leaves no
 // file), so that what a task printed is not lost. Off the hot path: the logs of one turn of the event loop
 // are written together, asynchronously (on libuv's thread pool), never with a synchronous call per task.
-import { mkdirSync, readdirSync } from 'node:fs';
-import { unlink, writeFile } from 'node:fs/promises';
+import { mkdirSync, readdirSync, unlink, writeFile } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkId } from '../../src/model/application.js';
 import type { TaskExit } from './endpoint.js';
@@ -72,13 +71,12 @@ export class TaskLogs {
   /** Writes a log, or removes an earlier one when the stream was empty this time. */
   private async put(path: string, name: string, data: Buffer): Promise<void> {
     try {
+      // The callback forms: lighter than fs/promises' (no FileHandle per file).
       if (data.length > 0) {
         this.present.add(name);
-        await writeFile(path, data);
+        await new Promise<void>((resolve, reject) => writeFile(path, data, (err) => (err ? reject(err) : resolve())));
       } else if (this.present.delete(name)) {
-        await unlink(path).catch((err: NodeJS.ErrnoException) => {
-          if (err.code !== 'ENOENT') throw err;
-        });
+        await new Promise<void>((resolve, reject) => unlink(path, (err) => (err && err.code !== 'ENOENT' ? reject(err) : resolve())));
       }
     } catch (err) {
       this.problem ??= `task logs in ${this.dir} could not be written: ${(err as Error).message}`;

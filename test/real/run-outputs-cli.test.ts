@@ -3,7 +3,7 @@
 // and say so; --fresh moves the journal and task logs aside and recomputes; a controller killed with
 // SIGKILL is continued by running the same command again, without redoing a verified task. Each task's
 // stdout and stderr are kept (the last 64 KiB of each) in ORIGIN/.gridsweep/SWEEP/logs/, and a task
-// given up shows the last lines of its stderr in the summary.
+// given up shows the last lines of its stderr in the summary; --no-task-logs keeps none.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -128,6 +128,13 @@ describe('gridsweep run: outputs, journal and task logs in the origin', () => {
     expect(full.length).toBe(220018);
     const kept = readFileSync(join(logs, '1.out'), 'utf8');
     expect(kept).toBe(`[gridsweep: the first 154482 of 220018 bytes were left out; the last 65536 follow]\n${full.slice(-65536)}`);
+
+    // --no-task-logs keeps none (the earlier run's logs moved aside by --fresh, none written anew).
+    const none = await runGridsweep(['run', o.sweep, '--grid', o.grid, '--fresh', '--no-task-logs']);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toContain('task logs: none (--no-task-logs)\n');
+    expect(none.stdout).toMatch(/tasks: 3 done and verified, 0 skipped/);
+    expect(existsSync(logs)).toBe(false);
   }, 60_000);
 
   it('shows the last lines of a failed task\'s stderr in the summary and keeps all of it in its log', async () => {

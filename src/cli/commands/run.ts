@@ -58,6 +58,8 @@ interface RunPlaces {
   readonly journal: string;
   readonly logsDir: string;
   readonly continuing: boolean;
+  /** Task logs are kept (not --no-task-logs). */
+  readonly taskLogs: boolean;
 }
 
 /** Printed once the run knows what it has to do: where its outputs, journal and task logs go, and what it skips. */
@@ -67,7 +69,7 @@ function startLines(e: Extract<RunLogEvent, { kind: 'start' }>, places: RunPlace
   return [
     `outputs:   ${shownPath(outputs)}${e.outputsDir === '' ? '' : '/'}`,
     `journal:   ${shownPath(places.journal)}${places.continuing ? '' : ' (a later run continues from it; --fresh starts over)'}`,
-    `task logs: ${shownPath(places.logsDir)}/N.out and N.err (the last 64 KiB of each task's stdout and stderr; no file for an empty one)`,
+    places.taskLogs ? `task logs: ${shownPath(places.logsDir)}/N.out and N.err (the last 64 KiB of each task's stdout and stderr; no file for an empty one)` : 'task logs: none (--no-task-logs)',
     ...(places.continuing ? [`${e.skipped} of ${all} tasks already done (journal ${shownPath(places.journal)}); running ${e.total} (--fresh starts over)`] : []),
   ];
 }
@@ -145,12 +147,13 @@ function placesSummary(result: RealRunResult, places: RunPlaces): string[] {
   const failed = [...result.worksFailed].sort((a, b) => a - b);
   const tails = failed.slice(0, shown).flatMap((w) => {
     const tail = result.stderrTails.get(w);
-    return tail === undefined ? [] : [`task ${w} stderr (last lines; all of it in ${shownPath(join(places.logsDir, `${w}.err`))}):`, ...tailLines(tail, 5)];
+    const where = places.taskLogs ? `; all of it in ${shownPath(join(places.logsDir, `${w}.err`))}` : '';
+    return tail === undefined ? [] : [`task ${w} stderr (last lines${where}):`, ...tailLines(tail, 5)];
   });
   return [
     ...tails,
-    ...(failed.length > shown ? [`(${failed.length - shown} more failed tasks: their stderr is in ${shownPath(places.logsDir)}/)`] : []),
-    `outputs in ${shownPath(outputs)}/; task logs in ${shownPath(places.logsDir)}/; journal ${shownPath(places.journal)}`,
+    ...(failed.length > shown ? [`(${failed.length - shown} more failed tasks${places.taskLogs ? `: their stderr is in ${shownPath(places.logsDir)}/` : ''})`] : []),
+    `outputs in ${shownPath(outputs)}/; ${places.taskLogs ? `task logs in ${shownPath(places.logsDir)}/; ` : ''}journal ${shownPath(places.journal)}`,
     ...(result.taskLogs?.problem !== undefined ? [`warning: ${result.taskLogs.problem}`] : []),
   ];
 }
@@ -173,7 +176,8 @@ const command: Command = {
     'its start and end); the journal in ORIGIN/.gridsweep/SWEEP/journal.jsonl (SWEEP: the sweep file\'s name',
     'without .json) unless --journal names one; the last 64 KiB of each task\'s standard output and error',
     'in ORIGIN/.gridsweep/SWEEP/logs/N.out and N.err (N: the task number; the last attempt\'s; a stream that',
-    'wrote nothing leaves no file; on SSH hosts with "transport": "exec", the last 4000 bytes of stderr only).',
+    'wrote nothing leaves no file; on SSH hosts with "transport": "exec", the last 4000 bytes of stderr only;',
+    '--no-task-logs keeps none, saving a file per task that prints).',
     'The summary shows the last lines of stderr of the tasks given up. A second run of the same sweep',
     'continues the first from the default journal, as --resume does: it says how many tasks are already',
     'done and runs the others. --fresh starts over: it renames the journal and the logs aside (NAME.TIME),',
@@ -239,6 +243,7 @@ const command: Command = {
     replay: { type: 'string', description: 'follow the schedule of this simulation record exactly', valueName: 'SIMRECORD' },
     compare: { type: 'string', description: 'compare the run with this simulation record (predicted vs actual)', valueName: 'SIMRECORD' },
     'no-watch': { type: 'boolean', description: 'do not apply edits of the real grid file during the run' },
+    'no-task-logs': { type: 'boolean', description: "do not keep the tasks' stdout and stderr (saves a file per task that prints)" },
     dashboard: { type: 'boolean', description: 'serve a live dashboard of the run on 127.0.0.1' },
     port: { type: 'string', description: 'dashboard port (default: a random free port)', valueName: 'N' },
     ...schedulerFlags(REAL_RUN_DEFAULTS),
@@ -274,7 +279,8 @@ const command: Command = {
       for (const m of moveAside([journalPath, files.logsDir])) console.log(`moved aside: ${shownPath(m.from)} -> ${shownPath(m.to)}`);
       if (!fresh) console.log(`(--${replayPath !== undefined ? 'replay' : 'compare'} runs every task, so it starts afresh)`);
     } else if (explicitJournal === undefined && earlier) continuing = true;
-    const places: RunPlaces = { journal: journalPath, logsDir: files.logsDir, continuing };
+    const taskLogs = !flagOption(args, 'no-task-logs');
+    const places: RunPlaces = { journal: journalPath, logsDir: files.logsDir, continuing, taskLogs };
     const recordPath = stringOption(args, 'record');
     const record = recordPath !== undefined ? recordFile(recordPath) : undefined;
     let live: LiveRecordSource | undefined;
@@ -306,7 +312,7 @@ const command: Command = {
           seed,
           journalPath,
           resume: continuing,
-          taskLogsDir: files.logsDir,
+          ...(taskLogs ? { taskLogsDir: files.logsDir } : {}),
           acceptNew: flagOption(args, 'accept-new'),
           record: teeSinks(...sinks),
           log: progress.log,
