@@ -18,6 +18,20 @@ export interface TaskLaunch {
   readonly inputs: readonly { readonly storageName: string; readonly path: string }[];
   /** Relative output paths; their parent directories are created before the task starts. */
   readonly outputs: readonly string[];
+  /**
+   * Keep the task's standard output and error and bring back the last this-many bytes of each with its
+   * exit (TaskExit.kept). Endpoints without the agent ("transport": "exec") bring back neither.
+   */
+  readonly keepOutputBytes?: number;
+}
+
+/** The ends of a task's standard output and error, as TaskLaunch.keepOutputBytes asked. */
+export interface KeptOutput {
+  /** The last bytes of its standard output, and how many it wrote in all. */
+  readonly stdout: Buffer;
+  readonly stdoutBytes: number;
+  readonly stderr: Buffer;
+  readonly stderrBytes: number;
 }
 
 export interface TaskExit {
@@ -25,6 +39,8 @@ export interface TaskExit {
   readonly signal: string | null;
   /** The last few KB of the task's standard error. */
   readonly stderrTail: string;
+  /** With TaskLaunch.keepOutputBytes, where the endpoint supports it. */
+  readonly kept?: KeptOutput;
   /** Size and SHA-256 of each output (undefined where missing), when the endpoint measured them on exit 0. */
   readonly outputs?: readonly (FileFacts | undefined)[];
   /** The bytes of the outputs small enough to come back with the exit (through the agent), undefined for the others. */

@@ -40,6 +40,7 @@ export const INLINE_BYTES = 64 * 1024;
 export function agentTaskFor(task: TaskLaunch, runDir: string, inlineBytes = 0): AgentTask {
   return {
     ...(inlineBytes > 0 ? { inline: inlineBytes } : {}),
+    ...(task.keepOutputBytes !== undefined && task.keepOutputBytes > 0 ? { keep: task.keepOutputBytes } : {}),
     dir: workDirOf(runDir, task.workKey),
     argv: task.argv,
     links: task.inputs.map((i) => [posix.join(filesDirOf(runDir), i.storageName), i.path] as const),

@@ -21,6 +21,7 @@ import type { Journal, JournalInput, OutputFacts, UnfinishedAttempt } from './jo
 import { MachineConnections, type ConnectionOptions } from './machine-connections.js';
 import type { ProgressEvent } from './progress-events.js';
 import type { RetryPolicy } from './retry-policy.js';
+import type { TaskLogs } from './task-logs.js';
 import type { WallClock } from './wall-clock.js';
 
 export interface RealGridOptions extends ConnectionOptions {
@@ -29,6 +30,8 @@ export interface RealGridOptions extends ConnectionOptions {
   readonly clock: WallClock;
   readonly record: RecordSink;
   readonly journal?: Journal;
+  /** Where each task's standard output and error are kept (the end of each); none kept without it. */
+  readonly taskLogs?: { readonly logs: TaskLogs; readonly keepBytes: number };
   readonly policy: RetryPolicy;
   readonly deadlines: Deadlines;
   /** Works the run must finish (a resumed run leaves out those already verified). */
@@ -92,6 +95,8 @@ export class RealGridOS implements GridOS, InformationService {
   private readonly finished = new Set<WorkId>();
   /** Works given up, each with why. */
   private readonly failedForGood = new Map<WorkId, string>();
+  /** The stderr tail of each Work's last failed attempt (forgotten when it succeeds). */
+  private readonly lastStderr = new Map<WorkId, string>();
   private readonly remaining: Set<WorkId>;
   private readonly connections: MachineConnections;
   /** Machines removed from the real grid file (they leave once their hosts are idle). */
@@ -253,6 +258,11 @@ export class RealGridOS implements GridOS, InformationService {
     return this.failedForGood;
   }
 
+  /** The end of the standard error of Work `work`'s last attempt, when that attempt failed. */
+  stderrTailOf(work: WorkId): string | undefined {
+    return this.lastStderr.get(work);
+  }
+
   /** Works not yet verified at the origin nor given up. */
   worksLeft(): number {
     return this.remaining.size;
@@ -262,9 +272,16 @@ export class RealGridOS implements GridOS, InformationService {
     return this.finished;
   }
 
-  /** Hosts a Work already failed on; the scheduler should place it elsewhere. */
+  /**
+   * Hosts a Work already failed on; the scheduler should place it elsewhere. Once it has failed on every
+   * host of the run (those not gone for good), none is avoided: it is retried on them rather than waiting
+   * for a host that does not exist (a run on 2 local slots would otherwise never end).
+   */
   hostsToAvoid(work: WorkId): ReadonlySet<HostId> {
-    return this.o.policy.hostsToAvoid(work);
+    const avoid = this.o.policy.hostsToAvoid(work);
+    if (avoid.size === 0) return avoid;
+    for (const h of this.hosts.values()) if (!h.left && !avoid.has(h.info.id)) return avoid;
+    return NO_HOSTS;
   }
 
   /** Removed from the real grid file and still computing: the scheduler must start nothing more there. */
@@ -477,8 +494,10 @@ export class RealGridOS implements GridOS, InformationService {
           argv: task.argv,
           inputs: task.inputs.map((f) => ({ storageName: storageName(f.fileId), path: f.path })),
           outputs,
+          ...(this.o.taskLogs ? { keepOutputBytes: this.o.taskLogs.keepBytes } : {}),
         });
         if (h.running !== running) return;
+        this.o.taskLogs?.logs.write(workId, exit);
         if (exit.exitCode !== 0) {
           this.taskFailed(h, running, 'exit', exit);
           return;
@@ -491,6 +510,7 @@ export class RealGridOS implements GridOS, InformationService {
           return;
         }
         const outputFacts: OutputFacts[] = outputs.map((path, i) => ({ path, ...facts[i]! }));
+        this.lastStderr.delete(workId);
         this.journalNote({ type: 'done', work: workId, host: hostId, outputs: outputFacts });
         h.running = undefined;
         this.recordEnd(subtaskId, true);
@@ -627,6 +647,7 @@ export class RealGridOS implements GridOS, InformationService {
     this.recordEnd(running.subtaskId, false);
     const verdict = this.o.policy.taskFailed(running.work, h.info.id);
     const reason = `${what}: exit code ${exit.exitCode ?? '-'}${exit.signal ? `, signal ${exit.signal}` : ''}`;
+    this.lastStderr.set(running.work, exit.stderrTail);
     this.journalNote({ type: 'failed', work: running.work, host: h.info.id, reason, final: false });
     this.o.log({ kind: 'failed', work: running.work, host: h.info.id, reason: `${reason}${exit.stderrTail ? ` — ${lastLine(exit.stderrTail)}` : ''}`, final: false });
     void h.endpoint.removeWork(running.workKey).catch(() => undefined);
@@ -861,6 +882,8 @@ export class RealGridOS implements GridOS, InformationService {
     this.rejectFinished(err instanceof Error ? err : new Error(String(err)));
   }
 }
+
+const NO_HOSTS: ReadonlySet<HostId> = new Set();
 
 function storageName(fileId: FileId): string {
   return `f${fileId}`;

@@ -2,7 +2,7 @@
 // the tasks whose outputs are verified at the origin), connect the machines, hand the grid to the
 // scheduler, wait until every task is done or has failed for good, and write the run record around it.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ForecastingService } from '../../src/interfaces/forecasting.js';
 import type { GridOS } from '../../src/interfaces/grid-os.js';
@@ -29,6 +29,8 @@ import type { Endpoint } from './endpoint.js';
 import { Journal, readJournal, unfinishedAttempts, verifiedWorks, type UnfinishedAttempt } from './journal.js';
 import type { ProgressEvent } from './progress-events.js';
 import { RealGridOS } from './real-grid-os.js';
+import { outputsDirOf } from './run-files.js';
+import { TASK_LOG_BYTES, TaskLogs } from './task-logs.js';
 import { DEFAULT_RETRY_POLICY, RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
 import { WallClock } from './wall-clock.js';
 import { checkReplayPlan, computeStarts, type LoadedReplayPlan } from './replay-plan.js';
@@ -53,6 +55,10 @@ export interface RealRunInput {
   readonly seed: number;
   readonly journalPath?: string;
   readonly resume: boolean;
+  /** Keep each task's standard output and error (the end of each) in this directory: task-logs.ts. */
+  readonly taskLogsDir?: string;
+  /** How much of each stream a task log keeps, bytes (default TASK_LOG_BYTES). */
+  readonly taskLogBytes?: number;
   readonly acceptNew: boolean;
   readonly record: RecordSink;
   readonly log: (event: RunLogEvent) => void;
@@ -83,7 +89,15 @@ export interface RealRunInput {
 /** What a run reports as it goes: the grid's progress events, the start, and edits of the real grid file. */
 export type RunLogEvent =
   | ProgressEvent
-  | { readonly kind: 'start'; readonly total: number; readonly skipped: number; readonly hosts: number }
+  | {
+      readonly kind: 'start';
+      readonly total: number;
+      readonly skipped: number;
+      readonly hosts: number;
+      /** The origin (absolute), and the deepest directory in it that holds every output ('' for the origin). */
+      readonly originDir: string;
+      readonly outputsDir: string;
+    }
   /** The real grid file changed: `applied` false when the edit was rejected (message names file:line:column). */
   | { readonly kind: 'grid-edit'; readonly applied: boolean; readonly message: string };
 
@@ -96,6 +110,10 @@ export interface RealRunResult {
   readonly worksFailed: readonly WorkId[];
   /** Why each of worksFailed was given up. */
   readonly whyFailed: ReadonlyMap<WorkId, string>;
+  /** The end of the standard error of the last attempt of each of worksFailed that printed some. */
+  readonly stderrTails: ReadonlyMap<WorkId, string>;
+  /** Where the task logs went (taskLogsDir), and why some could not be written, if so. */
+  readonly taskLogs?: { readonly dir: string; readonly problem?: string };
   /** `fileId@cluster` → number of times that input was sent to that cluster. */
   readonly inputSends: ReadonlyMap<string, number>;
   readonly expanded: ExpandedSweep;
@@ -110,9 +128,14 @@ function sha256Of(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
+/** The origin of a real run: from the grid file, by default the sweep's directory. */
+export function originDirOf(sweepPath: string, grid: RealGrid): string {
+  return grid.originDir ?? dirname(resolve(sweepPath));
+}
+
 /** The expanded sweep as a real run sees it: origin from the grid file (default: the sweep's directory). */
 export function expandForGrid(sweepPath: string, sweep: LoadedSweep, grid: RealGrid): ExpandedSweep {
-  const originDir = grid.originDir ?? dirname(resolve(sweepPath));
+  const originDir = originDirOf(sweepPath, grid);
   return expandSweep(sweep, { originDir, architectures: realGridArchitectures(grid) });
 }
 
@@ -151,13 +174,15 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
         severity: 'error',
         pos: { file: input.journalPath, line: 1, column: 1 },
         message: 'the journal already holds a run',
-        hint: 'add --resume to continue that run, or name another journal file',
+        hint: 'add --resume to continue that run, --fresh to move it aside and start over, or name another journal file',
       },
     ]);
   }
   const works = app.works.filter((w) => !skip.has(w.id));
   const runId = `run-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
+  if (input.journalPath) mkdirSync(dirname(input.journalPath), { recursive: true });
   const journal = input.journalPath ? Journal.open(input.journalPath) : undefined;
+  const taskLogs = input.taskLogsDir !== undefined ? TaskLogs.open(input.taskLogsDir) : undefined;
   await journal?.append({ type: 'run', sweep: resolve(input.sweepPath), tasks: app.works.length, runId });
 
   const makeEndpoint = (c: RealClusterSpec, e: GridEndpointSpec): Endpoint => createEndpoint(c, e, runId, input.acceptNew);
@@ -180,6 +205,7 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
     clock,
     record,
     ...(journal ? { journal } : {}),
+    ...(taskLogs ? { taskLogs: { logs: taskLogs, keepBytes: input.taskLogBytes ?? TASK_LOG_BYTES } } : {}),
     policy: new RetryPolicy({ ...(input.retry ?? DEFAULT_RETRY_POLICY), maxAttempts: input.scheduler.maxExitFailures ?? DEFAULT_RETRY_POLICY.maxAttempts }),
     samplePeriodS,
     deadlines: input.grid.deadlines,
@@ -255,7 +281,8 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
       ? new ReplayScheduler(app, input.prediction.plan, deps, input.scheduler.maxExitFailures ?? DEFAULT_RETRY_POLICY.maxAttempts)
       : makeScheduler(app, deps);
     grid.attach(scheduler);
-    input.log({ kind: 'start', total: works.length, skipped: skip.size, hosts: grid.upHostCount() });
+    const outputsDir = outputsDirOf(expanded.tasks.flatMap((t) => t.outputs.map((o) => o.path)));
+    input.log({ kind: 'start', total: works.length, skipped: skip.size, hosts: grid.upHostCount(), originDir: expanded.originDir, outputsDir });
     if (toSchedule.length > 0) {
       scheduler.sched_new_work(toSchedule);
       grid.announceAll();
@@ -303,7 +330,13 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
   await grid.stop(!input.keepStorage && failedToStart === undefined && failed.length === 0, () => Promise.all(pools.map((p) => p.stop(makespanS))).then(() => undefined));
   input.record({ type: 'run-end', t: makespanS, makespanS, worksDone: done + skip.size, worksFailed: app.works.length - done - skip.size, ...(prediction ? { prediction } : {}) });
   await journal?.close();
+  await taskLogs?.close();
   if (failedToStart) throw failedToStart;
+  const stderrTails = new Map(failed.flatMap((w) => {
+    const tail = grid.stderrTailOf(w);
+    return tail !== undefined && tail.trim() !== '' ? [[w, tail] as const] : [];
+  }));
   const pilots = pools.map((p) => ({ cluster: p.clusterId, submitted: p.submitted, queueWaitsS: p.queueWaitsS }));
-  return { makespanS, worksTotal: app.works.length, worksDone: done, worksSkipped: skip.size, worksFailed: failed, whyFailed, inputSends: grid.inputSends, expanded, pilots, ...(prediction ? { prediction } : {}) };
+  const logs = taskLogs ? { taskLogs: { dir: taskLogs.dir, ...(taskLogs.problem !== undefined ? { problem: taskLogs.problem } : {}) } } : {};
+  return { makespanS, worksTotal: app.works.length, worksDone: done, worksSkipped: skip.size, worksFailed: failed, whyFailed, stderrTails, ...logs, inputSends: grid.inputSends, expanded, pilots, ...(prediction ? { prediction } : {}) };
 }

@@ -42,6 +42,8 @@ export interface AgentTask {
   readonly outputs: readonly string[];
   /** The outputs come back whole with the exit while their sizes add up to at most this many bytes. */
   readonly inline?: number;
+  /** Keep the task's standard output too, and send back the last this-many bytes of it and of its standard error. */
+  readonly keep?: number;
 }
 
 /** An output as the agent reports it: size and SHA-256, and its bytes (base64) when it came inline. */
@@ -54,11 +56,18 @@ export interface AgentTaskExit {
   readonly stderr: string;
   /** On exit 0: [size, sha256(, base64 bytes)] of each output, null where it is missing. */
   readonly outputs?: readonly (AgentOutput | null)[];
+  /** With `keep`: [size in all, base64 of the last `keep` bytes] of its standard output, then of its standard error. */
+  readonly kept?: readonly (readonly [number, string])[];
 }
 
 /** A task's exit as the agent reports it, as endpoints report it. */
 export function taskExitOf(r: AgentTaskExit): TaskExit {
-  const exit = { exitCode: r.code, signal: r.signal, stderrTail: r.stderr };
+  const [out, err] = r.kept ?? [];
+  const kept =
+    out && err
+      ? { kept: { stdout: Buffer.from(out[1], 'base64'), stdoutBytes: out[0], stderr: Buffer.from(err[1], 'base64'), stderrBytes: err[0] } }
+      : {};
+  const exit = { exitCode: r.code, signal: r.signal, stderrTail: r.stderr, ...kept };
   if (r.code !== 0) return exit;
   const outputs = r.outputs ?? [];
   const outputData = outputs.map((f) => (f?.[2] !== undefined ? Buffer.from(f[2], 'base64') : undefined));
@@ -76,6 +85,7 @@ interface AgentAnswer {
   readonly stdout?: string;
   readonly stderr: string;
   readonly outputs?: readonly (AgentOutput | null)[];
+  readonly kept?: readonly (readonly [number, string])[];
   readonly data?: string;
 }
 
@@ -144,7 +154,7 @@ export class AgentSession {
   /** Runs a task (see AgentTask); rejects with EndpointDownError if the agent goes away first. */
   async task(task: AgentTask): Promise<AgentTaskExit> {
     const a = await this.request({ task });
-    return { code: a.code, signal: a.signal, stderr: bytesOf(a.stderr), ...(a.outputs ? { outputs: a.outputs } : {}) };
+    return { code: a.code, signal: a.signal, stderr: bytesOf(a.stderr), ...(a.outputs ? { outputs: a.outputs } : {}), ...(a.kept ? { kept: a.kept } : {}) };
   }
 
   /** Writes a small file on the host whole (to path.part, then renamed). */

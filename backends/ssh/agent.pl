@@ -14,7 +14,10 @@
 #   .gridsweep.exit. Out: {"id": N, "code", "signal", "stderr": its
 #   last 4000 bytes, "outputs": [[size, sha256] or null per output] on exit 0}; code 200 when the
 #   directory could not be prepared. With "inline": B in the task, the outputs come back whole (base64,
-#   a third element) while their sizes add up to at most B bytes: no round trip to fetch them.
+#   a third element) while their sizes add up to at most B bytes: no round trip to fetch them. With
+#   "keep": K, its standard output goes to .gridsweep.stdout instead of /dev/null (removed once sent), and
+#   the answer carries "kept": [[stdout size, base64 of its last K bytes], [stderr size, base64 of its last K
+#   bytes]].
 #   In {"id": N, "remove": {"paths": [...]}}: removes directory trees (in a child process: a slow file
 #   system must not stall the agent). Out as for a script.
 #   In {"id": N, "write": {"path", "data": base64}}: a small file written whole (to path.part, then renamed).
@@ -145,7 +148,7 @@ sub start_task {
     setsid();
     if (open(my $fh, '>', '.gridsweep.pid')) { print $fh "$$\n"; close $fh; }
     open(STDIN, '<', '/dev/null');
-    open(STDOUT, '>', '/dev/null');
+    open(STDOUT, '>', $task->{keep} ? '.gridsweep.stdout' : '/dev/null');
     open(STDERR, '>', '.gridsweep.stderr');
     my @argv = @{ $task->{argv} };
     no warnings 'exec';
@@ -169,6 +172,10 @@ sub task_ended {
     rename("$dir/.gridsweep.pid", "$dir/.gridsweep.exit");
   }
   my %answer = (id => $id, code => $code, signal => $signal, stderr => tail_of("$dir/.gridsweep.stderr", 4000));
+  if ($task->{keep}) {
+    $answer{kept} = [ map { [ 0 + ((-s "$dir/$_") || 0), encode_base64(tail_of("$dir/$_", $task->{keep}), '') ] } ('.gridsweep.stdout', '.gridsweep.stderr') ];
+    unlink("$dir/.gridsweep.stdout");    # sent: the controller's removal of the directory has one file less
+  }
   my $inline = $task->{inline} // 0;
   $answer{outputs} = [ map { facts_of("$dir/$_", \$inline) } @{ $task->{outputs} } ] if defined $code && $code == 0;
   answer(\%answer);

@@ -115,6 +115,26 @@ describe('the agent', () => {
     agent.close();
   });
 
+  it('with "keep", keeps standard output and sends back the last bytes of both streams and their sizes', async () => {
+    const scratch = scratchDir();
+    const agent = await AgentSession.open(localClient, 'here');
+    const dir = join(scratch, 'work', 'w1.a1');
+    // stdout: "0123456789" then the bytes 255 0 10 (13 bytes); keep 5: its last 5 bytes are "8", "9", 255, 0,
+    // 10 (0x38 0x39 0xff 0x00 0x0a). stderr: nothing (size 0, empty tail).
+    const r = await agent.task({ dir, argv: ['sh', '-c', "printf '0123456789\\377\\0\\n'", 'task'], links: [], dirs: [], outputs: [], keep: 5 });
+    expect(r.kept).toEqual([
+      [13, Buffer.from([0x38, 0x39, 255, 0, 10]).toString('base64')],
+      [0, ''],
+    ]);
+    expect(taskExitOf(r).kept).toEqual({ stdout: Buffer.from([0x38, 0x39, 255, 0, 10]), stdoutBytes: 13, stderr: Buffer.alloc(0), stderrBytes: 0 });
+    // The kept standard output is removed once sent (one file less for the controller to remove).
+    expect(readdirSync(dir).sort()).toEqual(['.gridsweep.exit', '.gridsweep.stderr']);
+    // Without "keep": standard output discarded, nothing kept.
+    const plain = await agent.task({ dir: join(scratch, 'work', 'w2.a1'), argv: ['sh', '-c', 'echo hi'], links: [], dirs: [], outputs: [] });
+    expect(plain.kept).toBeUndefined();
+    agent.close();
+  });
+
   it('sends outputs back whole with the exit while they fit the inline budget, in the order of the task', async () => {
     const scratch = scratchDir();
     const agent = await AgentSession.open(localClient, 'here');

@@ -1,6 +1,7 @@
 // `gridsweep run SWEEP --grid REAL`: runs a sweep for real, on this machine and/or SSH hosts, with the same
 // scheduler the simulator uses. Progress goes to the terminal (a bar on a TTY, one line per event otherwise).
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from '../command.js';
 import { UsageError } from '../command.js';
@@ -15,7 +16,8 @@ import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../../schedule
 import { Scheduler } from '../../scheduler/scheduler.js';
 import { listHeuristics } from '../../scheduler/heuristics/registry.js';
 import { loadHeuristicPlugins, strategyChoicesHelp, schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
-import { expandForGrid, runReal, type RunLogEvent } from '../../../backends/real/runner.js';
+import { expandForGrid, originDirOf, runReal, type RealRunResult, type RunLogEvent } from '../../../backends/real/runner.js';
+import { journalHoldsRun, moveAside, outputsDirOf, runFilesOf, shownPath } from '../../../backends/real/run-files.js';
 import { checkReplayPlan, loadReplayPlan } from '../../../backends/real/replay-plan.js';
 import { formatComparison } from '../../../backends/real/timeline-compare.js';
 import { LiveRecordSource, teeSinks, type Dashboard } from '../../dashboard/index.js';
@@ -54,8 +56,29 @@ function describeEvent(e: Exclude<RunLogEvent, { kind: 'start' }>): string {
   }
 }
 
+/** Where a run's files are, and whether it continues an earlier run of the same journal. */
+interface RunPlaces {
+  readonly journal: string;
+  readonly logsDir: string;
+  readonly continuing: boolean;
+  /** Task logs are kept (not --no-task-logs). */
+  readonly taskLogs: boolean;
+}
+
+/** Printed once the run knows what it has to do: where its outputs, journal and task logs go, and what it skips. */
+function startLines(e: Extract<RunLogEvent, { kind: 'start' }>, places: RunPlaces): string[] {
+  const outputs = e.outputsDir === '' ? e.originDir : join(e.originDir, e.outputsDir);
+  const all = e.total + e.skipped;
+  return [
+    `outputs:   ${shownPath(outputs)}${e.outputsDir === '' ? '' : '/'}`,
+    `journal:   ${shownPath(places.journal)}${places.continuing ? '' : ' (a later run continues from it; --fresh starts over)'}`,
+    places.taskLogs ? `task logs: ${shownPath(places.logsDir)}/N.out and N.err (the last 64 KiB of each task's stdout and stderr; no file for an empty one)` : 'task logs: none (--no-task-logs)',
+    ...(places.continuing ? [`${e.skipped} of ${all} tasks already done (journal ${shownPath(places.journal)}); running ${e.total} (--fresh starts over)`] : []),
+  ];
+}
+
 /** One line per event, or a progress bar (with the important events above it) on a terminal. */
-function makeProgress(tty: boolean): { log: (e: RunLogEvent) => void; stop: () => void } {
+function makeProgress(tty: boolean, places: RunPlaces): { log: (e: RunLogEvent) => void; stop: () => void } {
   if (!tty) {
     // The lines of one turn of the event loop leave in one write, not a system call each (at hundreds of
     // tasks a second, writing them one by one cost the run a tenth of its time).
@@ -67,6 +90,7 @@ function makeProgress(tty: boolean): { log: (e: RunLogEvent) => void; stop: () =
     return {
       log: (e) => {
         if (unwritten === '') setImmediate(flush);
+        if (e.kind === 'start') unwritten += startLines(e, places).map((l) => `${l}\n`).join('');
         unwritten += `${e.kind === 'start' ? `start   ${e.total} task(s) to run, ${e.skipped} already verified, ${e.hosts} host(s) up` : describeEvent(e)}\n`;
       },
       stop: flush,
@@ -77,6 +101,7 @@ function makeProgress(tty: boolean): { log: (e: RunLogEvent) => void; stop: () =
   return {
     log: (e) => {
       if (e.kind === 'start') {
+        for (const line of startLines(e, places)) console.log(line);
         bar = multi.create(e.total, 0, { last: `${e.hosts} host(s) up, ${e.skipped} already verified` });
         return;
       }
@@ -113,6 +138,29 @@ function failedTaskLines(whyFailed: ReadonlyMap<number, string>): string[] {
   return [...byReason].map(([why, works]) => `failed tasks (${works.length}, ${why}): ${works.sort((a, b) => a - b).join(' ')}`);
 }
 
+/** The last lines of a task's standard error, indented, for the summary. */
+function tailLines(text: string, lines: number): string[] {
+  return text.trimEnd().split('\n').slice(-lines).map((l) => `    ${l}`);
+}
+
+/** Where the outputs and logs went, and the stderr tail of the first failed tasks. */
+function placesSummary(result: RealRunResult, places: RunPlaces): string[] {
+  const outputs = join(result.expanded.originDir, outputsDirOf(result.expanded.tasks.flatMap((t) => t.outputs.map((o) => o.path))));
+  const shown = 5;
+  const failed = [...result.worksFailed].sort((a, b) => a - b);
+  const tails = failed.slice(0, shown).flatMap((w) => {
+    const tail = result.stderrTails.get(w);
+    const where = places.taskLogs ? `; all of it in ${shownPath(join(places.logsDir, `${w}.err`))}` : '';
+    return tail === undefined ? [] : [`task ${w} stderr (last lines${where}):`, ...tailLines(tail, 5)];
+  });
+  return [
+    ...tails,
+    ...(failed.length > shown ? [`(${failed.length - shown} more failed tasks${places.taskLogs ? `: their stderr is in ${shownPath(places.logsDir)}/` : ''})`] : []),
+    `outputs in ${shownPath(outputs)}/; ${places.taskLogs ? `task logs in ${shownPath(places.logsDir)}/; ` : ''}journal ${shownPath(places.journal)}`,
+    ...(result.taskLogs?.problem !== undefined ? [`warning: ${result.taskLogs.problem}`] : []),
+  ];
+}
+
 /** A real run re-plans every 60 s by default (a simulation: every 300 s, the paper's setting). */
 const REAL_RUN_DEFAULTS: SchedulerOptions = { ...DEFAULT_SCHEDULER_OPTIONS, planIntervalS: 60 };
 
@@ -120,15 +168,27 @@ const command: Command = {
   name: 'run',
   summary: 'run a parameter sweep for real, on this machine, SSH hosts and/or Slurm clusters',
   usage:
-    'gridsweep run SWEEP.json --grid REALGRID.json [--heuristic H] [--journal FILE] [--resume] [--accept-new] [--record FILE] [--replay SIMRECORD | --compare SIMRECORD] [--no-watch] [--dashboard [--port N] [--host ADDR]]',
+    'gridsweep run SWEEP.json --grid REALGRID.json [--heuristic H] [--journal FILE] [--resume | --fresh] [--accept-new] [--record FILE] [--replay SIMRECORD | --compare SIMRECORD] [--no-watch] [--dashboard [--port N] [--host ADDR]]',
   details: [
     'The real grid file (JSON) names the origin directory and, per cluster, its storage directory and its',
     'hosts: {"type": "local", "slots": N} or a list of SSH hosts {name, address, port, user, identityFile or',
     '"agent": true, arch, knownHosts, slots}. See apps/examples/sweep-sim/grid-ssh.json.',
     'SSH host keys are checked against known_hosts (hashed or plain); --accept-new adds unknown hosts as',
     "OpenSSH's StrictHostKeyChecking=accept-new does, and a changed key is always refused.",
+    'Where things go: outputs where the sweep file says, under the origin (the run prints the directory at',
+    'its start and end); the journal in ORIGIN/.gridsweep/SWEEP/journal.jsonl (SWEEP: the sweep file\'s name',
+    'without .json) unless --journal names one; the last 64 KiB of each task\'s standard output and error',
+    'in ORIGIN/.gridsweep/SWEEP/logs/N.out and N.err (N: the task number; the last attempt\'s; a stream that',
+    'wrote nothing leaves no file; on SSH hosts with "transport": "exec", the last 4000 bytes of stderr only;',
+    '--no-task-logs keeps none, saving a file per task that prints).',
+    'The summary shows the last lines of stderr of the tasks given up. A second run of the same sweep',
+    'continues the first from the default journal, as --resume does: it says how many tasks are already',
+    'done and runs the others. --fresh starts over: it renames the journal and the logs aside (NAME.TIME),',
+    'leaves the outputs where they are (each is replaced when its task is done again). With --journal FILE,',
+    'a journal that already holds a run needs --resume or --fresh. --replay and --compare run every task:',
+    'they move the default journal aside as --fresh does.',
     'The journal (JSON Lines, on disk before the step each line records; the lines of a moment share one',
-    'fsync) lets --resume skip every task whose outputs are',
+    'fsync) lets a resumed run skip every task whose outputs are',
     'at the origin with the recorded size and SHA-256, and collect (fetch and verify) the tasks that exited',
     '0 while no controller ran (the agent lets running tasks finish when its controller goes) instead of',
     'running them again. A task counts as done only when its outputs are verified. A task that exits',
@@ -176,8 +236,9 @@ const command: Command = {
   ].join('\n'),
   options: {
     grid: { type: 'string', short: 'g', description: 'the real grid file', valueName: 'REALGRID' },
-    journal: { type: 'string', description: 'journal file (needed for --resume)', valueName: 'FILE' },
+    journal: { type: 'string', description: 'journal file (default: ORIGIN/.gridsweep/SWEEP/journal.jsonl)', valueName: 'FILE' },
     resume: { type: 'boolean', description: 'continue the run the journal describes, skipping verified tasks' },
+    fresh: { type: 'boolean', description: "start over: move the journal and task logs aside (renamed with the time; outputs stay)" },
     'accept-new': { type: 'boolean', description: 'add SSH hosts missing from known_hosts (never a changed key)' },
     record: { type: 'string', description: 'write the run record (JSON Lines) to this file', valueName: 'FILE' },
     seed: { type: 'string', description: 'seed of the randomized heuristics', valueName: 'N', default: '1' },
@@ -186,6 +247,7 @@ const command: Command = {
     replay: { type: 'string', description: 'follow the schedule of this simulation record exactly', valueName: 'SIMRECORD' },
     compare: { type: 'string', description: 'compare the run with this simulation record (predicted vs actual)', valueName: 'SIMRECORD' },
     'no-watch': { type: 'boolean', description: 'do not apply edits of the real grid file during the run' },
+    'no-task-logs': { type: 'boolean', description: "do not keep the tasks' stdout and stderr (saves a file per task that prints)" },
     dashboard: { type: 'boolean', description: 'serve a live dashboard of the run on 127.0.0.1' },
     port: { type: 'string', description: 'dashboard port (default: a random free port)', valueName: 'N' },
     host: DASHBOARD_HOST_OPTION,
@@ -200,8 +262,9 @@ const command: Command = {
     printWarnings('run', schedulerOptionWarnings(args, options));
     for (const flag of ['port', 'host']) if (!flagOption(args, 'dashboard') && stringOption(args, flag) !== undefined) throw new UsageError(`--${flag} goes with --dashboard`);
     const resume = flagOption(args, 'resume');
-    const journalPath = stringOption(args, 'journal');
-    if (resume && journalPath === undefined) throw new UsageError('--resume needs --journal FILE');
+    const fresh = flagOption(args, 'fresh');
+    if (resume && fresh) throw new UsageError('--resume continues the journal\'s run and --fresh starts over: give one of them');
+    const explicitJournal = stringOption(args, 'journal');
     const seed = numberOption(args, 'seed', 1, { integer: true, min: 0, max: 2 ** 32 - 1 });
     const samplePeriodS = numberOption(args, 'sample-period', 5, { min: 0.1 });
     const replayPath = stringOption(args, 'replay');
@@ -217,6 +280,17 @@ const command: Command = {
     const plan = predictionPath !== undefined ? loadReplayPlan(predictionPath) : undefined;
     // before anything is written: a schedule that does not fit this grid and sweep is an input error
     if (plan && replayPath !== undefined) checkReplayPlan(plan, grid, expandForGrid(sweepPath, sweep, grid).application);
+    // The journal and task logs: by default in the origin, so that a second run continues the first.
+    const files = runFilesOf(originDirOf(sweepPath, grid), sweepPath);
+    const journalPath = explicitJournal ?? files.journal;
+    let continuing = resume;
+    const earlier = journalHoldsRun(journalPath);
+    if (fresh || (explicitJournal === undefined && earlier && predictionPath !== undefined)) {
+      for (const m of moveAside([journalPath, files.logsDir])) console.log(`moved aside: ${shownPath(m.from)} -> ${shownPath(m.to)}`);
+      if (!fresh) console.log(`(--${replayPath !== undefined ? 'replay' : 'compare'} runs every task, so it starts afresh)`);
+    } else if (explicitJournal === undefined && earlier) continuing = true;
+    const taskLogs = !flagOption(args, 'no-task-logs');
+    const places: RunPlaces = { journal: journalPath, logsDir: files.logsDir, continuing, taskLogs };
     const recordPath = stringOption(args, 'record');
     const record = recordPath !== undefined ? recordFile(recordPath) : undefined;
     let live: LiveRecordSource | undefined;
@@ -228,11 +302,11 @@ const command: Command = {
       console.log(`dashboard: ${dashboard.url}`);
     }
     const sinks = [record?.sink, live?.sink].filter((x): x is RecordSink => x !== undefined);
-    const progress = makeProgress(process.stdout.isTTY === true);
+    const progress = makeProgress(process.stdout.isTTY === true, places);
     let cleanup: (() => Promise<void>) | undefined;
     const stopOnSignal = (): void => {
       progress.stop();
-      console.error(`gridsweep run: interrupted${cleanup ? '; cancelling the Slurm pilots' : ''}; the journal lets --resume continue`);
+      console.error(`gridsweep run: interrupted${cleanup ? '; cancelling the Slurm pilots' : ''}; run the same command again to continue (journal ${shownPath(journalPath)})`);
       const limit = new Promise((resolve) => setTimeout(resolve, 30_000).unref());
       void Promise.race([cleanup?.().catch(() => undefined), limit]).then(() => process.exit(EXIT.interrupted));
     };
@@ -246,8 +320,9 @@ const command: Command = {
           grid,
           scheduler: options,
           seed,
-          ...(journalPath !== undefined ? { journalPath } : {}),
-          resume,
+          journalPath,
+          resume: continuing,
+          ...(taskLogs ? { taskLogsDir: files.logsDir } : {}),
           acceptNew: flagOption(args, 'accept-new'),
           record: teeSinks(...sinks),
           log: progress.log,
@@ -268,6 +343,7 @@ const command: Command = {
           `inputs sent: ${sends.reduce((a, b) => a + b, 0)} transfer(s), at most ${Math.max(0, ...sends)} per file and cluster`,
           ...result.pilots.map((p) => `pilots on ${p.cluster}: ${p.submitted} submitted, ${p.queueWaitsS.length} started, queue wait ${waitSummary(p.queueWaitsS)}`),
           ...failedTaskLines(result.whyFailed),
+          ...placesSummary(result, places),
           ...(result.prediction ? [formatComparison(result.prediction)] : []),
         ].join('\n'),
       );
