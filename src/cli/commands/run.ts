@@ -274,7 +274,7 @@ const command: Command = {
     expectFileKind(sweepPath, ['sweep'], 'run', 'a sweep file');
     expectFileKind(gridPath, ['real-grid'], 'run --grid', 'a real grid file');
     if (predictionPath !== undefined) expectFileKind(predictionPath, ['run-record'], replayPath !== undefined ? 'run --replay' : 'run --compare', 'a run record');
-    if (journalPath !== undefined) expectFileKind(journalPath, ['run-journal'], 'run --journal', "a real run's journal");
+    if (explicitJournal !== undefined) expectFileKind(explicitJournal, ['run-journal'], 'run --journal', "a real run's journal");
     const sweep = loadSweepFile(sweepPath);
     const grid = loadRealGrid(gridPath);
     const plan = predictionPath !== undefined ? loadReplayPlan(predictionPath) : undefined;
