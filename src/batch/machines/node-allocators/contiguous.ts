@@ -40,15 +40,22 @@ class BusyCounts {
         this.freeRunX[i] = run;
       }
     }
+    // The sum along x within each row, then along y, then along z: three passes of one addition each.
+    const sx = this.sx;
+    const sxy = this.sxy;
     for (let z = 1; z <= Z; z++) {
       for (let y = 1; y <= Y; y++) {
-        for (let x = 1; x <= X; x++) {
-          const busy = 1 - isFree[x - 1 + X * (y - 1 + Y * (z - 1))]!;
-          const i = x + this.sx * y + this.sxy * z;
-          s[i] = busy + s[i - 1]! + s[i - this.sx]! + s[i - this.sxy]! - s[i - 1 - this.sx]! - s[i - 1 - this.sxy]! - s[i - this.sx - this.sxy]! + s[i - 1 - this.sx - this.sxy]!;
+        const from = X * (y - 1 + Y * (z - 1));
+        let i = 1 + sx * y + sxy * z;
+        let row = 0;
+        for (let x = 0; x < X; x++, i++) {
+          row += 1 - isFree[from + x]!;
+          s[i] = row;
         }
       }
     }
+    for (let z = 1; z <= Z; z++) for (let y = 2; y <= Y; y++) for (let x = 1, i = 1 + sx * y + sxy * z; x <= X; x++, i++) s[i] = s[i]! + s[i - sx]!;
+    for (let z = 2; z <= Z; z++) for (let y = 1; y <= Y; y++) for (let x = 1, i = 1 + sx * y + sxy * z; x <= X; x++, i++) s[i] = s[i]! + s[i - sxy]!;
   }
 
   /** Busy nodes in [x0, x1) × [y0, y1) × [z0, z1), a box inside the machine (the hot path: no clipping). */
