@@ -1,4 +1,6 @@
-// The README sections generated from code (CLI reference, heuristics table, batch policies), between marker comments.
+// The documentation generated from code, between marker comments: in README.md the table of commands,
+// the heuristics and the batch components; in docs/cli.md the full CLI reference. `npm run docs` writes
+// them (scripts/update-readme.ts); test/cli/cli.test.ts fails when a file is not current.
 import { listAllocators } from '../batch/allocators/registry.js';
 import { listMachineKinds } from '../batch/machines/registry.js';
 import { listNodeAllocatorAliases, listNodeAllocatorFamilies } from '../batch/machines/node-allocators/registry.js';
@@ -7,11 +9,25 @@ import { listPatterns } from '../batch/mapping/patterns.js';
 import { listBatchPolicies } from '../batch/policies/registry.js';
 import { listHeuristics } from '../scheduler/heuristics/registry.js';
 import { markdownReference } from './help.js';
+import type { Command } from './command.js';
 import { loadAllCommands } from './registry.js';
 
 export interface GeneratedSection {
   readonly marker: string;
   readonly body: string;
+}
+
+/** A file with generated sections, its path relative to the package root. */
+export interface GeneratedDoc {
+  readonly path: string;
+  readonly sections: readonly GeneratedSection[];
+}
+
+/** The README's short table of commands: each command's name, linked to its part of docs/cli.md, and its summary. */
+export function commandsTable(commands: readonly Command[]): string {
+  // GitHub's anchor for docs/cli.md's heading ### `gridsweep NAME` is #gridsweep-NAME (backticks dropped, space → '-').
+  const rows = commands.map((c) => `| [\`${c.name}\`](docs/cli.md#gridsweep-${c.name}) | ${c.summary.replace(/\|/g, '\\|')} |`);
+  return ['| command | what it does |', '| --- | --- |', ...rows].join('\n');
 }
 
 export function heuristicsTable(): string {
@@ -41,23 +57,31 @@ export function batchTable(): string {
   return ['| kind | name | what it does |', '| --- | --- | --- |', ...machines, ...policies, ...allocators, ...families, ...mappers, ...patterns].join('\n');
 }
 
-export async function generatedSections(): Promise<GeneratedSection[]> {
+/** Every file with generated sections, and what goes between each of its marker pairs. */
+export async function generatedDocs(): Promise<GeneratedDoc[]> {
+  const commands = await loadAllCommands();
   return [
-    { marker: 'cli-reference', body: markdownReference(await loadAllCommands()) },
-    { marker: 'heuristics', body: heuristicsTable() },
-    { marker: 'batch', body: batchTable() },
+    {
+      path: 'README.md',
+      sections: [
+        { marker: 'commands', body: commandsTable(commands) },
+        { marker: 'heuristics', body: heuristicsTable() },
+        { marker: 'batch', body: batchTable() },
+      ],
+    },
+    { path: 'docs/cli.md', sections: [{ marker: 'cli-reference', body: markdownReference(commands) }] },
   ];
 }
 
-/** Replaces each marked block of `readme` with the generated body; throws if a marker pair is missing. */
-export function applySections(readme: string, sections: readonly GeneratedSection[]): string {
-  let out = readme;
+/** Replaces each marked block of `text` (the file `path`) with the generated body; throws if a marker pair is missing. */
+export function applySections(text: string, sections: readonly GeneratedSection[], path = 'README.md'): string {
+  let out = text;
   for (const { marker, body } of sections) {
     const start = `<!-- generated:${marker} -->`;
     const end = `<!-- /generated:${marker} -->`;
     const i = out.indexOf(start);
     const j = out.indexOf(end);
-    if (i < 0 || j < i) throw new Error(`README.md lacks the markers ${start} … ${end}`);
+    if (i < 0 || j < i) throw new Error(`${path} lacks the markers ${start} … ${end}: put them back where the generated text goes, then run \`npm run docs\``);
     out = `${out.slice(0, i + start.length)}\n${body}\n${out.slice(j)}`;
   }
   return out;

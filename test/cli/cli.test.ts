@@ -1,13 +1,13 @@
 // The `gridsweep` command as a user meets it: help, versions, unknown commands and options, and the
-// README's CLI reference kept true to every command's real options.
+// generated documentation (README.md's tables, docs/cli.md's CLI reference) kept true to the code.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_NAMES } from '../../src/cli/commands-list.js';
 import { loadAllCommands } from '../../src/cli/registry.js';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
-import { applySections, generatedSections } from '../../src/cli/readme-sections.js';
+import { applySections, generatedDocs } from '../../src/cli/readme-sections.js';
 import { listStrategyFamilies } from '../../src/scheduler/strategies/registry.js';
 import { YOUNG_GENERATION_FLAG } from '../../src/util/young-generation.js';
 
@@ -61,9 +61,38 @@ describe('gridsweep CLI', () => {
     }
   });
 
-  it('has README sections identical to what the code generates (run `npm run docs` after a change)', async () => {
+  it('has README.md and docs/cli.md sections identical to what the code generates (run `npm run docs` after a change)', async () => {
+    const docs = await generatedDocs();
+    expect(docs.map((d) => d.path)).toEqual(['README.md', 'docs/cli.md']);
+    for (const { path, sections } of docs) {
+      const text = readFileSync(join(PACKAGE_ROOT, path), 'utf8');
+      expect(applySections(text, sections, path), `${path}: run \`npm run docs\``).toBe(text);
+    }
+  });
+
+  it('lists every command in the README, linked to its reference in docs/cli.md', () => {
     const readme = readFileSync(join(PACKAGE_ROOT, 'README.md'), 'utf8');
-    expect(applySections(readme, await generatedSections())).toBe(readme);
+    const reference = readFileSync(join(PACKAGE_ROOT, 'docs/cli.md'), 'utf8');
+    for (const name of COMMAND_NAMES) {
+      expect(readme, name).toContain(`| [\`${name}\`](docs/cli.md#gridsweep-${name}) |`);
+      expect(reference, name).toContain(`### \`gridsweep ${name}\``);
+    }
+    // The long reference lives in docs/cli.md only.
+    expect(readme).not.toContain('<!-- generated:cli-reference -->');
+  });
+
+  it('has no relative link in README.md or docs/*.md to a file that does not exist', () => {
+    const files = ['README.md', ...readdirSync(join(PACKAGE_ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const broken: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(join(PACKAGE_ROOT, file), 'utf8');
+      for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const target = m[1]!.split('#')[0]!;
+        if (target === '' || /^[a-z]+:/.test(target)) continue; // an anchor in the same file, or a URL
+        if (!existsSync(join(PACKAGE_ROOT, dirname(file), target))) broken.push(`${file}: ${m[1]}`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 
   it('prints every strategy choice and every strategy parameter with its one-line help (simulate and run)', () => {
