@@ -29,6 +29,12 @@ function unknownOption(err: unknown, command: Command): string | undefined {
   return `unknown option '${given}'${near ? `; did you mean --${near}?` : ''}`;
 }
 
+/** An error from the file system about a path (ENOENT, ENOTDIR, EACCES, ENOSPC, …). */
+function isFileSystemError(err: unknown): err is NodeJS.ErrnoException {
+  const e = err as NodeJS.ErrnoException;
+  return e instanceof Error && typeof e.code === 'string' && typeof e.syscall === 'string' && typeof e.path === 'string';
+}
+
 export async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
@@ -78,6 +84,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (err) {
     if (err instanceof InputError) {
       console.error(err.message);
+      return EXIT.failure;
+    }
+    if (isFileSystemError(err)) {
+      // A path that cannot be read or written (a file where a folder should be, no permission, a full
+      // disk): the user's to fix, so one line, not a stack.
+      console.error(`gridsweep ${name}: ${err.message}`);
       return EXIT.failure;
     }
     if (err instanceof PluginError) {

@@ -1,5 +1,6 @@
 // The experiment's outputs: results.csv and results.json, written row by row (never held in memory) to
 // temporary names and renamed when complete; and the summary table (median makespan across seeds).
+import { temporaryName } from '../util/atomic-write.js';
 import { createWriteStream, renameSync, type WriteStream } from 'node:fs';
 import { meanAndSd } from '../util/stats.js';
 import type { SweepValue } from './spec.js';
@@ -84,7 +85,7 @@ class StreamFile {
   private readonly tmp: string;
   private failure: Error | undefined;
   constructor(private readonly path: string) {
-    this.tmp = `${path}.${process.pid}.tmp`;
+    this.tmp = temporaryName(path);
     this.stream = createWriteStream(this.tmp);
     this.stream.on('error', (e) => (this.failure = e));
   }

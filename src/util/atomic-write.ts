@@ -1,8 +1,12 @@
-// Outputs are written under a temporary name and renamed, so a reader never sees half a file.
-import { renameSync, writeFileSync } from 'node:fs';
+// Outputs are written under a temporary name and renamed, so a reader never sees half a file; the folder
+// an output is asked for is made if it is missing (`-o out/run.html` works on a fresh clone).
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
-function temporaryName(path: string): string {
+/** The temporary name an output is written under until it is complete; its folder is made if missing. */
+export function temporaryName(path: string): string {
+  mkdirSync(dirname(path), { recursive: true });
   return `${path}.${process.pid}.tmp`;
 }
 

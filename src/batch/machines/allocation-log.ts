@@ -13,6 +13,7 @@
 // What follows ` # ` on a job line is the allocation's quality (allocation-quality.ts), for reading; the
 // reader ignores it.
 // The writer writes to a temporary name and renames it when the run ends, so a failed run leaves nothing.
+import { temporaryName } from '../../util/atomic-write.js';
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { InputError } from '../../util/diagnostics.js';
 import type { StartedJob } from '../job.js';
@@ -49,7 +50,7 @@ export class AllocationLogWriter {
     readonly path: string,
     header: AllocationLogHeader,
   ) {
-    this.tmp = `${path}.tmp`;
+    this.tmp = temporaryName(path);
     this.fd = openSync(this.tmp, 'w');
     this.buffered =
       [ALLOCATION_LOG_MAGIC, `# machine: ${header.topology.name}`, `# cores-per-node: ${header.coresPerNode}`, `# allocator: ${header.allocator}`, `# policy: ${header.policy}`, '# columns: job start_s end_s node… # pairwise_hops pieces bounding_box   (node i is at x + X·(y + Y·z))'].join('\n') + '\n';

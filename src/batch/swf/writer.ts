@@ -1,5 +1,6 @@
 // Writes SWF: the header comments, then one 18-field line per job. Streams through a buffer to a temporary
 // file that close() renames into place, so a reader never sees half a workload and memory stays flat.
+import { temporaryName } from '../../util/atomic-write.js';
 import { closeSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { SWF_FIELD_COUNT } from './fields.js';
 
@@ -14,7 +15,7 @@ export class SwfWriter {
 
   /** `header` lines are written as `; Key: value`. */
   constructor(readonly path: string, header: ReadonlyArray<readonly [string, string | number]>) {
-    this.tmp = `${path}.${process.pid}.tmp`;
+    this.tmp = temporaryName(path);
     this.fd = openSync(this.tmp, 'w');
     for (const [key, value] of header) this.text += `; ${key}: ${value}\n`;
   }

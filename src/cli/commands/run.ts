@@ -1,7 +1,7 @@
 // `gridsweep run SWEEP --grid REAL`: runs a sweep for real, on this machine and/or SSH hosts, with the same
 // scheduler the simulator uses. Progress goes to the terminal (a bar on a TTY, one line per event otherwise).
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from '../command.js';
 import { UsageError } from '../command.js';
@@ -123,6 +123,7 @@ function waitSummary(waitsS: readonly number[]): string {
 
 /** The run record, one JSON line per event, written as the run goes (a crashed run leaves what happened). */
 function recordFile(path: string): { sink: RecordSink; close: () => void } {
+  mkdirSync(dirname(path), { recursive: true });
   const fd = openSync(path, 'w');
   return { sink: (e) => void writeSync(fd, `${JSON.stringify(e)}\n`), close: () => closeSync(fd) };
 }

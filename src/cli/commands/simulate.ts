@@ -1,4 +1,5 @@
 // `gridsweep simulate --app A --grid G [...]`: run the scheduler on the simulated grid and report.
+import { temporaryName } from '../../util/atomic-write.js';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import type { Command, CommandArgs } from '../command.js';
@@ -51,7 +52,7 @@ class JsonlRecordFile {
   private bufferedChars = 0;
 
   constructor(readonly path: string) {
-    this.tmp = `${path}.${process.pid}.tmp`;
+    this.tmp = temporaryName(path);
     this.fd = openSync(this.tmp, 'w');
   }
 
