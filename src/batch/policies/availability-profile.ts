@@ -1,12 +1,21 @@
 // Free cores over future time, as steps: free[k] cores from times[k] until times[k + 1] (the last step
-// lasts for ever). Built from the running jobs' time limits; reservations are carved out of it.
+// lasts for ever). It lives as long as its queue: running jobs' time limits and waiting jobs' reservations
+// are carved out of it as they come, cores given back early are added back, and the past is dropped.
+//
+// Every query answers about the step function only, never about where its breakpoints happen to lie: the
+// earliest fit is the earliest instant t ≥ now with at least `cores` free throughout [t, t + duration)
+// (a zero-length job: free at t), and such an instant is always now or a step start where the free cores
+// rise. So merging equal neighbouring steps (done after every change) changes no answer.
 import type { RunningEnd } from './policy.js';
 
 export class AvailabilityProfile {
-  private readonly times: number[];
-  private readonly free: number[];
+  private times: number[];
+  private free: number[];
+  /** peak[k]: the most free cores in steps 0 … k; valid below `peakValid` (recomputed on demand). */
+  private peak: number[] = [];
+  private peakValid = 0;
 
-  constructor(nowS: number, freeCores: number, running: readonly RunningEnd[]) {
+  constructor(nowS: number, freeCores: number, running: readonly RunningEnd[] = []) {
     this.times = [nowS];
     this.free = [freeCores];
     for (const r of running) {
@@ -21,37 +30,139 @@ export class AvailabilityProfile {
     }
   }
 
+  /** Steps held (for tests and benchmarks). */
+  get steps(): number {
+    return this.times.length;
+  }
+
+  /** Forgets the time before `nowS` (never earlier than the last call): the first step starts at nowS. */
+  advanceTo(nowS: number): void {
+    let k = 0;
+    while (k + 1 < this.times.length && this.times[k + 1]! <= nowS) k++;
+    if (k > 0) {
+      this.times.splice(0, k);
+      this.free.splice(0, k);
+      this.peakValid = 0;
+    }
+    this.times[0] = nowS;
+  }
+
   /** The earliest step start at which `cores` are free for `durationS`. */
   earliestFit(cores: number, durationS: number): number {
-    let k = 0;
-    while (k < this.times.length) {
-      if (this.free[k]! < cores) {
+    const times = this.times;
+    const free = this.free;
+    const n = times.length;
+    let k = this.firstWith(cores);
+    while (k < n) {
+      if (free[k]! < cores) {
         k++;
         continue;
       }
-      const endS = this.times[k]! + durationS;
+      const endS = times[k]! + durationS;
       let j = k + 1;
-      while (j < this.times.length && this.times[j]! < endS && this.free[j]! >= cores) j++;
-      if (j === this.times.length || this.times[j]! >= endS) return this.times[k]!;
+      while (j < n && times[j]! < endS && free[j]! >= cores) j++;
+      if (j === n || times[j]! >= endS) return times[k]!;
       k = j + 1;
     }
     throw new Error('AvailabilityProfile: a job larger than the cluster (the workload reader skips those)');
   }
 
-  /** Takes `cores` during [startS, startS + durationS). */
-  reserve(startS: number, durationS: number, cores: number): void {
-    const from = this.breakAt(startS);
-    const to = durationS > 0 ? this.breakAt(startS + durationS) : from;
-    for (let k = from; k < to; k++) this.free[k] = this.free[k]! - cores;
+  /**
+   * Where a job holding `cores` during [heldS, heldS + durationS) would go if it gave that slot back and
+   * took the earliest fit: the earliest start before heldS that fits once its own cores are counted free,
+   * else heldS (which still fits). Starts from `searchBeforeS` on are not tried (the caller knows none of
+   * them fits; heldS by default). The profile is left unchanged.
+   */
+  earliestFitBefore(cores: number, durationS: number, heldS: number, searchBeforeS = heldS): number {
+    const times = this.times;
+    const free = this.free;
+    const n = times.length;
+    const heldEndS = heldS + durationS;
+    const beforeS = Math.min(heldS, searchBeforeS);
+    let k = this.firstWith(cores);
+    while (k < n && times[k]! < beforeS) {
+      if (free[k]! < cores) {
+        k++;
+        continue;
+      }
+      const endS = times[k]! + durationS;
+      let j = k + 1;
+      // Free cores at step j, the job's own slot counted free.
+      while (j < n && times[j]! < endS && free[j]! + (times[j]! >= heldS && times[j]! < heldEndS ? cores : 0) >= cores) j++;
+      if (j === n || times[j]! >= endS) return times[k]!;
+      k = j + 1;
+    }
+    return heldS;
   }
 
-  /** The index of the step starting at `timeS`, splitting a step if needed. */
+  /** The first step with at least `cores` free (the number of steps if none). */
+  private firstWith(cores: number): number {
+    const peak = this.peak;
+    const free = this.free;
+    const n = free.length;
+    if (this.peakValid < n) {
+      let k = this.peakValid;
+      let m = k > 0 ? peak[k - 1]! : -Infinity;
+      for (; k < n; k++) {
+        if (free[k]! > m) m = free[k]!;
+        peak[k] = m;
+      }
+      peak.length = n;
+      this.peakValid = n;
+    }
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (peak[mid]! < cores) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Takes `cores` during [startS, startS + durationS) (negative `cores` gives them back). */
+  reserve(startS: number, durationS: number, cores: number): void {
+    if (durationS > 0) this.add(startS, startS + durationS, -cores);
+  }
+
+  /** Gives `cores` back during [fromS, toS) (a job that ended before its time limit). */
+  give(fromS: number, toS: number, cores: number): void {
+    if (toS > fromS) this.add(fromS, toS, cores);
+  }
+
+  private add(fromS: number, toS: number, cores: number): void {
+    const from = this.breakAt(fromS);
+    const to = this.breakAt(toS);
+    for (let k = from; k < to; k++) this.free[k] = this.free[k]! + cores;
+    this.mergeAt(to);
+    this.mergeAt(from);
+    if (from < this.peakValid) this.peakValid = from;
+  }
+
+  /** The index of the step starting at `timeS`, splitting a step if needed (binary search). */
   private breakAt(timeS: number): number {
-    let k = this.times.length - 1;
-    while (this.times[k]! > timeS) k--;
-    if (this.times[k] === timeS) return k;
-    this.times.splice(k + 1, 0, timeS);
-    this.free.splice(k + 1, 0, this.free[k]!);
-    return k + 1;
+    const times = this.times;
+    let lo = 0;
+    let hi = times.length;
+    // The last k with times[k] <= timeS (times[0] <= timeS: nothing is reserved in the past).
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (times[mid]! <= timeS) lo = mid;
+      else hi = mid;
+    }
+    if (times[lo] === timeS) return lo;
+    times.splice(lo + 1, 0, timeS);
+    this.free.splice(lo + 1, 0, this.free[lo]!);
+    if (lo + 1 < this.peakValid) this.peakValid = lo + 1;
+    return lo + 1;
+  }
+
+  /** Removes the breakpoint at index k if the steps on both sides hold the same free cores. */
+  private mergeAt(k: number): void {
+    if (k > 0 && k < this.times.length && this.free[k] === this.free[k - 1]) {
+      this.times.splice(k, 1);
+      this.free.splice(k, 1);
+      if (k < this.peakValid) this.peakValid = k;
+    }
   }
 }
