@@ -9,21 +9,27 @@
 import type { RunningEnd } from './policy.js';
 
 export class AvailabilityProfile {
-  private times: number[];
-  private free: number[];
+  /** Steps 0 … n − 1 in typed arrays grown by doubling (no splice: it allocates on every call). */
+  private times: Float64Array;
+  private free: Float64Array;
   /** peak[k]: the most free cores in steps 0 … k; valid below `peakValid` (recomputed on demand). */
-  private peak: number[] = [];
+  private peak: Float64Array;
   private peakValid = 0;
+  private n = 1;
 
   constructor(nowS: number, freeCores: number, running: readonly RunningEnd[] = []) {
-    this.times = [nowS];
-    this.free = [freeCores];
+    const capacity = Math.max(64, 2 * (running.length + 1));
+    this.times = new Float64Array(capacity);
+    this.free = new Float64Array(capacity);
+    this.peak = new Float64Array(capacity);
+    this.times[0] = nowS;
+    this.free[0] = freeCores;
     for (const r of running) {
-      const last = this.times.length - 1;
+      const last = this.n - 1;
       const cores = this.free[last]! + r.cores;
       if (r.expectedEndS > this.times[last]!) {
-        this.times.push(r.expectedEndS);
-        this.free.push(cores);
+        this.times[this.n] = r.expectedEndS;
+        this.free[this.n++] = cores;
       } else {
         this.free[last] = cores;
       }
@@ -32,26 +38,31 @@ export class AvailabilityProfile {
 
   /** Steps held (for tests and benchmarks). */
   get steps(): number {
-    return this.times.length;
+    return this.n;
   }
 
   /** Forgets the time before `nowS` (never earlier than the last call): the first step starts at nowS. */
   advanceTo(nowS: number): void {
+    const times = this.times;
     let k = 0;
-    while (k + 1 < this.times.length && this.times[k + 1]! <= nowS) k++;
+    while (k + 1 < this.n && times[k + 1]! <= nowS) k++;
     if (k > 0) {
-      this.times.splice(0, k);
-      this.free.splice(0, k);
+      const free = this.free;
+      const n = (this.n -= k);
+      for (let m = 0; m < n; m++) {
+        times[m] = times[m + k]!;
+        free[m] = free[m + k]!;
+      }
       this.peakValid = 0;
     }
-    this.times[0] = nowS;
+    times[0] = nowS;
   }
 
   /** The earliest step start at which `cores` are free for `durationS`. */
   earliestFit(cores: number, durationS: number): number {
     const times = this.times;
     const free = this.free;
-    const n = times.length;
+    const n = this.n;
     let k = this.firstWith(cores);
     while (k < n) {
       if (free[k]! < cores) {
@@ -76,7 +87,7 @@ export class AvailabilityProfile {
   earliestFitBefore(cores: number, durationS: number, heldS: number, searchBeforeS = heldS): number {
     const times = this.times;
     const free = this.free;
-    const n = times.length;
+    const n = this.n;
     const heldEndS = heldS + durationS;
     const beforeS = Math.min(heldS, searchBeforeS);
     let k = this.firstWith(cores);
@@ -95,11 +106,16 @@ export class AvailabilityProfile {
     return heldS;
   }
 
+  /** Calls `visit` with each step's start and free cores, in time order, while the start is before untilS. */
+  forEachStepBefore(untilS: number, visit: (startS: number, freeCores: number) => void): void {
+    for (let k = 0; k < this.n && this.times[k]! < untilS; k++) visit(this.times[k]!, this.free[k]!);
+  }
+
   /** The first step with at least `cores` free (the number of steps if none). */
   private firstWith(cores: number): number {
     const peak = this.peak;
     const free = this.free;
-    const n = free.length;
+    const n = this.n;
     if (this.peakValid < n) {
       let k = this.peakValid;
       let m = k > 0 ? peak[k - 1]! : -Infinity;
@@ -107,7 +123,6 @@ export class AvailabilityProfile {
         if (free[k]! > m) m = free[k]!;
         peak[k] = m;
       }
-      peak.length = n;
       this.peakValid = n;
     }
     let lo = 0;
@@ -133,7 +148,8 @@ export class AvailabilityProfile {
   private add(fromS: number, toS: number, cores: number): void {
     const from = this.breakAt(fromS);
     const to = this.breakAt(toS);
-    for (let k = from; k < to; k++) this.free[k] = this.free[k]! + cores;
+    const free = this.free;
+    for (let k = from; k < to; k++) free[k] = free[k]! + cores;
     this.mergeAt(to);
     this.mergeAt(from);
     if (from < this.peakValid) this.peakValid = from;
@@ -143,7 +159,7 @@ export class AvailabilityProfile {
   private breakAt(timeS: number): number {
     const times = this.times;
     let lo = 0;
-    let hi = times.length;
+    let hi = this.n;
     // The last k with times[k] <= timeS (times[0] <= timeS: nothing is reserved in the past).
     while (hi - lo > 1) {
       const mid = (lo + hi) >> 1;
@@ -151,18 +167,45 @@ export class AvailabilityProfile {
       else hi = mid;
     }
     if (times[lo] === timeS) return lo;
-    times.splice(lo + 1, 0, timeS);
-    this.free.splice(lo + 1, 0, this.free[lo]!);
-    if (lo + 1 < this.peakValid) this.peakValid = lo + 1;
-    return lo + 1;
+    if (this.n === times.length) this.grow();
+    const at = lo + 1;
+    // Shifted by hand: copyWithin's call costs more than moving the few dozen steps a profile holds.
+    const t = this.times;
+    const f = this.free;
+    for (let k = this.n; k > at; k--) {
+      t[k] = t[k - 1]!;
+      f[k] = f[k - 1]!;
+    }
+    t[at] = timeS;
+    f[at] = f[lo]!;
+    this.n++;
+    if (at < this.peakValid) this.peakValid = at;
+    return at;
   }
 
   /** Removes the breakpoint at index k if the steps on both sides hold the same free cores. */
   private mergeAt(k: number): void {
-    if (k > 0 && k < this.times.length && this.free[k] === this.free[k - 1]) {
-      this.times.splice(k, 1);
-      this.free.splice(k, 1);
+    const t = this.times;
+    const f = this.free;
+    if (k > 0 && k < this.n && f[k] === f[k - 1]) {
+      const n = --this.n;
+      for (let m = k; m < n; m++) {
+        t[m] = t[m + 1]!;
+        f[m] = f[m + 1]!;
+      }
       if (k < this.peakValid) this.peakValid = k;
     }
+  }
+
+  private grow(): void {
+    const capacity = 2 * this.times.length;
+    const times = new Float64Array(capacity);
+    const free = new Float64Array(capacity);
+    times.set(this.times.subarray(0, this.n));
+    free.set(this.free.subarray(0, this.n));
+    this.times = times;
+    this.free = free;
+    this.peak = new Float64Array(capacity);
+    this.peakValid = 0;
   }
 }

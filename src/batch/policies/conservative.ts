@@ -25,17 +25,18 @@ import type { BatchJob } from '../job.js';
 import { AvailabilityProfile } from './availability-profile.js';
 import type { BatchPolicy, BatchQueue, Machine } from './policy.js';
 
-interface Waiting {
-  readonly job: BatchJob;
-  /** Arrival number: arrival order. */
-  readonly seq: number;
-  /** The reservation's start; NaN until the first dispatch after its arrival places it. */
-  startS: number;
-}
-
 class ConservativeQueue implements BatchQueue {
-  /** Waiting jobs in arrival order; those from `firstNew` on have no reservation yet. */
-  private waiting: Waiting[] = [];
+  /**
+   * Waiting jobs in arrival order, those from `firstNew` on without a reservation yet; what the pass reads
+   * of them sits in typed arrays (a pass visits every waiting job: objects scattered in memory cost a cache
+   * miss each). seqs: arrival numbers; startsS: reservations (NaN: none yet).
+   */
+  private jobs: (BatchJob | undefined)[] = [];
+  private n = 0;
+  private seqs: Float64Array = new Float64Array(64);
+  private startsS: Float64Array = new Float64Array(64);
+  private cores: Float64Array = new Float64Array(64);
+  private requestsS: Float64Array = new Float64Array(64);
   private firstNew = 0;
   private seq = 0;
   private profile: AvailabilityProfile | undefined;
@@ -43,21 +44,46 @@ class ConservativeQueue implements BatchQueue {
   private heldEndsS: number[] = [];
   private heldCores: number[] = [];
   private busyCores = 0;
-  /** The latest arrival number among the jobs that moved in the previous pass (-1: none moved). */
-  private lastMoverSeq = -1;
+  /**
+   * The jobs that moved in the previous pass, in arrival order: arrival numbers, and for the movers from
+   * the m-th on, the time span holding every part of a slot they gave back (suffix minimum and maximum).
+   */
+  private lastMoverSeqs: number[] = [];
+  private lastGainFromS: number[] = [];
+  private lastGainUntilS: number[] = [];
+  /** The same for the pass under way, each mover's own part. */
+  private moverSeqs: number[] = [];
+  private moverFromS: number[] = [];
+  private moverUntilS: number[] = [];
+  /** The jobs found ended early at this dispatch: limits (ascending) and cores. */
+  private gainEndsS: number[] = [];
+  private gainCores: number[] = [];
+  /**
+   * For a job of c cores: the first instant t (before the latest limit above) where c cores are free now
+   * but were not before the early ends gave some back — valid where crossStamp[c] is the dispatch's stamp.
+   */
+  private crossS = new Float64Array(0);
+  private crossStamp = new Int32Array(0);
+  private stamp = 0;
   /** The earliest reservation (Infinity when none). */
   private earliestS = Infinity;
 
   get length(): number {
-    return this.waiting.length;
+    return this.n;
   }
 
   submit(job: BatchJob): void {
-    this.waiting.push({ job, seq: this.seq++, startS: NaN });
+    if (this.n === this.seqs.length) this.grow();
+    const i = this.n++;
+    this.jobs[i] = job;
+    this.seqs[i] = this.seq++;
+    this.startsS[i] = NaN;
+    this.cores[i] = job.cores;
+    this.requestsS[i] = job.requestedS;
   }
 
   peek(): BatchJob | undefined {
-    return this.waiting[0]?.job;
+    return this.n > 0 ? this.jobs[0] : undefined;
   }
 
   dispatch(machine: Machine): void {
@@ -73,48 +99,155 @@ class ConservativeQueue implements BatchQueue {
     const gainedUntilS = this.syncRunning(machine, nowS);
     const earlyEnd = gainedUntilS > nowS;
     const profile = this.profile;
-    const waiting = this.waiting;
-    const mustTry = earlyEnd || this.lastMoverSeq >= 0;
+    const lastSeqs = this.lastMoverSeqs;
+    const mustTry = earlyEnd || lastSeqs.length > 0;
+    let last = 0;
+    const crossKnown = earlyEnd && this.markCrossings(machine.totalCores, gainedUntilS);
+    const { jobs, seqs, startsS, cores, requestsS, crossS, crossStamp } = this;
+    const n = this.n;
     // Nothing can move and nothing is due: only the new arrivals need a place.
     const from = !mustTry && this.earliestS > nowS ? this.firstNew : 0;
     let kept = from;
-    let moved = false;
-    let lastMoverSeq = -1;
+    // This pass's movers: the latest arrival number, and the span holding the slots' parts they gave back.
+    let moverSeq = -1;
+    let gainFromS = Infinity;
+    let gainUntilS = -Infinity;
     let earliestS = from === 0 ? Infinity : this.earliestS;
-    for (let i = from; i < waiting.length; i++) {
-      const w = waiting[i]!;
-      const job = w.job;
+    for (let i = from; i < n; i++) {
+      const c = cores[i]!;
+      const requestedS = requestsS[i]!;
+      const heldS = startsS[i]!;
       let startS: number;
       if (i >= this.firstNew) {
-        startS = profile.earliestFit(job.cores, job.requestedS);
-        profile.reserve(startS, job.requestedS, job.cores);
+        startS = profile.earliestFit(c, requestedS);
+        profile.reserve(startS, requestedS, c);
       } else {
-        startS = w.startS;
-        if (moved || w.seq < this.lastMoverSeq) startS = profile.earliestFitBefore(job.cores, job.requestedS, w.startS);
-        else if (earlyEnd) startS = profile.earliestFitBefore(job.cores, job.requestedS, w.startS, gainedUntilS);
-        if (startS < w.startS) {
-          profile.reserve(w.startS, job.requestedS, -job.cores);
-          profile.reserve(startS, job.requestedS, job.cores);
-          moved = true;
-          lastMoverSeq = w.seq;
+        startS = heldS;
+        const seq = seqs[i]!;
+        while (last < lastSeqs.length && lastSeqs[last]! <= seq) last++;
+        // The span of the instants that may have gained free cores since this job was placed.
+        let fromS = Infinity;
+        let untilS = -Infinity;
+        if (earlyEnd) {
+          fromS = nowS;
+          untilS = gainedUntilS;
+          // Only early ends gave cores back since this job was placed (no job behind it moved last time,
+          // none ahead of it yet): an instant that refused an earlier start must have crossed c cores.
+          if (crossKnown && moverSeq < 0 && last >= lastSeqs.length && Number.isInteger(c) && c >= 1 && c < crossS.length && !(crossStamp[c] === this.stamp && crossS[c]! < heldS)) fromS = Infinity;
+        }
+        if (last < lastSeqs.length) {
+          // Jobs behind this one moved in the previous pass, after it was placed.
+          fromS = Math.min(fromS, this.lastGainFromS[last]!);
+          untilS = Math.max(untilS, this.lastGainUntilS[last]!);
+        }
+        if (moverSeq >= 0) {
+          fromS = Math.min(fromS, gainFromS);
+          untilS = Math.max(untilS, gainUntilS);
+        }
+        // A start t before the reservation becomes possible only through an instant in [t, heldS) that
+        // gained cores: so one before heldS, and t before untilS.
+        if (fromS < heldS) startS = profile.earliestFitBefore(c, requestedS, heldS, untilS);
+        if (startS < heldS && requestedS > 0) {
+          profile.reserve(heldS, requestedS, -c);
+          profile.reserve(startS, requestedS, c);
+          // Given back: the part of [heldS, heldS + requestedS) after the new slot's end.
+          moverSeq = seq;
+          const partFromS = Math.max(heldS, startS + requestedS);
+          const partUntilS = heldS + requestedS;
+          gainFromS = Math.min(gainFromS, partFromS);
+          gainUntilS = Math.max(gainUntilS, partUntilS);
+          this.moverSeqs.push(seq);
+          this.moverFromS.push(partFromS);
+          this.moverUntilS.push(partUntilS);
         }
       }
+      const job = jobs[i]!;
       if (startS === nowS) {
-        if (job.requestedS > 0) this.hold(nowS + job.requestedS, job.cores);
+        if (requestedS > 0) this.hold(nowS + requestedS, c);
         machine.start(job);
         continue;
       }
-      if (startS !== w.startS) {
-        w.startS = startS;
-        machine.reserve(job, startS);
-      }
+      if (startS !== heldS) machine.reserve(job, startS);
       if (startS < earliestS) earliestS = startS;
-      waiting[kept++] = w;
+      if (kept !== i) {
+        jobs[kept] = job;
+        seqs[kept] = seqs[i]!;
+        cores[kept] = c;
+        requestsS[kept] = requestedS;
+      }
+      startsS[kept++] = startS;
     }
-    waiting.length = kept;
+    for (let i = kept; i < n; i++) jobs[i] = undefined;
+    this.n = kept;
     this.firstNew = kept;
-    this.lastMoverSeq = lastMoverSeq;
+    this.endPass();
     this.earliestS = earliestS;
+  }
+
+  private grow(): void {
+    const capacity = 2 * this.seqs.length;
+    const grown = (a: Float64Array): Float64Array => {
+      const b = new Float64Array(capacity);
+      b.set(a);
+      return b;
+    };
+    this.seqs = grown(this.seqs);
+    this.startsS = grown(this.startsS);
+    this.cores = grown(this.cores);
+    this.requestsS = grown(this.requestsS);
+  }
+
+  /**
+   * Fills crossS for this dispatch: at each step before untilS, the cores counts c with free − gained < c ≤
+   * free (gained: the cores given back early that last beyond the step's start, at most). False if some
+   * count is not a whole number (then every job is tried).
+   */
+  private markCrossings(totalCores: number, untilS: number): boolean {
+    if (this.crossS.length !== totalCores + 1) {
+      this.crossS = new Float64Array(totalCores + 1);
+      this.crossStamp = new Int32Array(totalCores + 1);
+    }
+    const stamp = ++this.stamp;
+    const crossS = this.crossS;
+    const crossStamp = this.crossStamp;
+    const ends = this.gainEndsS;
+    const cores = this.gainCores;
+    let gained = 0;
+    for (const c of cores) gained += c;
+    let e = 0;
+    let whole = Number.isInteger(gained);
+    this.profile!.forEachStepBefore(untilS, (startS, freeCores) => {
+      while (e < ends.length && ends[e]! <= startS) gained -= cores[e++]!;
+      if (!Number.isInteger(freeCores)) whole = false;
+      const top = Math.min(freeCores, totalCores);
+      for (let c = Math.max(1, freeCores - gained + 1); c <= top; c++) {
+        if (crossStamp[c] !== stamp) {
+          crossStamp[c] = stamp;
+          crossS[c] = startS;
+        }
+      }
+    });
+    return whole;
+  }
+
+  /** This pass's movers become the previous pass's, with suffix spans. */
+  private endPass(): void {
+    const seqs = this.moverSeqs;
+    const fromS = this.moverFromS;
+    const untilS = this.moverUntilS;
+    for (let m = seqs.length - 2; m >= 0; m--) {
+      if (fromS[m + 1]! < fromS[m]!) fromS[m] = fromS[m + 1]!;
+      if (untilS[m + 1]! > untilS[m]!) untilS[m] = untilS[m + 1]!;
+    }
+    this.moverSeqs = this.lastMoverSeqs;
+    this.moverFromS = this.lastGainFromS;
+    this.moverUntilS = this.lastGainUntilS;
+    this.moverSeqs.length = 0;
+    this.moverFromS.length = 0;
+    this.moverUntilS.length = 0;
+    this.lastMoverSeqs = seqs;
+    this.lastGainFromS = fromS;
+    this.lastGainUntilS = untilS;
   }
 
   /** Records a running hold this queue started (sorted by its end). */
@@ -163,6 +296,8 @@ class ConservativeQueue implements BatchQueue {
     let kept = 0;
     let busy = 0;
     let gainedUntilS = -Infinity;
+    this.gainEndsS.length = 0;
+    this.gainCores.length = 0;
     for (let i = 0; i < ends.length; i++) {
       const r = running[j];
       if (r !== undefined && r.expectedEndS === ends[i] && r.cores === cores[i]) {
@@ -173,6 +308,8 @@ class ConservativeQueue implements BatchQueue {
       } else {
         this.profile!.give(nowS, ends[i]!, cores[i]!);
         if (ends[i]! > gainedUntilS) gainedUntilS = ends[i]!;
+        this.gainEndsS.push(ends[i]!);
+        this.gainCores.push(cores[i]!);
       }
     }
     if (j < running.length) throw new Error('conservative backfilling: the machine runs a job this queue did not start');
