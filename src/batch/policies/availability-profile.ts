@@ -12,16 +12,12 @@ export class AvailabilityProfile {
   /** Steps 0 … n − 1 in typed arrays grown by doubling (no splice: it allocates on every call). */
   private times: Float64Array;
   private free: Float64Array;
-  /** peak[k]: the most free cores in steps 0 … k; valid below `peakValid` (recomputed on demand). */
-  private peak: Float64Array;
-  private peakValid = 0;
   private n = 1;
 
   constructor(nowS: number, freeCores: number, running: readonly RunningEnd[] = []) {
     const capacity = Math.max(64, 2 * (running.length + 1));
     this.times = new Float64Array(capacity);
     this.free = new Float64Array(capacity);
-    this.peak = new Float64Array(capacity);
     this.times[0] = nowS;
     this.free[0] = freeCores;
     for (const r of running) {
@@ -53,7 +49,6 @@ export class AvailabilityProfile {
         times[m] = times[m + k]!;
         free[m] = free[m + k]!;
       }
-      this.peakValid = 0;
     }
     times[0] = nowS;
   }
@@ -63,7 +58,7 @@ export class AvailabilityProfile {
     const times = this.times;
     const free = this.free;
     const n = this.n;
-    let k = this.firstWith(cores);
+    let k = 0;
     while (k < n) {
       if (free[k]! < cores) {
         k++;
@@ -90,7 +85,7 @@ export class AvailabilityProfile {
     const n = this.n;
     const heldEndS = heldS + durationS;
     const beforeS = Math.min(heldS, searchBeforeS);
-    let k = this.firstWith(cores);
+    let k = 0;
     while (k < n && times[k]! < beforeS) {
       if (free[k]! < cores) {
         k++;
@@ -111,30 +106,6 @@ export class AvailabilityProfile {
     for (let k = 0; k < this.n && this.times[k]! < untilS; k++) visit(this.times[k]!, this.free[k]!);
   }
 
-  /** The first step with at least `cores` free (the number of steps if none). */
-  private firstWith(cores: number): number {
-    const peak = this.peak;
-    const free = this.free;
-    const n = this.n;
-    if (this.peakValid < n) {
-      let k = this.peakValid;
-      let m = k > 0 ? peak[k - 1]! : -Infinity;
-      for (; k < n; k++) {
-        if (free[k]! > m) m = free[k]!;
-        peak[k] = m;
-      }
-      this.peakValid = n;
-    }
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (peak[mid]! < cores) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
   /** Takes `cores` during [startS, startS + durationS) (negative `cores` gives them back). */
   reserve(startS: number, durationS: number, cores: number): void {
     if (durationS > 0) this.add(startS, startS + durationS, -cores);
@@ -152,7 +123,6 @@ export class AvailabilityProfile {
     for (let k = from; k < to; k++) free[k] = free[k]! + cores;
     this.mergeAt(to);
     this.mergeAt(from);
-    if (from < this.peakValid) this.peakValid = from;
   }
 
   /** The index of the step starting at `timeS`, splitting a step if needed (binary search). */
@@ -179,7 +149,6 @@ export class AvailabilityProfile {
     t[at] = timeS;
     f[at] = f[lo]!;
     this.n++;
-    if (at < this.peakValid) this.peakValid = at;
     return at;
   }
 
@@ -193,7 +162,6 @@ export class AvailabilityProfile {
         t[m] = t[m + 1]!;
         f[m] = f[m + 1]!;
       }
-      if (k < this.peakValid) this.peakValid = k;
     }
   }
 
@@ -205,7 +173,5 @@ export class AvailabilityProfile {
     free.set(this.free.subarray(0, this.n));
     this.times = times;
     this.free = free;
-    this.peak = new Float64Array(capacity);
-    this.peakValid = 0;
   }
 }
