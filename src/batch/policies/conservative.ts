@@ -4,23 +4,31 @@
 // later than the one it gave back, which is still free — and those whose slot is now start. So a job may
 // jump ahead only where it delays no other job's reservation.
 //
-// That compression is the definition; what runs is a cheaper pass with the same result. The availability
-// profile lives between dispatches (availability-profile.ts): a job that starts turns its reservation into
-// its running hold, the same interval; a job that ends at its limit changes nothing from now on; one that
-// ends early gives its cores back from now until its limit; an arrival takes its earliest fit. Why most
-// jobs need not be re-placed: when job i was last placed at r, every start t in [then, r) was refused by
-// some instant in [t, r) with fewer than its cores free (an instant at or after r lies in i's own slot,
-// which was free). If since then no instant before r has gained free cores, every such t is still refused
-// and r is still the earliest fit. Free cores are gained only (a) by an early end, (b) by a job moving
-// earlier, which gives back the part of its old slot the new one does not cover. So at a dispatch:
-// - after an early end, every job is tried (a bounded search for a start before its reservation, its own
-//   slot counted free);
-// - otherwise, a job is tried if a job behind it in arrival order moved in the previous pass (that freed
-//   slot postdates its placement), or a job ahead of it moved in this pass;
-// - all others keep their reservation unchanged and start if it is now.
-// Trying a job that cannot move is harmless (it finds its reservation again), so these rules need only
-// cover every job that might move. `machine.reserve` is told each new reservation and each move (the
-// promise only ever moves earlier); restating an unchanged promise at every dispatch would add nothing.
+// That compression is the definition (test/batch/conservative-reference.test.ts keeps it as the reference);
+// what runs is a cheaper pass with the same result. The availability profile lives between dispatches
+// (availability-profile.ts): a job that starts turns its reservation into its running hold, the same
+// interval; a job that ends at its limit changes nothing from now on; one that ends early gives its cores
+// back from now until its limit (found by comparing the machine's running jobs with the holds this queue
+// started); an arrival takes its earliest fit, after every older job, as in the reference.
+//
+// Why most jobs need not be re-placed. When job i (c cores) was last placed at r, every start t in
+// [then, r) was refused by some instant in [t, r) with fewer than c cores free (an instant at or after r
+// lies in i's own slot, which was free). If no such instant has gained cores since, every such t is still
+// refused and r is still the earliest fit. Cores are gained only (a) by an early end, on [now, its limit),
+// (b) by a job moving earlier, on the part of its old slot its new one does not cover. So i is tried (a
+// search for a start before r, its own slot counted free) only if one of those gains since its last
+// placement begins before r: an early end at this dispatch; a job behind i in arrival order that moved in
+// the previous pass (after i was placed there); a job ahead of i that moved in this pass. The search
+// stops at the latest end of those gains (a refused start before it needs a gained instant after it). When
+// only early ends count for i, the gained instant must also have gone from below c free cores to c or more:
+// the counts so crossed are listed per dispatch and a job whose c was not crossed before r is not tried.
+// All other jobs keep their reservation and start if it is now. Trying a job that cannot move only finds
+// its reservation again, so these rules need only cover every job that might move.
+//
+// Like the plain algorithm, the pass assumes no reservation has passed without a dispatch (none did in any
+// trace tried); it checks that and stops with an error rather than compute from one in the past.
+// `machine.reserve` is told each new reservation and each move (a promise only moves earlier); restating
+// an unchanged promise at every dispatch, as the plain algorithm did, would tell the checker nothing new.
 import type { BatchJob } from '../job.js';
 import { AvailabilityProfile } from './availability-profile.js';
 import type { BatchPolicy, BatchQueue, Machine } from './policy.js';
