@@ -76,16 +76,24 @@ export class AvailabilityProfile {
   /**
    * Where a job holding `cores` during [heldS, heldS + durationS) would go if it gave that slot back and
    * took the earliest fit: the earliest start before heldS that fits once its own cores are counted free,
-   * else heldS (which still fits). Starts from `searchBeforeS` on are not tried (the caller knows none of
-   * them fits; heldS by default). The profile is left unchanged.
+   * else heldS (which still fits). Starts from `searchBeforeS` on, and those whose window ends by
+   * `searchAfterS`, are not tried (the caller knows none of them fits). The profile is left unchanged.
    */
-  earliestFitBefore(cores: number, durationS: number, heldS: number, searchBeforeS = heldS): number {
+  earliestFitBefore(cores: number, durationS: number, heldS: number, searchBeforeS = heldS, searchAfterS = -Infinity): number {
     const times = this.times;
     const free = this.free;
     const n = this.n;
     const heldEndS = heldS + durationS;
     const beforeS = Math.min(heldS, searchBeforeS);
-    let k = 0;
+    // The first step whose window could reach searchAfterS, one step early for rounding's sake.
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (times[mid]! + durationS <= searchAfterS) lo = mid + 1;
+      else hi = mid;
+    }
+    let k = lo > 0 ? lo - 1 : 0;
     while (k < n && times[k]! < beforeS) {
       if (free[k]! < cores) {
         k++;

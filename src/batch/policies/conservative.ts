@@ -153,8 +153,8 @@ class ConservativeQueue implements BatchQueue {
           untilS = Math.max(untilS, gainUntilS);
         }
         // A start t before the reservation becomes possible only through an instant in [t, heldS) that
-        // gained cores: so one before heldS, and t before untilS.
-        if (fromS < heldS) startS = profile.earliestFitBefore(c, requestedS, heldS, untilS);
+        // gained cores: so one before heldS, t before untilS, and t + requestedS after fromS.
+        if (fromS < heldS) startS = profile.earliestFitBefore(c, requestedS, heldS, untilS, fromS);
         if (startS < heldS && requestedS > 0) {
           profile.reserve(heldS, requestedS, -c);
           profile.reserve(startS, requestedS, c);
