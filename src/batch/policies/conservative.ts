@@ -3,34 +3,328 @@
 // order: each gives its reservation back and takes the earliest slot that fits beside the others — never
 // later than the one it gave back, which is still free — and those whose slot is now start. So a job may
 // jump ahead only where it delays no other job's reservation.
-// Cost: O(waiting jobs²) per dispatch.
+//
+// That compression is the definition (test/batch/conservative-reference.test.ts keeps it as the reference);
+// what runs is a cheaper pass with the same result. The availability profile lives between dispatches
+// (availability-profile.ts): a job that starts turns its reservation into its running hold, the same
+// interval; a job that ends at its limit changes nothing from now on; one that ends early gives its cores
+// back from now until its limit (found by comparing the machine's running jobs with the holds this queue
+// started); an arrival takes its earliest fit, after every older job, as in the reference.
+//
+// Why most jobs need not be re-placed. When job i (c cores) was last placed at r, every start t in
+// [then, r) was refused by some instant in [t, r) with fewer than c cores free (an instant at or after r
+// lies in i's own slot, which was free). If no such instant has gained cores since, every such t is still
+// refused and r is still the earliest fit. Cores are gained only (a) by an early end, on [now, its limit),
+// (b) by a job moving earlier, on the part of its old slot its new one does not cover. So i is tried (a
+// search for a start before r, its own slot counted free) only if one of those gains since its last
+// placement begins before r: an early end at this dispatch; a job behind i in arrival order that moved in
+// the previous pass (after i was placed there); a job ahead of i that moved in this pass. The search
+// stops at the latest end of those gains (a refused start before it needs a gained instant after it). When
+// only early ends count for i, the gained instant must also have gone from below c free cores to c or more:
+// the counts so crossed are listed per dispatch and a job whose c was not crossed before r is not tried.
+// All other jobs keep their reservation and start if it is now. Trying a job that cannot move only finds
+// its reservation again, so these rules need only cover every job that might move.
+//
+// Like the plain algorithm, the pass assumes no reservation has passed without a dispatch (none did in any
+// trace tried); it checks that and stops with an error rather than compute from one in the past.
+// `machine.reserve` is told each new reservation and each move (a promise only moves earlier); restating
+// an unchanged promise at every dispatch, as the plain algorithm did, would tell the checker nothing new.
 import type { BatchJob } from '../job.js';
 import { AvailabilityProfile } from './availability-profile.js';
-import { ArrivalOrderQueue } from './fcfs.js';
-import type { BatchPolicy, Machine } from './policy.js';
+import type { BatchPolicy, BatchQueue, Machine } from './policy.js';
 
-class ConservativeQueue extends ArrivalOrderQueue {
-  private readonly reservations = new Map<BatchJob, number>();
+class ConservativeQueue implements BatchQueue {
+  /**
+   * Waiting jobs in arrival order, those from `firstNew` on without a reservation yet; what the pass reads
+   * of them sits in typed arrays (a pass visits every waiting job: objects scattered in memory cost a cache
+   * miss each). seqs: arrival numbers; startsS: reservations (NaN: none yet).
+   */
+  private jobs: (BatchJob | undefined)[] = [];
+  private n = 0;
+  private seqs: Float64Array = new Float64Array(64);
+  private startsS: Float64Array = new Float64Array(64);
+  private cores: Float64Array = new Float64Array(64);
+  private requestsS: Float64Array = new Float64Array(64);
+  private firstNew = 0;
+  private seq = 0;
+  private profile: AvailabilityProfile | undefined;
+  /** The running jobs' time limits and cores as this queue started them, sorted by limit. */
+  private heldEndsS: number[] = [];
+  private heldCores: number[] = [];
+  private busyCores = 0;
+  /**
+   * The jobs that moved in the previous pass, in arrival order: arrival numbers, and for the movers from
+   * the m-th on, the time span holding every part of a slot they gave back (suffix minimum and maximum).
+   */
+  private lastMoverSeqs: number[] = [];
+  private lastGainFromS: number[] = [];
+  private lastGainUntilS: number[] = [];
+  /** The same for the pass under way, each mover's own part. */
+  private moverSeqs: number[] = [];
+  private moverFromS: number[] = [];
+  private moverUntilS: number[] = [];
+  /** The jobs found ended early at this dispatch: limits (ascending) and cores. */
+  private gainEndsS: number[] = [];
+  private gainCores: number[] = [];
+  /**
+   * For a job of c cores: the first instant t (before the latest limit above) where c cores are free now
+   * but were not before the early ends gave some back — valid where crossStamp[c] is the dispatch's stamp.
+   */
+  private crossS = new Float64Array(0);
+  private crossStamp = new Int32Array(0);
+  private stamp = 0;
+  /** The earliest reservation (Infinity when none). */
+  private earliestS = Infinity;
 
-  override dispatch(machine: Machine): void {
-    const profile = new AvailabilityProfile(machine.nowS, machine.freeCores(), machine.runningEnds());
-    for (const [job, startS] of this.reservations) profile.reserve(startS, job.requestedS, job.cores);
-    for (let i = 0; i < this.waiting.length; ) {
-      const job = this.waiting.at(i);
-      const held = this.reservations.get(job);
-      if (held !== undefined) profile.reserve(held, job.requestedS, -job.cores);
-      const startS = profile.earliestFit(job.cores, job.requestedS);
-      profile.reserve(startS, job.requestedS, job.cores);
-      if (startS === machine.nowS) {
-        this.reservations.delete(job);
-        machine.start(job);
-        this.waiting.removeAt(i);
+  get length(): number {
+    return this.n;
+  }
+
+  submit(job: BatchJob): void {
+    if (this.n === this.seqs.length) this.grow();
+    const i = this.n++;
+    this.jobs[i] = job;
+    this.seqs[i] = this.seq++;
+    this.startsS[i] = NaN;
+    this.cores[i] = job.cores;
+    this.requestsS[i] = job.requestedS;
+  }
+
+  peek(): BatchJob | undefined {
+    return this.n > 0 ? this.jobs[0] : undefined;
+  }
+
+  dispatch(machine: Machine): void {
+    const nowS = machine.nowS;
+    if (this.profile === undefined) {
+      this.profile = new AvailabilityProfile(nowS, machine.freeCores(), machine.runningEnds());
+      this.copyRunning(machine);
+    } else {
+      this.profile.advanceTo(nowS);
+    }
+    if (this.earliestS < nowS) throw new Error(`conservative backfilling: a reservation at ${this.earliestS} s passed without a dispatch (now ${nowS} s)`);
+    // Cores given back early return until this time at the latest (-Infinity: none came back).
+    const gainedUntilS = this.syncRunning(machine, nowS);
+    const earlyEnd = gainedUntilS > nowS;
+    const profile = this.profile;
+    const lastSeqs = this.lastMoverSeqs;
+    const mustTry = earlyEnd || lastSeqs.length > 0;
+    let last = 0;
+    const crossKnown = earlyEnd && this.markCrossings(machine.totalCores, gainedUntilS);
+    const { jobs, seqs, startsS, cores, requestsS, crossS, crossStamp } = this;
+    const n = this.n;
+    // Nothing can move and nothing is due: only the new arrivals need a place.
+    const from = !mustTry && this.earliestS > nowS ? this.firstNew : 0;
+    let kept = from;
+    // This pass's movers: the latest arrival number, and the span holding the slots' parts they gave back.
+    let moverSeq = -1;
+    let gainFromS = Infinity;
+    let gainUntilS = -Infinity;
+    let earliestS = from === 0 ? Infinity : this.earliestS;
+    for (let i = from; i < n; i++) {
+      const c = cores[i]!;
+      const requestedS = requestsS[i]!;
+      const heldS = startsS[i]!;
+      let startS: number;
+      if (i >= this.firstNew) {
+        startS = profile.earliestFit(c, requestedS);
+        profile.reserve(startS, requestedS, c);
       } else {
-        this.reservations.set(job, startS);
-        machine.reserve(job, startS);
-        i++;
+        startS = heldS;
+        const seq = seqs[i]!;
+        while (last < lastSeqs.length && lastSeqs[last]! <= seq) last++;
+        // The span of the instants that may have gained free cores since this job was placed.
+        let fromS = Infinity;
+        let untilS = -Infinity;
+        if (earlyEnd) {
+          fromS = nowS;
+          untilS = gainedUntilS;
+          // Only early ends gave cores back since this job was placed (no job behind it moved last time,
+          // none ahead of it yet): an instant that refused an earlier start must have crossed c cores.
+          if (crossKnown && moverSeq < 0 && last >= lastSeqs.length && Number.isInteger(c) && c >= 1 && c < crossS.length && !(crossStamp[c] === this.stamp && crossS[c]! < heldS)) fromS = Infinity;
+        }
+        if (last < lastSeqs.length) {
+          // Jobs behind this one moved in the previous pass, after it was placed.
+          fromS = Math.min(fromS, this.lastGainFromS[last]!);
+          untilS = Math.max(untilS, this.lastGainUntilS[last]!);
+        }
+        if (moverSeq >= 0) {
+          fromS = Math.min(fromS, gainFromS);
+          untilS = Math.max(untilS, gainUntilS);
+        }
+        // A start t before the reservation becomes possible only through an instant in [t, heldS) that
+        // gained cores: so one before heldS, t before untilS, and t + requestedS after fromS.
+        if (fromS < heldS) startS = profile.earliestFitBefore(c, requestedS, heldS, untilS, fromS);
+        if (startS < heldS && requestedS > 0) {
+          profile.reserve(heldS, requestedS, -c);
+          profile.reserve(startS, requestedS, c);
+          // Given back: the part of [heldS, heldS + requestedS) after the new slot's end.
+          moverSeq = seq;
+          const partFromS = Math.max(heldS, startS + requestedS);
+          const partUntilS = heldS + requestedS;
+          gainFromS = Math.min(gainFromS, partFromS);
+          gainUntilS = Math.max(gainUntilS, partUntilS);
+          this.moverSeqs.push(seq);
+          this.moverFromS.push(partFromS);
+          this.moverUntilS.push(partUntilS);
+        }
+      }
+      const job = jobs[i]!;
+      if (startS === nowS) {
+        if (requestedS > 0) this.hold(nowS + requestedS, c);
+        machine.start(job);
+        continue;
+      }
+      if (startS !== heldS) machine.reserve(job, startS);
+      if (startS < earliestS) earliestS = startS;
+      if (kept !== i) {
+        jobs[kept] = job;
+        seqs[kept] = seqs[i]!;
+        cores[kept] = c;
+        requestsS[kept] = requestedS;
+      }
+      startsS[kept++] = startS;
+    }
+    for (let i = kept; i < n; i++) jobs[i] = undefined;
+    this.n = kept;
+    this.firstNew = kept;
+    this.endPass();
+    this.earliestS = earliestS;
+  }
+
+  private grow(): void {
+    const capacity = 2 * this.seqs.length;
+    const grown = (a: Float64Array): Float64Array => {
+      const b = new Float64Array(capacity);
+      b.set(a);
+      return b;
+    };
+    this.seqs = grown(this.seqs);
+    this.startsS = grown(this.startsS);
+    this.cores = grown(this.cores);
+    this.requestsS = grown(this.requestsS);
+  }
+
+  /**
+   * Fills crossS for this dispatch: at each step before untilS, the cores counts c with free − gained < c ≤
+   * free (gained: the cores given back early that last beyond the step's start, at most). False if some
+   * count is not a whole number (then every job is tried).
+   */
+  private markCrossings(totalCores: number, untilS: number): boolean {
+    if (this.crossS.length !== totalCores + 1) {
+      this.crossS = new Float64Array(totalCores + 1);
+      this.crossStamp = new Int32Array(totalCores + 1);
+    }
+    const stamp = ++this.stamp;
+    const crossS = this.crossS;
+    const crossStamp = this.crossStamp;
+    const ends = this.gainEndsS;
+    const cores = this.gainCores;
+    let gained = 0;
+    for (const c of cores) gained += c;
+    let e = 0;
+    let whole = Number.isInteger(gained);
+    this.profile!.forEachStepBefore(untilS, (startS, freeCores) => {
+      while (e < ends.length && ends[e]! <= startS) gained -= cores[e++]!;
+      if (!Number.isInteger(freeCores)) whole = false;
+      const top = Math.min(freeCores, totalCores);
+      for (let c = Math.max(1, freeCores - gained + 1); c <= top; c++) {
+        if (crossStamp[c] !== stamp) {
+          crossStamp[c] = stamp;
+          crossS[c] = startS;
+        }
+      }
+    });
+    return whole;
+  }
+
+  /** This pass's movers become the previous pass's, with suffix spans. */
+  private endPass(): void {
+    const seqs = this.moverSeqs;
+    const fromS = this.moverFromS;
+    const untilS = this.moverUntilS;
+    for (let m = seqs.length - 2; m >= 0; m--) {
+      if (fromS[m + 1]! < fromS[m]!) fromS[m] = fromS[m + 1]!;
+      if (untilS[m + 1]! > untilS[m]!) untilS[m] = untilS[m + 1]!;
+    }
+    this.moverSeqs = this.lastMoverSeqs;
+    this.moverFromS = this.lastGainFromS;
+    this.moverUntilS = this.lastGainUntilS;
+    this.moverSeqs.length = 0;
+    this.moverFromS.length = 0;
+    this.moverUntilS.length = 0;
+    this.lastMoverSeqs = seqs;
+    this.lastGainFromS = fromS;
+    this.lastGainUntilS = untilS;
+  }
+
+  /** Records a running hold this queue started (sorted by its end). */
+  private hold(endS: number, cores: number): void {
+    const ends = this.heldEndsS;
+    let lo = 0;
+    let hi = ends.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ends[mid]! <= endS) lo = mid + 1; // after equal limits: start order, as the machine lists them
+      else hi = mid;
+    }
+    ends.splice(lo, 0, endS);
+    this.heldCores.splice(lo, 0, cores);
+    this.busyCores += cores;
+  }
+
+  private copyRunning(machine: Machine): void {
+    const running = machine.runningEnds();
+    this.heldEndsS = running.map((r) => r.expectedEndS);
+    this.heldCores = running.map((r) => r.cores);
+    this.busyCores = 0;
+    for (const r of running) this.busyCores += r.cores;
+  }
+
+  /**
+   * Drops the holds that reached their limit; if the machine's busy cores disagree, some jobs ended early:
+   * their cores come back to the profile from now until their limit. Returns the latest such limit, or
+   * -Infinity if none ended early.
+   */
+  private syncRunning(machine: Machine, nowS: number): number {
+    const ends = this.heldEndsS;
+    const cores = this.heldCores;
+    let k = 0;
+    while (k < ends.length && ends[k]! <= nowS) this.busyCores -= cores[k++]!;
+    if (k > 0) {
+      ends.splice(0, k);
+      cores.splice(0, k);
+    }
+    if (this.busyCores === machine.totalCores - machine.freeCores()) return -Infinity;
+    // The machine lists its running jobs by limit, ties in start order; so do we (hold() puts a new hold
+    // after those with the same limit). Its holds that last beyond now are thus a subsequence of ours.
+    const running = machine.runningEnds();
+    let j = 0;
+    while (j < running.length && running[j]!.expectedEndS <= nowS) j++;
+    let kept = 0;
+    let busy = 0;
+    let gainedUntilS = -Infinity;
+    this.gainEndsS.length = 0;
+    this.gainCores.length = 0;
+    for (let i = 0; i < ends.length; i++) {
+      const r = running[j];
+      if (r !== undefined && r.expectedEndS === ends[i] && r.cores === cores[i]) {
+        j++;
+        ends[kept] = ends[i]!;
+        cores[kept++] = cores[i]!;
+        busy += cores[i]!;
+      } else {
+        this.profile!.give(nowS, ends[i]!, cores[i]!);
+        if (ends[i]! > gainedUntilS) gainedUntilS = ends[i]!;
+        this.gainEndsS.push(ends[i]!);
+        this.gainCores.push(cores[i]!);
       }
     }
+    if (j < running.length) throw new Error('conservative backfilling: the machine runs a job this queue did not start');
+    ends.length = kept;
+    cores.length = kept;
+    this.busyCores = busy;
+    return gainedUntilS;
   }
 }
 
