@@ -34,7 +34,7 @@ describe('demand, boost and local on an uneven job', () => {
     expect(r.summary.perNode[1]).toEqual({ computeS: 1.5, spinS: 0, switchS: 0, interruptS: 0.125, idleS: 0.625 });
   });
 
-  it('demand: messages for the descheduled, spinning A0 preempt B; job 1 ends at 1.75, job 2 at 2.75', () => {
+  it('demand (spinning without limit): messages for the descheduled, spinning A0 preempt B; job 1 ends at 1.75, job 2 at 2.75', () => {
     // Node 0: A0 [0,.25) done, sends, spins to its slice end at .5. B [.5,1). The .875 message is for A0
     // (waiting, not running): interrupt [.875,1), A0 to be woken at 1. At 1 B's slice ends first (a CPU
     // timer): A0, at the head, gets the CPU, still spinning; the wake-up then finds its message in: A0
@@ -42,7 +42,7 @@ describe('demand, boost and local on an uneven job', () => {
     // 1.625 message (A1's iter 1): interrupt [1.625,1.75), A0 wakes at 1.75 with all it needs: done.
     // B: .375 + .125 + the last 1 s [1.75,2.75): done at 2.75. Spin .5, interrupt .25, compute 2.
     // Node 1: A0's iter-1 message came at 1.375, so A1 ends at 1.5 without waiting; idle to 2.75.
-    const r = checkedRun(JOBS, 2, 'demand', BASE);
+    const r = checkedRun(JOBS, 2, 'demand', { ...BASE, spin: Infinity });
     expect(r.violations).toEqual([]);
     expect(r.ends).toEqual({ 1: 1.75, 2: 2.75 });
     expect(r.summary.perNode[0]).toEqual({ computeS: 2, spinS: 0.5, switchS: 0, interruptS: 0.25, idleS: 0 });

@@ -1,0 +1,90 @@
+// Every strategy on generated workloads (seeded): the schedule checker finds nothing, every job ends, a run
+// is deterministic; gang scheduling with MPL 1 of rigid jobs gives the space-sharing FCFS schedule; the
+// metrics' arithmetic; and the strategies' parameters are checked with errors that say what to do.
+import { describe, expect, it } from 'vitest';
+import { allObservers, type ScheduleObserver } from '../../../src/batch/batch-cluster.js';
+import { getAllocator } from '../../../src/batch/allocators/registry.js';
+import type { BatchJob } from '../../../src/batch/job.js';
+import { getBatchPolicy } from '../../../src/batch/policies/registry.js';
+import { simulateTrace } from '../../../src/batch/trace-simulation.js';
+import { rigidJob } from '../../../src/batch/timeshare/job-structure.js';
+import { coefficientOfVariation } from '../../../src/batch/timeshare/metrics.js';
+import { getTimeshareStrategy, listTimeshareStrategies } from '../../../src/batch/timeshare/registry.js';
+import { generateStructuredWorkload } from '../../../src/batch/timeshare/workload-generator.js';
+import { Rng } from '../../../src/util/rng.js';
+import { checkedRun } from './checked-run.js';
+
+const PARAMS = { mpl: 3, slice: 0.02, 'context-switch': 0.0002, interrupt: 0.00005, latency: 0.00002, dma: 0.000005 };
+const extra: Record<string, Record<string, number>> = { 'spin-block': { spin: 0.0001 }, boost: { 'boost-period': 0.005 }, demand: {} };
+
+describe('every strategy on a generated mix', () => {
+  const jobs = generateStructuredWorkload({ seed: 7, jobs: 60, nodes: 8, mix: { comm: 1, io: 1, cpu: 1 }, load: 0.8 });
+  for (const s of listTimeshareStrategies()) {
+    it(`${s.name}: checker clean, all jobs end, deterministic`, () => {
+      const a = checkedRun(jobs, 8, s.name, { ...PARAMS, ...extra[s.name] });
+      expect(a.violations).toEqual([]);
+      expect(a.run.jobs).toHaveLength(60);
+      for (const j of a.run.jobs) expect(j.endS).toBeGreaterThan(j.startS);
+      const b = checkedRun(jobs, 8, s.name, { ...PARAMS, ...extra[s.name] });
+      expect(b.ends).toEqual(a.ends);
+      expect(b.run.events).toBe(a.run.events);
+    });
+  }
+});
+
+describe('gang scheduling with MPL 1 is space sharing', () => {
+  it('rigid jobs end when FCFS on single-core nodes ends them', () => {
+    const rng = new Rng(3);
+    const batch: BatchJob[] = [];
+    let t = 0;
+    for (let id = 1; id <= 80; id++) {
+      t += rng.int(20);
+      const runS = 1 + rng.int(100);
+      batch.push({ id, submitS: t, runS, requestedS: runS, cores: 1 + rng.int(8), userId: -1 });
+    }
+    const ends: Record<number, number> = {};
+    const recorder: ScheduleObserver = { started: (s) => (ends[s.job.id] = s.endS) };
+    let i = 0;
+    simulateTrace({ next: () => batch[i++] }, { nodes: 8, coresPerNode: 1, policy: getBatchPolicy('fcfs'), allocator: getAllocator('first-fit'), observer: allObservers(recorder) });
+    const r = checkedRun(batch.map(rigidJob), 8, 'gang', { mpl: 1, slice: 0.5, 'context-switch': 0 });
+    expect(r.violations).toEqual([]);
+    expect(r.ends).toEqual(ends);
+  });
+});
+
+describe('metrics', () => {
+  it('coefficient of variation: population standard deviation over the mean', () => {
+    // 1, 2, 3: mean 2, variance (1 + 0 + 1) / 3 = 2/3, CV = sqrt(2/3) / 2.
+    expect(coefficientOfVariation([1, 2, 3])).toBeCloseTo(Math.sqrt(2 / 3) / 2, 12);
+    expect(coefficientOfVariation([])).toBe(0);
+  });
+
+  it('classes: mean response per class and the CV between them', () => {
+    const jobs = generateStructuredWorkload({ seed: 1, jobs: 20, nodes: 4, mix: { comm: 1, io: 1 } });
+    const r = checkedRun(jobs, 4, 'local', PARAMS);
+    const byClass: Record<string, number[]> = {};
+    r.run.jobs.forEach((j) => (byClass[j.jobClass!] ??= []).push(j.endS - j.submitS));
+    const means = Object.fromEntries(Object.entries(byClass).map(([c, xs]) => [c, xs.reduce((a, b) => a + b, 0) / xs.length]));
+    expect(Object.keys(r.summary.classMeanResponseS).sort()).toEqual(['comm', 'io']);
+    for (const c of ['comm', 'io']) expect(r.summary.classMeanResponseS[c]).toBeCloseTo(means[c]!, 12);
+    expect(r.summary.classResponseCv).toBeCloseTo(coefficientOfVariation([means['comm']!, means['io']!]), 12);
+  });
+});
+
+describe('strategy parameters', () => {
+  it('every strategy has a name, one line of help and the parameters the paper names', () => {
+    for (const s of listTimeshareStrategies()) {
+      expect(s.help).not.toContain('\n');
+      for (const p of ['mpl', 'slice', 'context-switch', 'interrupt']) expect(s.parameters.map((x) => x.name)).toContain(p);
+    }
+    expect(getTimeshareStrategy('spin-block').parameters.map((p) => p.name)).toContain('spin');
+    expect(getTimeshareStrategy('boost').parameters.map((p) => p.name)).toContain('boost-period');
+  });
+
+  it('errors say what was expected', () => {
+    expect(() => getTimeshareStrategy('gangs')).toThrow('unknown time-sharing strategy "gangs"; expected one of: gang, local, spin-block, demand, boost');
+    expect(() => getTimeshareStrategy('gang').configure({ spin: 1 })).toThrow('strategy gang has no parameter "spin"');
+    expect(() => getTimeshareStrategy('local').configure({ mpl: 1.5 })).toThrow('mpl must be a whole number >= 1, got 1.5');
+    expect(() => getTimeshareStrategy('local').configure({ slice: 0.001, 'context-switch': 0.001 })).toThrow('must be shorter than slice');
+  });
+});
