@@ -1,0 +1,35 @@
+// An I/O-bound job beside a rigid one, gang against local scheduling, computed by hand (working in the
+// comments) and run under the schedule checker: under gang a node idles while its row's task is in I/O;
+// locally the other task takes the CPU.
+//
+// 2 nodes, MPL 2, slice 1 s, no switch cost. Job 1: 2 tasks, no messages, 2 iterations of 0.5 s compute
+// then 1 s I/O. Job 2: rigid, 2 tasks × 2 s. Both at t0; both nodes behave alike.
+import { describe, expect, it } from 'vitest';
+import { uniformJob } from '../../../src/batch/timeshare/job-structure.js';
+import { checkedRun } from './checked-run.js';
+
+const JOBS = [uniformJob({ id: 1, submitS: 0, tasks: 2, iterations: 2, computeS: 0.5, ioS: 1 }), uniformJob({ id: 2, submitS: 0, tasks: 2, iterations: 1, computeS: 2 })];
+const PARAMS = { mpl: 2, slice: 1, 'context-switch': 0 };
+
+describe('an I/O-bound job', () => {
+  it('gang: the node idles through its row\'s I/O; job 1 ends at 3.5, job 2 at 4', () => {
+    // [0,1) row 0: A computes [0,.5), I/O [.5,1.5): idle [.5,1)   [1,2) row 1: B 1 of 2 (A's I/O ends at
+    // 1.5 but its row is not active)   [2,3) row 0: A computes [2,2.5), I/O [2.5,3.5) (the last iteration
+    // has its I/O too): idle [2.5,3)   [3,4) row 1: B done at 4. A ends with its I/O at 3.5.
+    const r = checkedRun(JOBS, 2, 'gang', PARAMS);
+    expect(r.violations).toEqual([]);
+    expect(r.ends).toEqual({ 1: 3.5, 2: 4 });
+    for (const p of r.summary.perNode) expect(p).toEqual({ computeS: 3, spinS: 0, switchS: 0, interruptS: 0, idleS: 1 });
+  });
+
+  it('local: B fills A\'s I/O; job 1 ends at 4, job 2 at 2.5', () => {
+    // [0,.5) A, I/O to 1.5   [.5,1.5) B's slice (1 of 2). At 1.5 B's slice ends (CPU timers first): no
+    // one is ready, B goes on with a new slice; then A's I/O ends and A queues. [1.5,2.5) B done at 2.5.
+    // [2.5,3) A, I/O [3,4): idle; done at 4.
+    const r = checkedRun(JOBS, 2, 'local', PARAMS);
+    expect(r.violations).toEqual([]);
+    expect(r.ends).toEqual({ 1: 4, 2: 2.5 });
+    for (const p of r.summary.perNode) expect(p).toEqual({ computeS: 3, spinS: 0, switchS: 0, interruptS: 0, idleS: 1 });
+    expect(r.summary.meanResponseS).toBe(3.25);
+  });
+});
