@@ -273,7 +273,8 @@ class Engine {
     node.settle(this.nowS);
     if (this.gang) {
       const want = this.activeRow === -1 ? null : this.matrix!.taskAt(this.activeRow, node.index);
-      const runnable = want !== null && want.runnable ? want : null;
+      let runnable = want !== null && want.runnable ? want : null;
+      if (runnable === null && this.cfg.alternate && this.activeRow !== -1) runnable = this.alternateFor(node);
       if (node.cur !== runnable) {
         if (node.cur !== null) node.release();
         if (runnable !== null) node.dispatch(runnable, this.nowS, this.cfg.contextSwitchS, Infinity);
@@ -282,6 +283,17 @@ class Engine {
       node.dispatch(node.ready.shift()!, this.nowS, this.cfg.contextSwitchS, this.cfg.sliceS);
     }
     this.arm(node);
+  }
+
+  /** Alternate scheduling: the running task if it still has compute, else the first such task in row order after the active row. */
+  private alternateFor(node: CpuNode): Task | null {
+    if (node.cur !== null && node.cur.state === 'compute') return node.cur;
+    const rows = this.cfg.mpl;
+    for (let k = 1; k < rows; k++) {
+      const t = this.matrix!.taskAt((this.activeRow + k) % rows, node.index);
+      if (t !== null && t.state === 'compute') return t;
+    }
+    return null;
   }
 
   private arm(node: CpuNode): void {

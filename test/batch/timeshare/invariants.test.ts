@@ -19,13 +19,14 @@ const extra: Record<string, Record<string, number>> = { 'spin-block': { spin: 0.
 
 describe('every strategy on a generated mix', () => {
   const jobs = generateStructuredWorkload({ seed: 7, jobs: 60, nodes: 8, mix: { comm: 1, io: 1, cpu: 1 }, load: 0.8 });
-  for (const s of listTimeshareStrategies()) {
-    it(`${s.name}: checker clean, all jobs end, deterministic`, () => {
-      const a = checkedRun(jobs, 8, s.name, { ...PARAMS, ...extra[s.name] });
+  const cases = [...listTimeshareStrategies().map((s) => ({ name: s.name, label: s.name, params: extra[s.name] ?? {} })), { name: 'gang', label: 'gang with alternate scheduling', params: { alternate: 1 } }];
+  for (const s of cases) {
+    it(`${s.label}: checker clean, all jobs end, deterministic`, () => {
+      const a = checkedRun(jobs, 8, s.name, { ...PARAMS, ...s.params });
       expect(a.violations).toEqual([]);
       expect(a.run.jobs).toHaveLength(60);
       for (const j of a.run.jobs) expect(j.endS).toBeGreaterThan(j.startS);
-      const b = checkedRun(jobs, 8, s.name, { ...PARAMS, ...extra[s.name] });
+      const b = checkedRun(jobs, 8, s.name, { ...PARAMS, ...s.params });
       expect(b.ends).toEqual(a.ends);
       expect(b.run.events).toBe(a.run.events);
     });
@@ -86,5 +87,6 @@ describe('strategy parameters', () => {
     expect(() => getTimeshareStrategy('gang').configure({ spin: 1 })).toThrow('strategy gang has no parameter "spin"');
     expect(() => getTimeshareStrategy('local').configure({ mpl: 1.5 })).toThrow('mpl must be a whole number >= 1, got 1.5');
     expect(() => getTimeshareStrategy('local').configure({ slice: 0.001, 'context-switch': 0.001 })).toThrow('must be shorter than slice');
+    expect(() => getTimeshareStrategy('gang').configure({ alternate: 2 })).toThrow('alternate must be a whole number from 0 to 1, got 2');
   });
 });

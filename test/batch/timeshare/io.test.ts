@@ -32,4 +32,15 @@ describe('an I/O-bound job', () => {
     for (const p of r.summary.perNode) expect(p).toEqual({ computeS: 3, spinS: 0, switchS: 0, interruptS: 0, idleS: 1 });
     expect(r.summary.meanResponseS).toBe(3.25);
   });
+
+  it('gang with alternate scheduling: B fills row 0\'s slot while A is in I/O; job 1 ends at 3.5, job 2 at 3', () => {
+    // [0,1) row 0: A [0,.5), I/O to 1.5; the slot has nothing runnable: B (row 1, has compute) [.5,1) .5.
+    // [1,2) row 1: B keeps the CPU (no switch), 1.5 by 2; A's I/O ends at 1.5, its row is not active.
+    // [2,3) row 0: A [2,2.5), I/O to 3.5; B again [2.5,3): done at 3. Row 1 is empty; row 0 keeps the
+    // CPUs; A's I/O ends at 3.5: done. Idle only [3,3.5).
+    const r = checkedRun(JOBS, 2, 'gang', { ...PARAMS, alternate: 1 });
+    expect(r.violations).toEqual([]);
+    expect(r.ends).toEqual({ 1: 3.5, 2: 3 });
+    for (const p of r.summary.perNode) expect(p).toEqual({ computeS: 3, spinS: 0, switchS: 0, interruptS: 0, idleS: 0.5 });
+  });
 });

@@ -13,6 +13,6 @@ export const boost: TimeshareStrategy = {
   ],
   configure(values) {
     const v = resolveParameters('boost', this.parameters, values);
-    return { mode: 'dynamic', ...commonConfig('boost', v), spinThresholdS: v['spin']!, demand: false, boostPeriodS: v['boost-period']! };
+    return { mode: 'dynamic', ...commonConfig('boost', v), spinThresholdS: v['spin']!, demand: false, boostPeriodS: v['boost-period']!, alternate: false };
   },
 };

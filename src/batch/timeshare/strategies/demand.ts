@@ -13,6 +13,6 @@ export const demand: TimeshareStrategy = {
   parameters: [...COMMON_PARAMETERS, { ...SPIN_PARAMETER, help: 'busy-wait threshold before blocking, seconds (Infinity: spin until descheduled)' }],
   configure(values) {
     const v = resolveParameters('demand', this.parameters, values);
-    return { mode: 'dynamic', ...commonConfig('demand', v), spinThresholdS: v['spin']!, demand: true, boostPeriodS: Infinity };
+    return { mode: 'dynamic', ...commonConfig('demand', v), spinThresholdS: v['spin']!, demand: true, boostPeriodS: Infinity, alternate: false };
   },
 };

@@ -8,6 +8,6 @@ export const local: TimeshareStrategy = {
   parameters: COMMON_PARAMETERS,
   configure(values) {
     const v = resolveParameters('local', this.parameters, values);
-    return { mode: 'dynamic', ...commonConfig('local', v), spinThresholdS: 0, demand: false, boostPeriodS: Infinity };
+    return { mode: 'dynamic', ...commonConfig('local', v), spinThresholdS: 0, demand: false, boostPeriodS: Infinity, alternate: false };
   },
 };

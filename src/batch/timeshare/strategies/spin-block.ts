@@ -11,6 +11,6 @@ export const spinBlock: TimeshareStrategy = {
   parameters: [...COMMON_PARAMETERS, SPIN_PARAMETER],
   configure(values) {
     const v = resolveParameters('spin-block', this.parameters, values);
-    return { mode: 'dynamic', ...commonConfig('spin-block', v), spinThresholdS: v['spin']!, demand: false, boostPeriodS: Infinity };
+    return { mode: 'dynamic', ...commonConfig('spin-block', v), spinThresholdS: v['spin']!, demand: false, boostPeriodS: Infinity, alternate: false };
   },
 };

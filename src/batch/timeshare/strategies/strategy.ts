@@ -9,6 +9,8 @@ export interface StrategyParameter {
   readonly defaultValue: number;
   /** Smallest allowed value (inclusive unless exclusiveMin). */
   readonly min: number;
+  /** Largest allowed value (inclusive). */
+  readonly max?: number;
   readonly exclusiveMin?: boolean;
   readonly integer?: boolean;
 }
@@ -29,6 +31,8 @@ export interface SchedulerConfig {
   readonly demand: boolean;
   /** Periodic boost: every period a spinning task gives way to a ready task with work; Infinity: never. */
   readonly boostPeriodS: number;
+  /** Gang: a node whose active-row slot has nothing to run runs a task of another row that has compute to do. */
+  readonly alternate: boolean;
   readonly network: NetworkModel;
 }
 
@@ -60,8 +64,9 @@ export function resolveParameters(strategy: string, parameters: readonly Strateg
   for (const p of parameters) {
     const v = values[p.name] ?? p.defaultValue;
     const low = p.exclusiveMin === true ? v <= p.min : v < p.min;
-    if (Number.isNaN(v) || low || (p.integer === true && !Number.isInteger(v))) {
-      throw new Error(`strategy ${strategy}: ${p.name} must be ${p.integer === true ? 'a whole number ' : ''}${p.exclusiveMin === true ? '>' : '>='} ${p.min}, got ${v}`);
+    if (Number.isNaN(v) || low || (p.max !== undefined && v > p.max) || (p.integer === true && !Number.isInteger(v))) {
+      const range = p.max === undefined ? `${p.exclusiveMin === true ? '>' : '>='} ${p.min}` : `from ${p.min} to ${p.max}`;
+      throw new Error(`strategy ${strategy}: ${p.name} must be ${p.integer === true ? 'a whole number ' : ''}${range}, got ${v}`);
     }
     out[p.name] = v;
   }
@@ -69,7 +74,7 @@ export function resolveParameters(strategy: string, parameters: readonly Strateg
 }
 
 /** The shared part of a configuration from resolved values; checks that a context switch fits in a slice. */
-export function commonConfig(strategy: string, v: Readonly<Record<string, number>>): Omit<SchedulerConfig, 'mode' | 'spinThresholdS' | 'demand' | 'boostPeriodS'> {
+export function commonConfig(strategy: string, v: Readonly<Record<string, number>>): Omit<SchedulerConfig, 'mode' | 'spinThresholdS' | 'demand' | 'boostPeriodS' | 'alternate'> {
   if (v['context-switch']! >= v['slice']!) throw new Error(`strategy ${strategy}: context-switch (${v['context-switch']} s) must be shorter than slice (${v['slice']} s), or no task would ever progress`);
   return {
     mpl: v['mpl']!,
