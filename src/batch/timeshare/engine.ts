@@ -82,6 +82,10 @@ class Engine {
   private readonly matrix: GangMatrix | undefined;
   private activeRow = -1;
   private rowVersion = 0;
+  /** When the pending gang row switch is due (Infinity: none). */
+  private rowSwitchS = Infinity;
+  /** Some node's timer fell after the pending row switch and was not armed (the switch re-arms it). */
+  private armsSkipped = false;
   private readonly gang: boolean;
 
   constructor(
@@ -241,13 +245,20 @@ class Engine {
     for (const n of this.nodes) n.settle(this.nowS);
     this.activeRow = row;
     this.rowVersion++;
+    this.armsSkipped = false;
     this.obs?.rowActive?.(row, this.nowS);
     if (row === -1) {
+      this.rowSwitchS = Infinity;
       for (const n of this.nodes) if (n.cur !== null) this.refresh(n);
       return;
     }
-    this.push(this.nowS + this.cfg.sliceS, ROW_SWITCH, this.rowVersion, 0, null);
+    this.pushRowSwitch();
     for (const n of this.nodes) this.refresh(n);
+  }
+
+  private pushRowSwitch(): void {
+    this.rowSwitchS = this.nowS + this.cfg.sliceS;
+    this.push(this.rowSwitchS, ROW_SWITCH, this.rowVersion, 0, null);
   }
 
   private switchRow(): void {
@@ -256,7 +267,11 @@ class Engine {
       // The only non-empty row keeps the CPUs: nothing changes on any node.
       this.rowVersion++;
       this.obs?.rowActive?.(next, this.nowS);
-      this.push(this.nowS + this.cfg.sliceS, ROW_SWITCH, this.rowVersion, 0, null);
+      this.pushRowSwitch();
+      if (this.armsSkipped) {
+        this.armsSkipped = false;
+        for (const n of this.nodes) if (n.cur !== null) this.refresh(n);
+      }
       return;
     }
     this.activateRow(next);
@@ -296,10 +311,20 @@ class Engine {
     return null;
   }
 
+  /**
+   * Schedules the node's next event. Under gang scheduling one due after the pending row switch is not
+   * scheduled: the switch re-arms every node (a row's tasks mostly outlast a slice, so this saves a heap
+   * entry per node per slice). One due exactly at the switch is scheduled: it comes first.
+   */
   private arm(node: CpuNode): void {
     node.timerVersion++;
     const at = node.nextEventS(this.cfg.spinThresholdS);
-    if (Number.isFinite(at)) this.push(Math.max(at, this.nowS), NODE_TIMER, node.index, node.timerVersion, null);
+    if (!Number.isFinite(at)) return;
+    if (this.gang && at > this.rowSwitchS) {
+      this.armsSkipped = true;
+      return;
+    }
+    this.push(Math.max(at, this.nowS), NODE_TIMER, node.index, node.timerVersion, null);
   }
 
   private nodeTimer(node: CpuNode): void {

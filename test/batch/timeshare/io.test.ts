@@ -43,4 +43,16 @@ describe('an I/O-bound job', () => {
     expect(r.ends).toEqual({ 1: 3.5, 2: 3 });
     for (const p of r.summary.perNode) expect(p).toEqual({ computeS: 3, spinS: 0, switchS: 0, interruptS: 0, idleS: 0.5 });
   });
+
+  it('gang: a job ends in its I/O while the other row runs; that row then keeps the CPUs; ends at 1.5 and 4', () => {
+    // Job 1: 2 tasks, 1 iteration of 0.5 s compute and 1 s I/O; job 2: rigid 2 × 3 s.
+    // [0,1) row 0: A [0,.5), I/O to 1.5, idle   [1,2) row 1: B 1 of 3; A's I/O ends at 1.5: job 1 done,
+    // row 0 empty. At 2 the next non-empty row is row 1 itself: B keeps the CPU [2,4), done at 4.
+    // (B's end lies beyond the slice when it starts; the switch at 2 must still see it through.)
+    const jobs = [uniformJob({ id: 1, submitS: 0, tasks: 2, iterations: 1, computeS: 0.5, ioS: 1 }), uniformJob({ id: 2, submitS: 0, tasks: 2, iterations: 1, computeS: 3 })];
+    const r = checkedRun(jobs, 2, 'gang', PARAMS);
+    expect(r.violations).toEqual([]);
+    expect(r.ends).toEqual({ 1: 1.5, 2: 4 });
+    for (const p of r.summary.perNode) expect(p).toEqual({ computeS: 3.5, spinS: 0, switchS: 0, interruptS: 0, idleS: 0.5 });
+  });
 });
