@@ -183,7 +183,8 @@ class Engine {
       columns.forEach((c, i) => this.placeTask(run.tasks[i]!, this.nodes[c]!));
       if (this.gang) {
         if (this.activeRow === -1) this.activateRow(run.row);
-        else if (run.row === this.activeRow) for (const t of run.tasks) this.refresh(this.nodes[t.node]!);
+        // Its row runs now, or (alternate scheduling) its tasks may fill idle slots of the active row.
+        else if (run.row === this.activeRow || this.cfg.alternate) for (const t of run.tasks) this.refresh(this.nodes[t.node]!);
       }
     }
     if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {

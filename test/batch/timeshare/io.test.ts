@@ -55,4 +55,22 @@ describe('an I/O-bound job', () => {
     expect(r.ends).toEqual({ 1: 1.5, 2: 4 });
     for (const p of r.summary.perNode) expect(p).toEqual({ computeS: 3.5, spinS: 0, switchS: 0, interruptS: 0, idleS: 0.5 });
   });
+
+  it('gang with alternate scheduling: a job admitted into another row fills an empty slot at once', () => {
+    // 2 nodes, MPL 2, slice 1. Job 1: 1 task × 2 s → row 0, column 0. Job 2 at 0.5: 2 tasks, 0.5 s and
+    // 2 s; row 0 has one free column, so row 1, columns 0 and 1. Node 1's slot in the active row 0 is
+    // empty: job 2's task 1 starts there at 0.5 as an alternate: [.5,1) .5   [1,2) row 1: task 1 1.5;
+    // on node 0 task 0 is done at 1.5 and job 1 (row 0) fills the rest as an alternate: 1.5 by 2.
+    // [2,3) row 0: job 1 done at 2.5; node 1's slot still empty: task 1 done at 2.5.
+    // (Admitted without a refresh, task 1 would start at 1 and end at 3.)
+    const jobs = [
+      uniformJob({ id: 1, submitS: 0, tasks: 1, iterations: 1, computeS: 2 }),
+      { id: 2, submitS: 0.5, tasks: 2, iterations: 1, computeS: [0.5, 2], ioS: [0, 0], pattern: 'none' as const, messageBytes: 0 },
+    ];
+    const r = checkedRun(jobs, 2, 'gang', { ...PARAMS, alternate: 1 });
+    expect(r.violations).toEqual([]);
+    expect(r.ends).toEqual({ 1: 2.5, 2: 2.5 });
+    expect(r.summary.perNode[0]).toEqual({ computeS: 2.5, spinS: 0, switchS: 0, interruptS: 0, idleS: 0 });
+    expect(r.summary.perNode[1]).toEqual({ computeS: 2, spinS: 0, switchS: 0, interruptS: 0, idleS: 0.5 });
+  });
 });
