@@ -49,6 +49,21 @@ describe('demand, boost and local on an uneven job', () => {
     expect(r.summary.perNode[1]).toEqual({ computeS: 1.5, spinS: 0, switchS: 0, interruptS: 0, idleS: 1.25 });
   });
 
+  it('demand with spin-block (threshold 0.0625 s): the wake-up interrupt preempts B; job 1 ends at 1.75, job 2 at 2.375', () => {
+    // Node 0: A0 [0,.25) done, sends, spins [.25,.3125), blocks. B [.3125,.8125), no one ready: a new
+    // slice. The .875 message is for A0 (blocked): interrupt [.875,1); at 1 A0, its message in, takes the
+    // head and preempts B (.5625 done), which goes right behind it. A0 [1,1.25) done iter 1, sends (arr
+    // 1.375), spins [1.25,1.3125), blocks; B [1.3125,…). A1's message at 1.625: interrupt [1.625,1.75),
+    // A0 wakes with all it needs: done at 1.75 (nothing to preempt for). B: .5625 + .3125 by 1.625, the
+    // last .625 from 1.75: done at 2.375. Node 0: compute 2, spin .125, interrupt .25.
+    // Node 1: A0's iter-1 message came at 1.375, while A1 computed: A1 ends at 1.5; idle to 2.375.
+    const r = checkedRun(JOBS, 2, 'demand', { ...BASE, spin: 0.0625 });
+    expect(r.violations).toEqual([]);
+    expect(r.ends).toEqual({ 1: 1.75, 2: 2.375 });
+    expect(r.summary.perNode[0]).toEqual({ computeS: 2, spinS: 0.125, switchS: 0, interruptS: 0.25, idleS: 0 });
+    expect(r.summary.perNode[1]).toEqual({ computeS: 1.5, spinS: 0, switchS: 0, interruptS: 0, idleS: 0.875 });
+  });
+
   it('boost, period 0.25 s: a spinning A0 gives way to B at every boost; job 1 ends at 1.625, job 2 at 2', () => {
     // Node 0 (boosts at .25, .5, .75, …; at one instant after the CPU timers):
     // A0 [0,.25) done, sends, spins; boost at .25: B has work → B [.25,.75). At .75 B's slice ends, A0
