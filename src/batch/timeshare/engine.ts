@@ -35,6 +35,8 @@ export interface TimeshareRun {
   readonly makespanS: number;
   readonly events: number;
   readonly messages: number;
+  /** Σ free MPL slots × time over the stretches in which some job waited (loss of capacity's numerator). */
+  readonly idleSlotWhileWaitingS: number;
 }
 
 const ARRIVAL = 0;
@@ -87,6 +89,9 @@ class Engine {
   /** Some node's timer fell after the pending row switch and was not armed (the switch re-arms it). */
   private armsSkipped = false;
   private readonly gang: boolean;
+  private heldTotal = 0;
+  private capacityAtS = 0;
+  private idleSlotWhileWaitingS = 0;
 
   constructor(
     private readonly jobs: readonly ParallelJob[],
@@ -123,6 +128,7 @@ class Engine {
       makespanS,
       events: this.events,
       messages: this.messages,
+      idleSlotWhileWaitingS: this.idleSlotWhileWaitingS,
     };
   }
 
@@ -164,7 +170,14 @@ class Engine {
 
   // ---- front end -------------------------------------------------------------------------------------
 
+  /** Integrates free slots over time while jobs wait; called before the waiting queue or a node's tasks change. */
+  private accrueCapacity(): void {
+    if (this.waiting.length > this.waitingHead) this.idleSlotWhileWaitingS += (this.nodes.length * this.cfg.mpl - this.heldTotal) * (this.nowS - this.capacityAtS);
+    this.capacityAtS = this.nowS;
+  }
+
   private arrive(job: ParallelJob): void {
+    this.accrueCapacity();
     const run: JobRun = { job, tasks: [], startS: NaN, endS: NaN, tasksLeft: job.tasks, row: -1 };
     for (let i = 0; i < job.tasks; i++) run.tasks.push(new Task(run, i, receivesCount(job.pattern, i, job.tasks)));
     this.waiting.push(run);
@@ -209,6 +222,7 @@ class Engine {
     node.settle(this.nowS);
     task.node = node.index;
     node.held.push(task);
+    this.heldTotal++;
     this.obs?.placed?.(task, this.nowS);
     if (!this.gang) {
       node.ready.push(task);
@@ -218,6 +232,8 @@ class Engine {
   }
 
   private taskDone(task: Task): void {
+    this.accrueCapacity();
+    this.heldTotal--;
     const node = this.nodes[task.node]!;
     task.state = 'done';
     if (node.cur === task) node.release();

@@ -1,7 +1,7 @@
 // What a time-sharing run measured (Zhang and Sivasubramaniam 2004, sections 2.2 and 5.1): per job its
 // response time (end − submission), execution time (end − start) and wait; per node the execution
 // profile; the loss of CPU resource (the share of busy CPU time spent spinning, switching or in
-// interrupts rather than computing); and fairness, as the coefficient of variation (population standard
+// interrupts rather than computing); the loss of capacity (free slots while jobs wait); and fairness, as the coefficient of variation (population standard
 // deviation / mean) of response times — over all jobs, and between job classes' mean response times.
 import type { JobOutcome, TimeshareRun } from './engine.js';
 import type { ExecutionProfile } from './node.js';
@@ -25,6 +25,11 @@ export interface TimeshareSummary {
   readonly perNode: ExecutionProfile[];
   /** (spin + switch + interrupt) / (compute + spin + switch + interrupt); 0 when the CPUs never ran. */
   readonly lossOfCpu: number;
+  /**
+   * Loss of capacity as the paper defines it: Σ (free MPL slots × time while some job waits) / (makespan ×
+   * nodes). Slots, not nodes, are counted, so it can exceed 1 when MPL > 1.
+   */
+  readonly lossOfCapacity: number;
   /** Coefficient of variation of the jobs' response times. */
   readonly responseCv: number;
   /** Mean response time per job class (jobs without a class are "unclassed"). */
@@ -80,6 +85,7 @@ export function summarizeTimeshare(run: TimeshareRun): TimeshareSummary {
     profile,
     perNode: run.profiles,
     lossOfCpu: busy === 0 ? 0 : lost / busy,
+    lossOfCapacity: run.makespanS === 0 ? 0 : run.idleSlotWhileWaitingS / (run.makespanS * run.profiles.length),
     responseCv: coefficientOfVariation(perJob.map((j) => j.responseS)),
     classMeanResponseS,
     classResponseCv: coefficientOfVariation(Object.values(classMeanResponseS)),

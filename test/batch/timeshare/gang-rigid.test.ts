@@ -71,5 +71,8 @@ describe('gang scheduling, three and four rigid jobs on 4 nodes, slice 1 s', () 
     expect(r.ends).toEqual({ 1: 3, 2: 6, 3: 2, 4: 5 });
     expect(r.run.jobs.find((j) => j.id === 4)!.startS).toBe(3);
     expect(r.summary.perJob.find((j) => j.id === 4)).toEqual({ id: 4, responseS: 5, executionS: 2, waitS: 3 });
+    // Loss of capacity: job 4 waits [0,3). 8 slots; jobs 1–3 hold all 8 until job 3 ends at 2, then 2 are
+    // free until 3: 2 slot-seconds, over makespan 6 × 4 nodes = 1/12.
+    expect(r.summary.lossOfCapacity).toBeCloseTo(2 / 24, 12);
   });
 });
