@@ -435,8 +435,15 @@ class Engine {
     task.received.set(iteration, (task.received.get(iteration) ?? 0) + 1);
     this.obs?.delivered?.(task, iteration, this.nowS);
     const waiting = task.iteration === iteration && (task.state === 'spin' || task.state === 'blocked');
-    if (!waiting || task.wakePending) return;
-    const reschedule = this.cfg.demand && node.cur !== task;
+    if (!waiting) return;
+    if (node.cur === task) {
+      // Spinning on its CPU: it sees the message itself.
+      if (task.messagesIn) this.nextIteration(task);
+      this.refresh(node);
+      return;
+    }
+    if (task.wakePending) return; // the wake-up under way will find this message too
+    const reschedule = this.cfg.demand;
     if (reschedule || (task.state === 'blocked' && task.messagesIn)) {
       task.wakePending = true;
       this.push(node.interrupt(this.nowS, this.cfg.interruptS), WAKE, reschedule ? 1 : 0, 0, task);
