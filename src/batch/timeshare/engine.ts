@@ -6,7 +6,7 @@
 import { MinHeap } from '../../util/min-heap.js';
 import { NicQueues, wireTimeS } from './interconnect.js';
 import { GangMatrix } from './gang-matrix.js';
-import { receivesCount, sendsTo, validateJob, type ParallelJob } from './job-structure.js';
+import { receivesCount, receivesFrom, sendsTo, validateJob, type ParallelJob } from './job-structure.js';
 import { CpuNode, EPS_S, type ExecutionProfile, type SegmentSink } from './node.js';
 import type { SchedulerConfig } from './strategies/strategy.js';
 import { Task, type JobRun } from './task.js';
@@ -37,6 +37,9 @@ export interface TimeshareRun {
   readonly messages: number;
   /** Σ free MPL slots × time over the stretches in which some job waited (loss of capacity's numerator). */
   readonly idleSlotWhileWaitingS: number;
+  /** Scheduling skewness: how many waits found a sender descheduled, and the total time until it was scheduled. */
+  readonly skewedWaits: number;
+  readonly skewTotalS: number;
 }
 
 const ARRIVAL = 0;
@@ -92,6 +95,8 @@ class Engine {
   private heldTotal = 0;
   private capacityAtS = 0;
   private idleSlotWhileWaitingS = 0;
+  private skewedWaits = 0;
+  private skewTotalS = 0;
 
   constructor(
     private readonly jobs: readonly ParallelJob[],
@@ -129,6 +134,8 @@ class Engine {
       events: this.events,
       messages: this.messages,
       idleSlotWhileWaitingS: this.idleSlotWhileWaitingS,
+      skewedWaits: this.skewedWaits,
+      skewTotalS: this.skewTotalS,
     };
   }
 
@@ -309,12 +316,21 @@ class Engine {
       if (runnable === null && this.cfg.alternate && this.activeRow !== -1) runnable = this.alternateFor(node);
       if (node.cur !== runnable) {
         if (node.cur !== null) node.release();
-        if (runnable !== null) node.dispatch(runnable, this.nowS, this.cfg.contextSwitchS, Infinity);
+        if (runnable !== null) this.dispatch(node, runnable, Infinity);
       }
     } else if (node.cur === null && node.ready.length > 0) {
-      node.dispatch(node.ready.shift()!, this.nowS, this.cfg.contextSwitchS, this.cfg.sliceS);
+      this.dispatch(node, node.ready.shift()!, this.cfg.sliceS);
     }
     this.arm(node);
+  }
+
+  private dispatch(node: CpuNode, task: Task, sliceS: number): void {
+    node.dispatch(task, this.nowS, this.cfg.contextSwitchS, sliceS);
+    if (task.skewWaitersS.length > 0) {
+      for (const fromS of task.skewWaitersS) this.skewTotalS += this.nowS - fromS;
+      this.skewedWaits += task.skewWaitersS.length;
+      task.skewWaitersS.length = 0;
+    }
   }
 
   /** Alternate scheduling: the running task if it still has compute, else the first such task in row order after the active row. */
@@ -411,6 +427,14 @@ class Engine {
   private beginWait(task: Task): void {
     const node = this.nodes[task.node]!;
     task.spunS = 0;
+    // Scheduling skewness: a task reaching its receive on its CPU, whose senders still have to compute
+    // before they send and are off their CPUs. (A task ending its I/O off the CPU is not running: its
+    // wait is not counted.)
+    const job = task.run.job;
+    if (node.cur === task) for (const p of receivesFrom(job.pattern, task.index, job.tasks)) {
+      const peer = task.run.tasks[p]!;
+      if (peer.state === 'compute' && peer.iteration <= task.iteration && this.nodes[peer.node]!.cur !== peer) peer.skewWaitersS.push(this.nowS);
+    }
     if (this.cfg.spinThresholdS > 0) {
       const was = task.state;
       task.state = 'spin';

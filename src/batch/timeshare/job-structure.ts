@@ -51,6 +51,19 @@ export function sendsTo(pattern: CommPattern, i: number, n: number): number[] {
   }
 }
 
+/** The peers task `i` of `n` receives from in each iteration, ascending. */
+export function receivesFrom(pattern: CommPattern, i: number, n: number): number[] {
+  switch (pattern) {
+    case 'none':
+      return [];
+    case 'ring':
+    case 'all-to-all':
+      return sendsTo(pattern, i, n);
+    case 'tree':
+      return i === 0 ? [] : [(i - 1) >> 1];
+  }
+}
+
 /** How many messages task `i` of `n` waits for in each iteration. */
 export function receivesCount(pattern: CommPattern, i: number, n: number): number {
   switch (pattern) {

@@ -1,7 +1,8 @@
 // What a time-sharing run measured (Zhang and Sivasubramaniam 2004, sections 2.2 and 5.1): per job its
 // response time (end − submission), execution time (end − start) and wait; per node the execution
 // profile; the loss of CPU resource (the share of busy CPU time spent spinning, switching or in
-// interrupts rather than computing); the loss of capacity (free slots while jobs wait); and fairness, as the coefficient of variation (population standard
+// interrupts rather than computing); the loss of capacity (free slots while jobs wait); the scheduling
+// skewness (how long waits for a descheduled sender last until it is scheduled); and fairness, as the coefficient of variation (population standard
 // deviation / mean) of response times — over all jobs, and between job classes' mean response times.
 import type { JobOutcome, TimeshareRun } from './engine.js';
 import type { ExecutionProfile } from './node.js';
@@ -30,6 +31,13 @@ export interface TimeshareSummary {
    * nodes). Slots, not nodes, are counted, so it can exceed 1 when MPL > 1.
    */
   readonly lossOfCapacity: number;
+  /**
+   * Scheduling skewness (degree of coscheduling): the mean time from a task reaching its receive on its
+   * CPU while a sender was not scheduled (it still had compute to do, off its CPU) until that sender was
+   * scheduled; 0 when no wait found its sender descheduled. skewedWaits counts such (wait, sender) pairs.
+   */
+  readonly schedulingSkewnessS: number;
+  readonly skewedWaits: number;
   /** Coefficient of variation of the jobs' response times. */
   readonly responseCv: number;
   /** Mean response time per job class (jobs without a class are "unclassed"). */
@@ -86,6 +94,8 @@ export function summarizeTimeshare(run: TimeshareRun): TimeshareSummary {
     perNode: run.profiles,
     lossOfCpu: busy === 0 ? 0 : lost / busy,
     lossOfCapacity: run.makespanS === 0 ? 0 : run.idleSlotWhileWaitingS / (run.makespanS * run.profiles.length),
+    schedulingSkewnessS: run.skewedWaits === 0 ? 0 : run.skewTotalS / run.skewedWaits,
+    skewedWaits: run.skewedWaits,
     responseCv: coefficientOfVariation(perJob.map((j) => j.responseS)),
     classMeanResponseS,
     classResponseCv: coefficientOfVariation(Object.values(classMeanResponseS)),

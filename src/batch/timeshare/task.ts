@@ -30,6 +30,8 @@ export class Task {
   spunS = 0;
   /** Messages arrived, by iteration. */
   readonly received = new Map<number, number>();
+  /** When peers began waiting for a message it still had to compute before sending, while it was off its CPU (scheduling skewness). */
+  readonly skewWaitersS: number[] = [];
   /** An interrupt that will wake it is under way. */
   wakePending = false;
   /** The node it runs on (set when placed). */

@@ -79,3 +79,30 @@ describe('demand, boost and local on an uneven job', () => {
     expect(r.summary.perNode[1]).toEqual({ computeS: 1.5, spinS: 0.125, switchS: 0, interruptS: 0, idleS: 0.375 });
   });
 });
+
+describe('scheduling skewness', () => {
+  // Job 1: rigid, 1 task × 1 s; job 2: 2 tasks, ring, 1 iteration of 0.25 s; both at t0, 2 nodes, MPL 2.
+  // Job 1 goes to node 0; job 2's tasks to the nodes holding fewest tasks: task 0 → node 1, task 1 →
+  // node 0, behind job 1. Slice 0.5, no switch or interrupt cost, latency 0.125.
+  const jobs = [uniformJob({ id: 1, submitS: 0, tasks: 1, iterations: 1, computeS: 1 }), uniformJob({ id: 2, submitS: 0, tasks: 2, iterations: 1, computeS: 0.25, pattern: 'ring', messageBytes: 0 })];
+  const params = { mpl: 2, slice: 0.5, 'context-switch': 0, interrupt: 0, latency: 0.125, dma: 0 };
+
+  it('local: task 0 waits from 0.25 for task 1, scheduled at 0.5: one skewed wait of 0.25 s', () => {
+    // Node 1: task 0 [0,.25), sends (arr .375), waits; task 1 still has compute and is off its CPU (job 1
+    // runs on node 0): the skew starts at .25. Node 0: job 1 [0,.5), task 1 scheduled at .5 (skew .25),
+    // [.5,.75) done, sends (arr .875) — its own message is in — ends. Job 1 [.75,1.25) ends at 1.25.
+    // Task 0 blocked; the .875 message wakes it (interrupt cost 0): job 2 ends at .875.
+    const r = checkedRun(jobs, 2, 'local', params);
+    expect(r.violations).toEqual([]);
+    expect(r.ends).toEqual({ 1: 1.25, 2: 0.875 });
+    expect(r.summary.skewedWaits).toBe(1);
+    expect(r.summary.schedulingSkewnessS).toBe(0.25);
+  });
+
+  it('gang: tasks of a job run together, so no wait finds its sender descheduled', () => {
+    // Job 1 in row 0 (column 0); job 2 cannot fit row 0 (one free column), so row 1.
+    const r = checkedRun(jobs, 2, 'gang', params);
+    expect(r.violations).toEqual([]);
+    expect(r.summary.skewedWaits).toBe(0);
+  });
+});
