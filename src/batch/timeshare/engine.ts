@@ -25,6 +25,9 @@ export interface JobOutcome {
   readonly submitS: number;
   readonly startS: number;
   readonly endS: number;
+  readonly tasks: number;
+  /** Compute the job had to do, summed over its tasks and iterations. */
+  readonly workS: number;
   readonly jobClass?: string;
 }
 
@@ -128,7 +131,15 @@ class Engine {
     const makespanS = this.runs.reduce((m, r) => Math.max(m, r.endS), 0);
     for (const n of this.nodes) n.settle(makespanS);
     return {
-      jobs: this.runs.map((r) => ({ id: r.job.id, submitS: r.job.submitS, startS: r.startS, endS: r.endS, ...(r.job.jobClass === undefined ? {} : { jobClass: r.job.jobClass }) })),
+      jobs: this.runs.map((r) => ({
+        id: r.job.id,
+        submitS: r.job.submitS,
+        startS: r.startS,
+        endS: r.endS,
+        tasks: r.job.tasks,
+        workS: r.job.iterations * r.job.computeS.reduce((a, b) => a + b, 0),
+        ...(r.job.jobClass === undefined ? {} : { jobClass: r.job.jobClass }),
+      })),
       profiles: this.nodes.map((n) => ({ ...n.profile })),
       makespanS,
       events: this.events,

@@ -2,7 +2,9 @@
 // response time (end − submission), execution time (end − start) and wait; per node the execution
 // profile; the loss of CPU resource (the share of busy CPU time spent spinning, switching or in
 // interrupts rather than computing); the loss of capacity (free slots while jobs wait); the scheduling
-// skewness (how long waits for a descheduled sender last until it is scheduled); and fairness, as the coefficient of variation (population standard
+// skewness (how long waits for a descheduled sender last until it is scheduled); per job the pace of
+// progress (CPU time received per task over its execution, the window being the whole execution); and
+// fairness, as the coefficient of variation (population standard
 // deviation / mean) of response times — over all jobs, and between job classes' mean response times.
 import type { JobOutcome, TimeshareRun } from './engine.js';
 import type { ExecutionProfile } from './node.js';
@@ -12,6 +14,8 @@ export interface JobTimes {
   readonly responseS: number;
   readonly executionS: number;
   readonly waitS: number;
+  /** Pace of progress over the job's whole execution: work / (tasks × execution time), 1 when never slowed. */
+  readonly pace: number;
 }
 
 export interface TimeshareSummary {
@@ -57,7 +61,8 @@ export function coefficientOfVariation(values: readonly number[]): number {
 }
 
 function times(j: JobOutcome): JobTimes {
-  return { id: j.id, responseS: j.endS - j.submitS, executionS: j.endS - j.startS, waitS: j.startS - j.submitS };
+  const executionS = j.endS - j.startS;
+  return { id: j.id, responseS: j.endS - j.submitS, executionS, waitS: j.startS - j.submitS, pace: executionS === 0 ? 1 : j.workS / (j.tasks * executionS) };
 }
 
 const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);

@@ -18,6 +18,8 @@ describe('gang scheduling, two rigid jobs, MPL 2, slice 1 s, 2 nodes', () => {
     expect(r.violations).toEqual([]);
     expect(r.ends).toEqual({ 1: 5, 2: 4 });
     expect(r.summary.perNode[0]).toEqual({ computeS: 5, spinS: 0, switchS: 0, interruptS: 0, idleS: 0 });
+    // Pace of progress: job 1 got 3 s of CPU per task in 5 s, job 2 2 s in 4 s.
+    expect(r.summary.perJob.map((j) => [j.id, j.pace])).toEqual([[1, 0.6], [2, 0.5]]);
   });
 
   it('with a 0.25 s context switch: job 2 ends at 5.75, job 1 at 6.75', () => {
@@ -70,7 +72,7 @@ describe('gang scheduling, three and four rigid jobs on 4 nodes, slice 1 s', () 
     expect(r.violations).toEqual([]);
     expect(r.ends).toEqual({ 1: 3, 2: 6, 3: 2, 4: 5 });
     expect(r.run.jobs.find((j) => j.id === 4)!.startS).toBe(3);
-    expect(r.summary.perJob.find((j) => j.id === 4)).toEqual({ id: 4, responseS: 5, executionS: 2, waitS: 3 });
+    expect(r.summary.perJob.find((j) => j.id === 4)).toEqual({ id: 4, responseS: 5, executionS: 2, waitS: 3, pace: 0.5 });
     // Loss of capacity: job 4 waits [0,3). 8 slots; jobs 1–3 hold all 8 until job 3 ends at 2, then 2 are
     // free until 3: 2 slot-seconds, over makespan 6 × 4 nodes = 1/12.
     expect(r.summary.lossOfCapacity).toBeCloseTo(2 / 24, 12);
