@@ -371,6 +371,16 @@ class Engine {
     this.push(Math.max(at, this.nowS), NODE_TIMER, node.index, node.timerVersion, null);
   }
 
+  /**
+   * Settles a node before an interrupt or a preemption; a compute phase that ends now (within rounding:
+   * its timer may be due a hair later) ends first, as its timer would have come first at one instant.
+   */
+  private catchUp(node: CpuNode): void {
+    node.settle(this.nowS);
+    const t = node.cur;
+    if (t !== null && t.state === 'compute' && t.remainingS <= EPS_S && node.switchLeftS <= EPS_S && node.interruptLeftS <= EPS_S) this.nodeTimer(node);
+  }
+
   private nodeTimer(node: CpuNode): void {
     node.settle(this.nowS);
     const t = node.cur;
@@ -466,7 +476,8 @@ class Engine {
   private deliver(task: Task, iteration: number): void {
     if (task.state === 'done') return;
     const node = this.nodes[task.node]!;
-    node.settle(this.nowS);
+    this.catchUp(node);
+    if ((task.state as string) === 'done') return;
     task.received.set(iteration, (task.received.get(iteration) ?? 0) + 1);
     this.obs?.delivered?.(task, iteration, this.nowS);
     const waiting = task.iteration === iteration && (task.state === 'spin' || task.state === 'blocked');
@@ -491,7 +502,8 @@ class Engine {
     task.wakePending = false;
     if (task.state === 'done') return;
     const node = this.nodes[task.node]!;
-    node.settle(this.nowS);
+    this.catchUp(node);
+    if ((task.state as string) === 'done') return;
     if (task.messagesIn && (task.state === 'spin' || task.state === 'blocked')) this.nextIteration(task);
     else if (task.state === 'blocked') task.state = 'spin';
     if ((task.state as string) === 'done') return;

@@ -36,6 +36,34 @@ describe('every strategy on a generated mix', () => {
   }
 });
 
+describe('random configurations (seeded), every one under the checker', () => {
+  // Small clusters, short slices, switch costs up to half a slice, interrupts, zero and non-zero latency
+  // and DMA, spin thresholds from 0 to Infinity: the checker finds nothing and every job ends.
+  it('180 runs: 30 workloads × gang, gang+alternate, local, spin-block, demand, boost', () => {
+    const found: string[] = [];
+    for (let seed = 1; seed <= 30; seed++) {
+      const rng = new Rng(seed * 7919);
+      const nodes = 2 + rng.int(7);
+      const jobs = generateStructuredWorkload({ seed, jobs: 20, nodes, maxTasks: nodes, mix: { comm: rng.next(), io: rng.next(), cpu: rng.next() }, load: 0.5 + rng.next() });
+      const cases: [string, Record<string, number>][] = [
+        ['gang', {}],
+        ['gang', { alternate: 1 }],
+        ['local', {}],
+        ['spin-block', { spin: rng.pick([0, 0.00005, 0.001, 0.01]) }],
+        ['demand', { spin: rng.pick([0, 0.0001, Infinity]) }],
+        ['boost', { 'boost-period': rng.pick([0.001, 0.005, 0.02]), spin: rng.pick([0.0002, Infinity]) }],
+      ];
+      for (const [name, extraParams] of cases) {
+        const sliceS = rng.pick([0.001, 0.01, 0.05]);
+        const params = { mpl: 1 + rng.int(4), slice: sliceS, 'context-switch': rng.pick([0, sliceS / 10, sliceS / 2]), interrupt: rng.pick([0, 0.00005, 0.001]), latency: rng.pick([0, 0.00001, 0.001]), dma: rng.pick([0, 0.000005, 0.0005]), ...extraParams };
+        const r = checkedRun(jobs, nodes, name, params);
+        if (r.violations.length > 0 || r.run.jobs.length !== jobs.length) found.push(`seed ${seed} ${name} ${JSON.stringify(params)}: ${r.run.jobs.length} jobs, ${r.violations.slice(0, 2).join('; ')}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});
+
 describe('gang scheduling with MPL 1 is space sharing', () => {
   it('rigid jobs end when FCFS on single-core nodes ends them', () => {
     const rng = new Rng(3);
