@@ -2,7 +2,8 @@
 // matrix, otherwise onto N nodes that each have a free MPL slot), nodes run their tasks, messages cross the
 // interconnect. A node is woken only when something happens on it (a compute phase or a spin ends, a slice
 // expires, a task blocks or becomes ready, a message or an interrupt arrives, a gang row switch or a boost
-// is due) — never per timer tick. Events at the same instant run in the order they were scheduled.
+// is due) — never per timer tick. Events at the same instant: CPU timers first, gang row switches last,
+// the rest in the order they were scheduled (jobs with equal submission times: in the order given).
 import { MinHeap } from '../../util/min-heap.js';
 import { NicQueues, wireTimeS } from './interconnect.js';
 import { GangMatrix } from './gang-matrix.js';
