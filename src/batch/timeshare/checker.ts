@@ -1,0 +1,121 @@
+// Checks a time-shared schedule as it happens (a TimeshareObserver), from the stretches of time each node
+// reports rather than from the engine's own state: a node's stretches never overlap (one task at a time)
+// and leave no gap; a node never holds more than MPL tasks; a task gets CPU time only on the node it was
+// placed on, between its placement and its end; under gang scheduling every CPU stretch belongs to the
+// active row, and rows switch for all nodes at once; a task never computes in iteration k+1 before all its
+// messages of iteration k were delivered; a finished task got exactly its compute time; and each node's
+// profile adds up to the makespan. Used on every test's schedule.
+import type { TimeshareObserver, TimeshareRun } from './engine.js';
+import type { Activity } from './node.js';
+import type { Task } from './task.js';
+
+const EPS_S = 1e-7;
+const MAX_REPORTED = 20;
+
+export class TimeshareChecker implements TimeshareObserver {
+  private readonly lastToS: Float64Array;
+  private readonly held: Int32Array;
+  private readonly computedS = new Map<Task, number>();
+  private readonly deliveries = new Map<Task, Map<number, number>>();
+  /** Per task, the iterations (0..k-1) whose messages had all come, in order. */
+  private readonly released = new Map<Task, number>();
+  private readonly placedOn = new Map<Task, number>();
+  private activeRow = -1;
+  private readonly found: string[] = [];
+  private count = 0;
+
+  constructor(
+    nodes: number,
+    private readonly mpl: number,
+    private readonly gang: boolean,
+    /** Gang with alternate scheduling: another row's task may run where the active row's slot has nothing runnable. */
+    private readonly alternate = false,
+  ) {
+    this.lastToS = new Float64Array(nodes);
+    this.held = new Int32Array(nodes);
+  }
+
+  violations(): string[] {
+    return this.count > this.found.length ? [...this.found, `… and ${this.count - this.found.length} more`] : [...this.found];
+  }
+
+  segment(node: number, task: Task | null, kind: Activity, fromS: number, toS: number): void {
+    if (Math.abs(fromS - this.lastToS[node]!) > EPS_S) this.report(`node ${node}: a ${kind} stretch from ${fromS} s does not follow the previous one ending at ${this.lastToS[node]} s (two things at once, or a gap)`);
+    this.lastToS[node] = toS;
+    if (task === null || kind === 'idle' || kind === 'interrupt') return;
+    const on = this.placedOn.get(task);
+    if (on !== node) {
+      this.report(`${task.label} got CPU time (${kind}) on node ${node} at ${fromS} s but is ${on === undefined ? 'not placed (or finished)' : `on node ${on}`}`);
+      return;
+    }
+    if (this.gang && task.run.row !== this.activeRow && !this.alternateAllowed(node, kind)) this.report(`gang: ${task.label} of row ${task.run.row} got CPU time (${kind}) at ${fromS} s while row ${this.activeRow} was active`);
+    if (kind !== 'compute') return;
+    const perIter = task.run.job.computeS[task.index]!;
+    const before = this.computedS.get(task) ?? 0;
+    this.computedS.set(task, before + (toS - fromS));
+    if (perIter > 0) {
+      // The iteration the stretch's middle falls in (no slack: rounding may hide a violation by a hair,
+      // never invent one).
+      const iteration = Math.floor((before + (toS - fromS) / 2) / perIter);
+      const released = task.needs === 0 ? Infinity : (this.released.get(task) ?? 0);
+      if (iteration > released) this.report(`${task.label} computed in iteration ${iteration} at ${fromS} s before all its messages of iteration ${iteration - 1} came`);
+    }
+  }
+
+  /**
+   * An alternate may compute (or be switched in) only while the active row's task on the node, if any, is
+   * not runnable. Task states are read live: a node reports a stretch before anything on it changes.
+   */
+  private alternateAllowed(node: number, kind: Activity): boolean {
+    if (!this.alternate || kind === 'spin' || this.activeRow === -1) return false;
+    for (const [t, on] of this.placedOn) if (on === node && t.run.row === this.activeRow && t.runnable) return false;
+    return true;
+  }
+
+  placed(task: Task, atS: number): void {
+    this.placedOn.set(task, task.node);
+    this.held[task.node] = this.held[task.node]! + 1;
+    if (this.held[task.node]! > this.mpl) this.report(`node ${task.node} holds ${this.held[task.node]} tasks at ${atS} s, over MPL ${this.mpl}`);
+    if (task.run.tasks.some((t) => t !== task && this.placedOn.get(t) === task.node)) this.report(`${task.label} placed on node ${task.node}, where another task of its job already is`);
+  }
+
+  left(task: Task, atS: number): void {
+    this.placedOn.delete(task);
+    this.held[task.node] = this.held[task.node]! - 1;
+    const job = task.run.job;
+    const want = job.iterations * job.computeS[task.index]!;
+    const got = this.computedS.get(task) ?? 0;
+    if (Math.abs(got - want) > EPS_S * Math.max(1, job.iterations)) this.report(`${task.label} ended at ${atS} s having computed ${got} s of its ${want} s`);
+    this.computedS.delete(task);
+    this.deliveries.delete(task);
+    this.released.delete(task);
+  }
+
+  rowActive(row: number): void {
+    this.activeRow = row;
+  }
+
+  delivered(task: Task, iteration: number): void {
+    let m = this.deliveries.get(task);
+    if (m === undefined) this.deliveries.set(task, (m = new Map()));
+    m.set(iteration, (m.get(iteration) ?? 0) + 1);
+    // Iterations are released in order once all their messages are in.
+    let r = this.released.get(task) ?? 0;
+    while ((m.get(r) ?? 0) >= task.needs && r < task.run.job.iterations) r++;
+    this.released.set(task, r);
+  }
+
+  /** The end-of-run checks: every node's profile adds up to the makespan. */
+  finish(run: TimeshareRun): string[] {
+    run.profiles.forEach((p, i) => {
+      const sum = p.computeS + p.spinS + p.switchS + p.interruptS + p.idleS;
+      if (Math.abs(sum - run.makespanS) > 1e-6) this.report(`node ${i}: profile adds up to ${sum} s, not the makespan ${run.makespanS} s`);
+    });
+    return this.violations();
+  }
+
+  private report(message: string): void {
+    this.count++;
+    if (this.found.length < MAX_REPORTED) this.found.push(message);
+  }
+}
