@@ -2,20 +2,9 @@
 // whether or not the operation ever settles (a hung host keeps its TCP connection open and answers
 // nothing, so without a deadline an operation on it waits forever).
 import { EndpointDownError } from './endpoint.js';
+import type { Deadlines } from '../../src/realgrid/deadlines.js';
 
-/** What the real grid file says about deadlines (`"deadlines"`), in seconds. */
-export interface Deadlines {
-  /** A short command on a host (create or remove a directory, hash outputs, kill a task). */
-  readonly commandS: number;
-  /** The load probe, which is also the heartbeat: a host that misses it is suspected of hanging. */
-  readonly probeS: number;
-  /** A connection's set-up: the SSH handshake, then a first command through the login shell. */
-  readonly loginS: number;
-  /** The bandwidth assumed for a transfer before the link's has been measured, bytes/s. */
-  readonly assumedBandwidthBps: number;
-}
-
-export const DEFAULT_DEADLINES: Deadlines = { commandS: 60, probeS: 15, loginS: 30, assumedBandwidthBps: 100_000 };
+export { DEFAULT_DEADLINES, type Deadlines } from '../../src/realgrid/deadlines.js';
 
 /** A transfer's deadline: the command deadline as slack, plus four times what it should take. */
 export function transferDeadlineS(d: Deadlines, sizeBytes: number, measuredBandwidthBps: number | undefined): number {

@@ -3,7 +3,7 @@
 // table, the line chart, the box plot at the largest size, the lower bound per size, the parameters and
 // the provenance header (gridsweep version, input hashes, seeds).
 import type { ResultsHeader } from '../experiment/results.js';
-import { makespanBoxPlot, makespanLineChart, type LoadedResults } from '../plot/index.js';
+import { makespanBoxPlot, makespanLineChart, type LoadedResults } from '../experiment/results-plots.js';
 import { escapeHtml } from '../report/format.js';
 import type { StudyFindings } from './narrative.js';
 import { BEHIND_FRACTION, formatPercent, formatSeconds, formatSize, labelOf, LEADING_FRACTION, SAME_FRACTION } from './narrative.js';

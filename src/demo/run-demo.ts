@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { loadExperimentSpec } from '../experiment/spec.js';
 import { matrixSize, runExperiment, type ExperimentProgress, type ExperimentSummary, type RunnerRef } from '../experiment/run-experiment.js';
 import { ResultStore } from '../experiment/store.js';
-import { loadResults, type LoadedResults } from '../plot/index.js';
+import { loadResults, type LoadedResults } from '../experiment/results-plots.js';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/options.js';
 import { listHeuristics } from '../scheduler/heuristics/registry.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../util/atomic-write.js';

@@ -4,7 +4,7 @@
 // applications — one box per heuristic. Each box's tooltip gives its median, quartiles, range, and mean ±
 // sd; summary.txt holds the same medians and means as a table.
 import { join } from 'node:path';
-import { makespanBoxPlot, makespanLineChart, variedDimensions, type LoadedResults } from '../plot/from-results.js';
+import { makespanBoxPlot, makespanLineChart, variedDimensions, type LoadedResults } from './results-plots.js';
 import { writeFileAtomicSync } from '../util/atomic-write.js';
 
 /** Writes the charts; returns the paths written. */

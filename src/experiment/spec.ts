@@ -2,11 +2,10 @@
 // an optional swept variable and seeds. Checked with ajv; every error names file:line:column and the JSON
 // path. Strings in grid and application entries may use ${VARIABLE} (the swept variable) and ${seed}.
 import { strategyEnums } from '../scheduler/strategies/registry.js';
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../scheduler/options.js';
 import { compileSchema, checkAgainstSchema } from '../sweep/schema-check.js';
-import { escapePointerToken, parseJsonSource, type JsonSource } from '../sweep/json-source.js';
+import { escapePointerToken, parseJsonSource, readJsonText, type JsonSource } from '../sweep/json-source.js';
 import { generatorSpecDiagnostics } from '../generators/spec-check.js';
 import { InputError, type Diagnostic } from '../util/diagnostics.js';
 import { closestName, shortList } from '../formats/names.js';
@@ -246,13 +245,7 @@ export function parseExperimentSpec(text: string, file: string, known: readonly 
 
 /** The text of an experiment specification file (sweep or batch); an InputError if it cannot be read. */
 export function readSpecText(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new InputError([
-      { severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read the experiment specification: ${(err as Error).message}`, hint: 'check the path' },
-    ]);
-  }
+  return readJsonText(path, 'the experiment specification');
 }
 
 export function loadExperimentSpec(path: string, knownHeuristics: readonly (string | KnownHeuristic)[]): LoadedExperimentSpec {

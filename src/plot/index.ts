@@ -1,5 +1,4 @@
 export { lineChart, type LineChartOptions, type LinePoint, type LineSeries } from './line-chart.js';
 export { boxPlot, boxStatistics, quantile, type BoxGroup, type BoxPlotOptions, type BoxSummary } from './box-plot.js';
 export { ganttChart, KIND_COLORS, type GanttOptions } from './gantt.js';
-export { axisLabelOf, loadResults, makespanBoxPlot, makespanLineChart, type LoadedResults } from './from-results.js';
 export { linearScale, logScale, niceTicks } from './svg.js';

@@ -24,7 +24,7 @@ import { readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ClusterId, HostId, SourcePos } from '../model/grid.js';
-import { DEFAULT_DEADLINES, type Deadlines } from '../../backends/real/deadline.js';
+import { DEFAULT_DEADLINES, type Deadlines } from './deadlines.js';
 import { InputError, type Diagnostic } from '../util/diagnostics.js';
 import { parseJsonSource } from '../sweep/json-source.js';
 import { checkAgainstSchema, compileSchema } from '../sweep/schema-check.js';

@@ -1,6 +1,7 @@
 // A JSON reader that remembers where every value starts, so that schema errors (which name a JSON path)
 // can be reported as file:line:column. Used for sweep files and real grid files.
 import type { SourcePos } from '../model/grid.js';
+import { readFileSync } from 'node:fs';
 import { InputError } from '../util/diagnostics.js';
 
 export interface JsonSource {
@@ -167,4 +168,13 @@ export function parseJsonSource(text: string, file: string): JsonSource {
     positionOf,
     keyPositionOf: (pointer: string): SourcePos => keyPositions.get(pointer) ?? positionOf(pointer),
   };
+}
+
+/** A JSON input's text; a file that cannot be read is an InputError naming `what` it should have been. */
+export function readJsonText(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new InputError([{ severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read ${what}: ${(err as Error).message}`, hint: 'check the path' }]);
+  }
 }

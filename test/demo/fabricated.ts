@@ -1,7 +1,7 @@
 // Fabricated study results: result rows built from chosen makespans, so that the narrative and the report
 // can be checked on outcomes the simulator does not produce (different winners, ties, absurd orders).
 import type { ResultRow, ResultsHeader } from '../../src/experiment/results.js';
-import type { LoadedResults } from '../../src/plot/index.js';
+import type { LoadedResults } from '../../src/experiment/results-plots.js';
 import { listHeuristics } from '../../src/scheduler/heuristics/registry.js';
 
 /** heuristic name → size (KB) → makespans, one per seed. */

@@ -36,11 +36,11 @@ describe('gridsweep plot', () => {
   it('draws line and box charts from results.json', async () => {
     const json = await results();
     const line = join(dir, 'line.svg');
-    expect(await plot.run({ values: { kind: 'line', output: line }, positionals: [json] })).toBe(0);
+    expect(await plot.run({ values: { kind: 'line', out: line }, positionals: [json] })).toBe(0);
     const svg = parseXml(readFileSync(line, 'utf8'));
     expect(findAll(svg, (n) => n.name === 'g' && hasClass(n, 'series')).map((g) => g.attrs['data-series'])).toEqual(['alpha', 'beta', 'lower bound']);
     const box = join(dir, 'box.svg');
-    expect(await plot.run({ values: { kind: 'box', output: box }, positionals: [json] })).toBe(0);
+    expect(await plot.run({ values: { kind: 'box', out: box }, positionals: [json] })).toBe(0);
     expect(findAll(parseXml(readFileSync(box, 'utf8')), (n) => hasClass(n, 'box'))).toHaveLength(6);
   });
 
@@ -59,7 +59,7 @@ describe('gridsweep plot', () => {
     const record = join(dir, 'run.jsonl');
     writeFileSync(record, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
     const out = join(dir, 'gantt.svg');
-    expect(await plot.run({ values: { output: out }, positionals: [record] })).toBe(0);
+    expect(await plot.run({ values: { out }, positionals: [record] })).toBe(0);
     const svg = parseXml(readFileSync(out, 'utf8'));
     const bars = findAll(svg, (n) => n.name === 'rect' && hasClass(n, 'bar'));
     expect(bars.filter((b) => hasClass(b, 'compute'))).toHaveLength(6);
@@ -73,8 +73,8 @@ describe('gridsweep plot', () => {
   it('bad input: a clear error and nothing written', async () => {
     const bogus = join(dir, 'bogus.json');
     writeFileSync(bogus, '{"not": "results"}');
-    await expect(plot.run({ values: { output: join(dir, 'x.svg') }, positionals: [bogus] })).rejects.toThrow(/not an experiment results file/);
-    await expect(plot.run({ values: { kind: 'pie', output: join(dir, 'x.svg') }, positionals: [bogus] })).rejects.toThrow(/--kind takes line, box, gantt/);
+    await expect(plot.run({ values: { out: join(dir, 'x.svg') }, positionals: [bogus] })).rejects.toThrow(/not an experiment results file/);
+    await expect(plot.run({ values: { kind: 'pie', out: join(dir, 'x.svg') }, positionals: [bogus] })).rejects.toThrow(/--kind takes line, box, gantt/);
     expect(() => readFileSync(join(dir, 'x.svg'))).toThrow();
   });
 });

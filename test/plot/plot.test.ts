@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { axisLabelOf, boxPlot, boxStatistics, ganttChart, lineChart, linearScale, logScale, makespanBoxPlot, makespanLineChart, niceTicks, quantile } from '../../src/plot/index.js';
-import type { LoadedResults } from '../../src/plot/index.js';
+import { boxPlot, boxStatistics, ganttChart, lineChart, linearScale, logScale, niceTicks, quantile } from '../../src/plot/index.js';
+import { axisLabelOf, makespanBoxPlot, makespanLineChart, type LoadedResults } from '../../src/experiment/results-plots.js';
 import type { ResultRow } from '../../src/experiment/results.js';
 import type { RunRecordEvent } from '../../src/record/events.js';
 import { findAll, hasClass, parseXml, textsOf } from './xml.js';

@@ -11,10 +11,9 @@ import { isTopology, type MachineSpec } from '../machines/registry.js';
 import { listBatchPolicies } from '../policies/registry.js';
 import type { WorkloadSpec } from '../workload-generator.js';
 import { checkAgainstSchema, compileSchema } from '../../sweep/schema-check.js';
-import { escapePointerToken, parseJsonSource, type JsonSource } from '../../sweep/json-source.js';
+import { escapePointerToken, parseJsonSource, readJsonText, type JsonSource } from '../../sweep/json-source.js';
 import { workloadSpecDiagnostics } from '../workload-schema.js';
 import { InputError } from '../../util/diagnostics.js';
-import { readSpecText } from '../../experiment/spec.js';
 
 export type WorkloadSource = { readonly file: string } | { readonly generator: WorkloadSpec; readonly seed?: number };
 
@@ -101,7 +100,7 @@ export function isBatchExperiment(source: JsonSource): boolean {
 }
 
 export function readJsonSpec(path: string): JsonSource {
-  return parseJsonSource(readSpecText(path), path);
+  return parseJsonSource(readJsonText(path, 'the experiment specification'), path);
 }
 
 export function loadBatchExperiment(source: JsonSource): LoadedBatchExperiment {

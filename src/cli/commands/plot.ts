@@ -4,7 +4,8 @@ import { UsageError } from '../command.js';
 import { flagOption, stringOption } from '../args.js';
 import { writeFileAtomicSync } from '../../util/atomic-write.js';
 import { loadRunRecord } from '../../report/record-reader.js';
-import { ganttChart, loadResults, makespanBoxPlot, makespanLineChart } from '../../plot/index.js';
+import { ganttChart } from '../../plot/index.js';
+import { loadResults, makespanBoxPlot, makespanLineChart } from '../../experiment/results-plots.js';
 import { expectFileKind, sniffFileKind } from '../../formats/file-kind.js';
 
 const KINDS = ['line', 'box', 'gantt'] as const;

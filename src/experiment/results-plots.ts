@@ -2,10 +2,10 @@
 // one line per heuristic, plus the lower bound), or its spread across seeds as box plots.
 import { readFileSync } from 'node:fs';
 import { InputError } from '../util/diagnostics.js';
-import type { ResultRow, ResultsHeader } from '../experiment/results.js';
-import { median } from '../experiment/results.js';
-import { boxPlot, type BoxGroup } from './box-plot.js';
-import { lineChart, type LineSeries } from './line-chart.js';
+import type { ResultRow, ResultsHeader } from './results.js';
+import { median } from './results.js';
+import { boxPlot, type BoxGroup } from '../plot/box-plot.js';
+import { lineChart, type LineSeries } from '../plot/line-chart.js';
 
 export interface LoadedResults {
   readonly header: ResultsHeader;
