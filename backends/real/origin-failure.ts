@@ -1,0 +1,108 @@
+// The origin's own failures: a write at the origin (an output arriving, the journal, the run record, a
+// task log) that the origin's file system refuses — full (ENOSPC), over quota (EDQUOT), read-only (EROFS)
+// or failing (EIO). None of these says anything about the hosts or clusters: the run must not mark one
+// down nor run a task again because of it. It ends instead, saying which file, why, and what to do; the
+// outputs verified before stay, and running the same command again carries on from the journal.
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+/** The error codes that mean the origin's file system, not the grid, is at fault. */
+export const ORIGIN_ERRNOS: readonly string[] = ['ENOSPC', 'EDQUOT', 'EROFS', 'EIO'];
+
+const WHY: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is exceeded',
+  EROFS: 'the file system is read-only',
+  EIO: 'an input/output error',
+};
+
+/** A write at the origin that its file system refused. */
+export class OriginWriteError extends Error {
+  override readonly name = 'OriginWriteError';
+
+  constructor(
+    /** What was being written: 'an output', 'the journal', 'the run record', 'a task log'. */
+    readonly what: string,
+    /** The file that could not be written (absolute). */
+    readonly path: string,
+    /** ENOSPC, EDQUOT, EROFS or EIO. */
+    readonly code: string,
+    detail: string,
+  ) {
+    super(`${what} could not be written: ${path}: ${code} (${WHY[code] ?? detail})`);
+  }
+}
+
+/** The error code of `err` when it is one of ORIGIN_ERRNOS. */
+export function originErrno(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && ORIGIN_ERRNOS.includes(code) ? code : undefined;
+}
+
+/**
+ * `err`, thrown while writing `path` at the origin, as an OriginWriteError when its code says the origin's
+ * file system refused the write (an OriginWriteError already is one); undefined for any other error.
+ */
+export function asOriginFailure(err: unknown, what: string, path: string): OriginWriteError | undefined {
+  if (err instanceof OriginWriteError) return err;
+  const code = originErrno(err);
+  return code === undefined ? undefined : new OriginWriteError(what, resolve(path), code, (err as Error).message);
+}
+
+/** Runs `write` (a synchronous write at the origin), turning an origin failure into an OriginWriteError. */
+export function writingAtOrigin<T>(what: string, path: string, write: () => T): T {
+  try {
+    return write();
+  } catch (err) {
+    throw asOriginFailure(err, what, path) ?? err;
+  }
+}
+
+/** The same for an asynchronous write. */
+export async function writingAtOriginAsync<T>(what: string, path: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    throw asOriginFailure(err, what, path) ?? err;
+  }
+}
+
+/**
+ * The mount point of the file system holding `path` (the deepest existing ancestor that is on another
+ * device than its parent's, or '/'): where the user must free space.
+ */
+export function fileSystemOf(path: string): string {
+  let dir = resolve(path);
+  let dev: number | undefined;
+  for (;;) {
+    try {
+      dev = statSync(dir).dev;
+      break;
+    } catch {
+      const up = dirname(dir);
+      if (up === dir) return dir;
+      dir = up;
+    }
+  }
+  for (;;) {
+    const up = dirname(dir);
+    if (up === dir) return dir;
+    try {
+      if (statSync(up).dev !== dev) return dir;
+    } catch {
+      return dir;
+    }
+    dir = up;
+  }
+}
+
+/** What the user should do about `err`, as one sentence naming the file system. */
+export function originFailureAdvice(err: OriginWriteError, again = 'run the same command again'): string {
+  const fs = fileSystemOf(err.path);
+  const fix =
+    err.code === 'ENOSPC' ? `free space on ${fs}` :
+    err.code === 'EDQUOT' ? `free space within your quota on ${fs} (or have it raised)` :
+    err.code === 'EROFS' ? `make ${fs} writable again` :
+    `check the disk holding ${fs} (dmesg says more)`;
+  return `${fix} and ${again}; the outputs verified so far are kept and their tasks are not run again`;
+}
