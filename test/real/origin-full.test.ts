@@ -4,14 +4,13 @@
 // exit status 4 and a message naming the file, the errno and what to do, having marked no host or cluster
 // down and run no task twice; once the disk is bigger, the same command finishes the rest without running
 // a verified task again. Once with the journal on the full disk (the default place), once elsewhere.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../backends/real/journal.js';
 import type { RunRecordEvent } from '../../src/record/events.js';
 import { runGridsweep, spawnGridsweep } from './support/gridsweep-from-source.js';
+import { Tmpfs } from './support/tmpfs.js';
 
 const TASKS = 20;
 const OUTPUT_BYTES = 30 * 1024;
@@ -25,46 +24,14 @@ const TASK_SH = `#!/bin/sh
 awk -v n="$1" 'BEGIN { s = "task " n "\\n"; while (length(out) < ${OUTPUT_BYTES}) out = out s; printf "%s", substr(out, 1, ${OUTPUT_BYTES}) }' > "$2"
 `;
 
-const base = mkdtempSync(join(tmpdir(), 'gridsweep-origin-full-'));
-const mounts: string[] = [];
-let cannotMount: string | undefined;
-
-/** Mounts a tmpfs of `size` (mount(8)'s syntax: 300k) at a new directory; undefined when not permitted. */
-function mountTmpfs(name: string, size: string): string | undefined {
-  const dir = join(base, name);
-  mkdirSync(dir);
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'pipe' });
-  } catch (err) {
-    cannotMount = `mount -t tmpfs is not permitted here (${(err as Error).message.split('\n')[0]})`;
-    return undefined;
-  }
-  mounts.push(dir);
-  return dir;
-}
-
-beforeAll(() => {
-  const probe = mountTmpfs('probe', '64k');
-  if (probe) execFileSync('umount', [probe]);
-  mounts.length = 0;
-});
-
-afterAll(() => {
-  for (const m of mounts) {
-    try {
-      execFileSync('umount', [m], { stdio: 'pipe' });
-    } catch {
-      execFileSync('umount', ['-l', m], { stdio: 'pipe' });
-    }
-  }
-  rmSync(base, { recursive: true, force: true });
-});
+const tmpfs = new Tmpfs();
+afterAll(() => tmpfs.removeAll());
 
 /** An origin on a tmpfs of `size`: task.sh, the sweep and a grid of 2 local slots whose storage is off it. */
 function makeOrigin(name: string, size: string): { dir: string; sweep: string; grid: string; elsewhere: string } | undefined {
-  const dir = mountTmpfs(name, size);
+  const dir = tmpfs.mount(name, size);
   if (!dir) return undefined;
-  const elsewhere = join(base, `${name}-elsewhere`);
+  const elsewhere = join(tmpfs.base, `${name}-elsewhere`);
   mkdirSync(elsewhere);
   writeFileSync(join(dir, 'task.sh'), TASK_SH);
   const sweep = join(dir, 'sweep.json');
@@ -159,14 +126,14 @@ function runWithinBound(args: readonly string[]): Promise<[{ code: number | null
 describe('gridsweep run: the origin runs out of space', () => {
   it('journal on the full disk: ends with exit 4 and what to do; after remounting bigger, the same command finishes the rest', async (ctx) => {
     const o = makeOrigin('same-disk', '300k');
-    if (!o) return ctx.skip(cannotMount);
+    if (!o) return ctx.skip(tmpfs.whyNot);
     const recordPath = join(o.elsewhere, 'record.jsonl');
     const command = ['run', o.sweep, '--grid', o.grid, '--record', recordPath, '--no-watch'];
     const [first, ms] = await runWithinBound(command);
     const journal = join(o.dir, '.gridsweep', 'sweep', 'journal.jsonl');
     const verified = checkStopped(first, ms, o.dir, recordOf(recordPath), journal);
 
-    execFileSync('mount', ['-o', 'remount,size=4m', o.dir]);
+    tmpfs.resize(o.dir, '4m');
     const second = await runGridsweep(command);
     checkFinished(second, o.dir, recordOf(recordPath), verified);
     expect(verifiedIn(journal).size).toBe(TASKS);
@@ -176,7 +143,7 @@ describe('gridsweep run: the origin runs out of space', () => {
     // 900 KiB, 600 of them taken by a filler: 300 KiB free, as above; deleting the filler makes room for
     // all 20 outputs (600 KiB).
     const o = makeOrigin('journal-elsewhere', '900k');
-    if (!o) return ctx.skip(cannotMount);
+    if (!o) return ctx.skip(tmpfs.whyNot);
     writeFileSync(join(o.dir, 'filler'), Buffer.alloc(600 * 1024, 1));
     const recordPath = join(o.elsewhere, 'record.jsonl');
     const journal = join(o.elsewhere, 'journal.jsonl');
@@ -189,6 +156,35 @@ describe('gridsweep run: the origin runs out of space', () => {
 
     rmSync(join(o.dir, 'filler'));
     const second = await runGridsweep([...command, '--resume']);
+    checkFinished(second, o.dir, recordOf(recordPath), verified);
+  }, 120_000);
+});
+
+describe('gridsweep run: the run record runs out of space', () => {
+  it('the record on a full disk stops the run as the origin does (exit 4, naming the record); after resizing, the same command finishes', async (ctx) => {
+    const o = makeOrigin('roomy', '4m');
+    const small = tmpfs.mount('record-disk', '8k');
+    if (!o || !small) return ctx.skip(tmpfs.whyNot);
+    const recordPath = join(small, 'record.jsonl');
+    const command = ['run', o.sweep, '--grid', o.grid, '--record', recordPath, '--no-watch'];
+    const [first, ms] = await runWithinBound(command);
+    expect(first.code, `${first.stdout}\n${first.stderr}`).toBe(4);
+    expect(ms).toBeLessThan(BOUND_MS);
+    expect(first.stderr).toContain(`gridsweep run: stopped: the run record could not be written: ${recordPath}: ENOSPC (no space left on the device)`);
+    expect(first.stderr).toContain(`to finish: free space on ${small} and run the same command again`);
+    expect(first.stdout).not.toMatch(/^down /m);
+    const journal = join(o.dir, '.gridsweep', 'sweep', 'journal.jsonl');
+    const entries = readJournal(journal);
+    expect(entries.filter((e) => e.type === 'failed')).toEqual([]);
+    const starts = entries.flatMap((e) => (e.type === 'started' ? [e.work] : []));
+    expect(new Set(starts).size).toBe(starts.length);
+    // 8 KiB of record is not enough for 20 tasks (each takes a start and an end line of compute and of
+    // output transfer, about 4 x 100 bytes): the run stopped before the end.
+    const verified = verifiedIn(journal);
+    expect(verified.size).toBeLessThan(TASKS);
+
+    tmpfs.resize(small, '1m');
+    const second = await runGridsweep(command);
     checkFinished(second, o.dir, recordOf(recordPath), verified);
   }, 120_000);
 });
