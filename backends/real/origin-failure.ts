@@ -3,7 +3,7 @@
 // or failing (EIO). None of these says anything about the hosts or clusters: the run must not mark one
 // down nor run a task again because of it. It ends instead, saying which file, why, and what to do; the
 // outputs verified before stay, and running the same command again carries on from the journal.
-import { statSync } from 'node:fs';
+import { statfsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 /** The error codes that mean the origin's file system, not the grid, is at fault. */
@@ -65,6 +65,23 @@ export async function writingAtOriginAsync<T>(what: string, path: string, write:
   } catch (err) {
     throw asOriginFailure(err, what, path) ?? err;
   }
+}
+
+/**
+ * Some writers do not report a full disk: SFTP's download (ssh2's fastGet) leaves a short file and says it
+ * succeeded. After such a short file (removed first), this tells whether the origin's file system at `dir`
+ * has room for `sizeBytes` at all: an OriginWriteError (ENOSPC) for output `path` when it has not,
+ * undefined when it has (or cannot say), so that the transfer is retried as any other bad one.
+ */
+export function noRoomFor(what: string, path: string, dir: string, sizeBytes: number): OriginWriteError | undefined {
+  let freeBytes: number;
+  try {
+    const s = statfsSync(dir);
+    freeBytes = s.bavail * s.bsize;
+  } catch {
+    return undefined;
+  }
+  return freeBytes < sizeBytes ? new OriginWriteError(what, resolve(path), 'ENOSPC', `${freeBytes} bytes free, ${sizeBytes} needed`) : undefined;
 }
 
 /**
