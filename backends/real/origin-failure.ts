@@ -3,7 +3,8 @@
 // or failing (EIO). None of these says anything about the hosts or clusters: the run must not mark one
 // down nor run a task again because of it. It ends instead, saying which file, why, and what to do; the
 // outputs verified before stay, and running the same command again carries on from the journal.
-import { statfsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statfsSync, statSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 
 /** The error codes that mean the origin's file system, not the grid, is at fault. */
@@ -47,6 +48,42 @@ export function asOriginFailure(err: unknown, what: string, path: string): Origi
   if (err instanceof OriginWriteError) return err;
   const code = originErrno(err);
   return code === undefined ? undefined : new OriginWriteError(what, resolve(path), code, (err as Error).message);
+}
+
+/**
+ * The real reason a recursive mkdir of `dir` failed: Node's recursive mkdir reports ENOENT on a read-only
+ * file system (it cannot create a parent). Creating the first missing directory alone gives the true errno.
+ */
+function trueMkdirError(err: unknown, dir: string): unknown {
+  if ((err as { code?: unknown } | null)?.code !== 'ENOENT') return err;
+  let first = resolve(dir);
+  while (!existsSync(dirname(first)) && dirname(first) !== first) first = dirname(first);
+  try {
+    mkdirSync(first);
+  } catch (again) {
+    return again;
+  }
+  return err;
+}
+
+/** Creates directory `dir` (and its parents) at the origin; an origin failure throws an OriginWriteError. */
+export function mkdirAtOrigin(what: string, dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    const why = trueMkdirError(err, dir);
+    throw asOriginFailure(why, what, dir) ?? why;
+  }
+}
+
+/** The same on the thread pool (the true errno, rarely needed, is found synchronously). */
+export async function mkdirAtOriginAsync(what: string, dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    const why = trueMkdirError(err, dir);
+    throw asOriginFailure(why, what, dir) ?? why;
+  }
 }
 
 /** Runs `write` (a synchronous write at the origin), turning an origin failure into an OriginWriteError. */

@@ -2,13 +2,13 @@
 // reported before it counts (fetched again if not, up to FETCH_ATTEMPTS times), and written beside its
 // place, then renamed, so that an output is never half there. A write the origin's file system refuses
 // (full, read-only...) throws an OriginWriteError: the origin's failure, not the cluster's.
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Endpoint } from './endpoint.js';
 import { bufferFacts, fileFacts, sameFacts } from './file-facts.js';
 import type { OutputFacts } from './journal.js';
-import { noRoomFor, writingAtOrigin, writingAtOriginAsync } from './origin-failure.js';
+import { mkdirAtOrigin, mkdirAtOriginAsync, noRoomFor, writingAtOrigin, writingAtOriginAsync } from './origin-failure.js';
 
 const FETCH_ATTEMPTS = 3;
 
@@ -39,7 +39,7 @@ export function placeArrivedOutputs(originDir: string, done: ReportedOutputs): S
     const dest = resolve(originDir, o.path);
     writingAtOrigin('an output', dest, () => {
       try {
-        mkdirSync(dirname(dest), { recursive: true });
+        mkdirAtOrigin('an output', dirname(dest));
         writeFileSync(`${dest}.gridsweep-part`, data);
         renameSync(`${dest}.gridsweep-part`, dest);
       } catch (err) {
@@ -59,7 +59,7 @@ export async function fetchVerifiedOutputs(originDir: string, e: Endpoint, done:
     if (placed.has(i)) continue;
     const dest = resolve(originDir, o.path);
     const part = `${dest}.gridsweep-part`;
-    await writingAtOriginAsync('an output', dest, () => mkdir(dirname(dest), { recursive: true }));
+    await mkdirAtOriginAsync('an output', dirname(dest));
     let lastProblem = '';
     let ok = false;
     for (let attempt = 0; attempt < FETCH_ATTEMPTS && !ok; attempt++) {

@@ -3,7 +3,7 @@
 // scheduler, wait until every task is done or has failed for good, and write the run record around it.
 // A write the origin refuses (disk full...) stops the run: the result says so (originFailure).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ForecastingService } from '../../src/interfaces/forecasting.js';
 import type { GridOS } from '../../src/interfaces/grid-os.js';
@@ -30,7 +30,7 @@ import type { Endpoint } from './endpoint.js';
 import { Journal, readJournal, unfinishedAttempts, verifiedWorks, type UnfinishedAttempt } from './journal.js';
 import type { ProgressEvent } from './progress-events.js';
 import { RealGridOS } from './real-grid-os.js';
-import { OriginWriteError, writingAtOrigin } from './origin-failure.js';
+import { mkdirAtOrigin, OriginWriteError } from './origin-failure.js';
 import { outputsDirOf } from './run-files.js';
 import { TASK_LOG_BYTES, TaskLogs } from './task-logs.js';
 import { DEFAULT_RETRY_POLICY, RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
@@ -204,7 +204,7 @@ export async function runReal(runInput: RealRunInput, makeScheduler: MakeRealSch
   const works = app.works.filter((w) => !skip.has(w.id));
   const runId = `run-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
   const journalDir = input.journalPath !== undefined ? dirname(input.journalPath) : undefined;
-  if (journalDir !== undefined) writingAtOrigin('the journal', journalDir, () => mkdirSync(journalDir, { recursive: true }));
+  if (journalDir !== undefined) mkdirAtOrigin('the journal', journalDir);
   const journal = input.journalPath ? Journal.open(input.journalPath) : undefined;
   const taskLogs = input.taskLogsDir !== undefined ? TaskLogs.open(input.taskLogsDir) : undefined;
   await journal?.append({ type: 'run', sweep: resolve(input.sweepPath), tasks: app.works.length, runId });

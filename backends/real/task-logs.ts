@@ -4,11 +4,11 @@
 // are written together, asynchronously (on libuv's thread pool), never with a synchronous call per task.
 // A log the origin's file system refuses (full, read-only...) is the origin's failure: told to
 // onOriginFailure (the run ends); any other failed write is only reported at the end.
-import { mkdirSync, readdirSync, unlink, writeFile } from 'node:fs';
+import { readdirSync, unlink, writeFile } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkId } from '../../src/model/application.js';
 import type { TaskExit } from './endpoint.js';
-import { asOriginFailure, writingAtOrigin, type OriginWriteError } from './origin-failure.js';
+import { asOriginFailure, mkdirAtOrigin, type OriginWriteError } from './origin-failure.js';
 
 /** How much of each stream a task log keeps: its last 64 KiB. */
 export const TASK_LOG_BYTES = 64 * 1024;
@@ -34,7 +34,7 @@ export class TaskLogs {
 
   private constructor(readonly dir: string) {
     // Once per run, before any task: the directory, and which logs an earlier run left in it.
-    writingAtOrigin('a task log', dir, () => mkdirSync(dir, { recursive: true }));
+    mkdirAtOrigin('a task log', dir);
     this.present = new Set(readdirSync(dir));
   }
 

@@ -3,13 +3,15 @@
 // 20 tasks write 30 KiB each (600 KiB: the disk fills about half-way). The run must end by itself, with
 // exit status 4 and a message naming the file, the errno and what to do, having marked no host or cluster
 // down and run no task twice; once the disk is bigger, the same command finishes the rest without running
-// a verified task again. Once with the journal on the full disk (the default place), once elsewhere.
-import { rmSync, writeFileSync } from 'node:fs';
+// a verified task again. Once with the journal on the full disk (the default place), once elsewhere; the
+// run record on a full disk; a read-only origin (EROFS: the run stops before any task) and a read-only
+// place for the record.
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../backends/real/journal.js';
 import { runGridsweep } from './support/gridsweep-from-source.js';
-import { BOUND_MS, checkFinished, checkStopped, makeFullOrigin, recordOf, runWithinBound, TASKS, verifiedIn } from './support/full-origin.js';
+import { BOUND_MS, checkFinished, checkStopped, computed, makeFullOrigin, recordOf, runWithinBound, TASKS, verifiedIn } from './support/full-origin.js';
 import { Tmpfs } from './support/tmpfs.js';
 
 const tmpfs = new Tmpfs();
@@ -80,4 +82,38 @@ describe('gridsweep run: the run record runs out of space', () => {
     const second = await runGridsweep(command);
     checkFinished(second, o.dir, recordOf(recordPath), verified);
   }, 120_000);
+});
+
+describe('gridsweep run: a read-only origin', () => {
+  it('stops before any task with exit 4 and EROFS, naming the journal and the mount to make writable; once writable, the same command does it all', async (ctx) => {
+    const o = makeOrigin('read-only', '2m');
+    if (!o) return ctx.skip(tmpfs.whyNot);
+    tmpfs.remount(o.dir, 'ro');
+    const recordPath = join(o.elsewhere, 'record.jsonl');
+    const command = ['run', o.sweep, '--grid', o.grid, '--record', recordPath, '--no-watch'];
+    const [first] = await runWithinBound(command);
+    expect(first.code, `${first.stdout}\n${first.stderr}`).toBe(4);
+    // The journal's directory is the first thing a run writes at the origin.
+    expect(first.stderr).toContain(`gridsweep run: stopped: the journal could not be written: ${join(o.dir, '.gridsweep', 'sweep')}: EROFS (the file system is read-only)`);
+    expect(first.stderr).toContain(`to finish: make ${o.dir} writable again and run the same command again`);
+
+    // Nothing was written: no journal, so the second run is a first run, and does every task once.
+    expect(existsSync(join(o.dir, '.gridsweep'))).toBe(false);
+    tmpfs.remount(o.dir, 'rw');
+    const second = await runGridsweep(command);
+    expect(second.code, `${second.stdout}\n${second.stderr}`).toBe(0);
+    expect(second.stdout).toMatch(/tasks: 20 done and verified, 0 skipped/);
+    expect(computed(recordOf(recordPath)).sort((a, b) => a - b)).toEqual(Array.from({ length: TASKS }, (_, i) => i));
+  }, 120_000);
+
+  it('a run record that cannot be created (read-only) stops the run at once with exit 4', async (ctx) => {
+    const o = makeOrigin('roomy-2', '2m');
+    const ro = tmpfs.mount('read-only-record', '64k');
+    if (!o || !ro) return ctx.skip(tmpfs.whyNot);
+    tmpfs.remount(ro, 'ro');
+    const recordPath = join(ro, 'record.jsonl');
+    const [first] = await runWithinBound(['run', o.sweep, '--grid', o.grid, '--record', recordPath, '--no-watch']);
+    expect(first.code, `${first.stdout}\n${first.stderr}`).toBe(4);
+    expect(first.stderr).toContain(`gridsweep run: stopped: the run record could not be written: ${recordPath}: EROFS (the file system is read-only)`);
+  }, 60_000);
 });

@@ -312,7 +312,14 @@ const command: Command = {
     // The command that carries this run on (a named journal that holds a run needs --resume).
     const again = explicitJournal !== undefined && !resume ? 'run the same command again with --resume' : 'run the same command again';
     const recordPath = stringOption(args, 'record');
-    const record = recordPath !== undefined ? recordFile(recordPath) : undefined;
+    let record: ReturnType<typeof recordFile> | undefined;
+    try {
+      record = recordPath !== undefined ? recordFile(recordPath) : undefined;
+    } catch (err) {
+      if (!(err instanceof OriginWriteError)) throw err;
+      for (const line of originFailureLines(err, again)) console.error(line);
+      return EXIT.originWrite;
+    }
     let live: LiveRecordSource | undefined;
     let dashboard: Dashboard | undefined;
     if (flagOption(args, 'dashboard')) {

@@ -28,7 +28,12 @@ export class Tmpfs {
 
   /** Gives the tmpfs at `dir` a new size (its files stay). */
   resize(dir: string, size: string): void {
-    execFileSync('mount', ['-o', `remount,size=${size}`, dir], { stdio: 'pipe' });
+    this.remount(dir, `size=${size}`);
+  }
+
+  /** Remounts the tmpfs at `dir` with `options` (mount(8)'s: ro, rw, size=1m). */
+  remount(dir: string, options: string): void {
+    execFileSync('mount', ['-o', `remount,${options}`, dir], { stdio: 'pipe' });
   }
 
   /** Unmounts every tmpfs (lazily if still busy) and removes the directories. */
