@@ -3,7 +3,7 @@
 // or failing (EIO). None of these says anything about the hosts or clusters: the run must not mark one
 // down nor run a task again because of it. It ends instead, saying which file, why, and what to do; the
 // outputs verified before stay, and running the same command again carries on from the journal.
-import { existsSync, mkdirSync, statfsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 
@@ -106,19 +106,24 @@ export async function writingAtOriginAsync<T>(what: string, path: string, write:
 
 /**
  * Some writers do not report a full disk: SFTP's download (ssh2's fastGet) leaves a short file and says it
- * succeeded. After such a short file (removed first), this tells whether the origin's file system at `dir`
- * has room for `sizeBytes` at all: an OriginWriteError (ENOSPC) for output `path` when it has not,
- * undefined when it has (or cannot say), so that the transfer is retried as any other bad one.
+ * succeeded. After such a short file `part` (of output `path`), this writes the `missingBytes` it lacks
+ * (zeros) at its end with ordinary writes, which do report a full disk: an OriginWriteError when the origin
+ * refuses them, undefined when it takes them (the transfer was bad, not the origin: retried as before).
+ * Writing, not asking statfs, so that another download freeing or taking space meanwhile cannot mislead it.
  */
-export function noRoomFor(what: string, path: string, dir: string, sizeBytes: number): OriginWriteError | undefined {
-  let freeBytes: number;
+export function refusedRoom(what: string, path: string, part: string, missingBytes: number): OriginWriteError | undefined {
+  let fd: number | undefined;
   try {
-    const s = statfsSync(dir);
-    freeBytes = s.bavail * s.bsize;
-  } catch {
+    fd = openSync(part, 'a');
+    const zeros = Buffer.alloc(Math.min(missingBytes, 1 << 20));
+    for (let left = missingBytes; left > 0; ) left -= writeSync(fd, zeros, 0, Math.min(left, zeros.length));
+    fsyncSync(fd);
     return undefined;
+  } catch (err) {
+    return asOriginFailure(err, what, path);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
-  return freeBytes < sizeBytes ? new OriginWriteError(what, resolve(path), 'ENOSPC', `${freeBytes} bytes free, ${sizeBytes} needed`) : undefined;
 }
 
 /**

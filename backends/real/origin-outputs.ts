@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import type { Endpoint } from './endpoint.js';
 import { bufferFacts, fileFacts, sameFacts } from './file-facts.js';
 import type { OutputFacts } from './journal.js';
-import { mkdirAtOrigin, mkdirAtOriginAsync, noRoomFor, writingAtOrigin, writingAtOriginAsync } from './origin-failure.js';
+import { mkdirAtOrigin, mkdirAtOriginAsync, refusedRoom, writingAtOrigin, writingAtOriginAsync } from './origin-failure.js';
 
 const FETCH_ATTEMPTS = 3;
 
@@ -74,9 +74,11 @@ export async function fetchVerifiedOutputs(originDir: string, e: Endpoint, done:
         lastProblem = `${o.path}: received ${got.sizeBytes} bytes sha256 ${got.sha256}, the host reported ${o.sizeBytes} bytes sha256 ${o.sha256}`;
         if (got.sizeBytes < o.sizeBytes) {
           // Short: a full origin, which SFTP does not report? Then it is the origin's failure.
-          await rm(part, { force: true });
-          const full = noRoomFor('an output', dest, dirname(dest), o.sizeBytes);
-          if (full) throw full;
+          const full = refusedRoom('an output', dest, part, o.sizeBytes - got.sizeBytes);
+          if (full) {
+            await rm(part, { force: true });
+            throw full;
+          }
         }
       }
     }

@@ -129,6 +129,8 @@ export class RealGridOS implements GridOS, InformationService {
       this.resolveFinished = res;
       this.rejectFinished = rej;
     });
+    // It may reject (the origin full, say) before the runner awaits it (while connecting): not unhandled.
+    this.finishedPromise.catch(() => undefined);
     for (const c of o.clusters) {
       this.clusterState(c.id);
       for (const e of c.endpoints) this.register(c.id, e);
