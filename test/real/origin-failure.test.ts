@@ -2,12 +2,12 @@
 // (ENOSPC, its path), leaves a torn last line that reading ignores and that opening to append cuts off; the
 // task logs tell onOriginFailure; the classification takes ENOSPC, EDQUOT, EROFS and EIO and nothing else,
 // and the advice names the file system to free.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Journal, readJournal } from '../../backends/real/journal.js';
-import { asOriginFailure, fileSystemOf, originFailureAdvice, OriginWriteError } from '../../backends/real/origin-failure.js';
+import { asOriginFailure, fileSystemOf, originFailureAdvice, OriginWriteError, refusedRoom } from '../../backends/real/origin-failure.js';
 import { TaskLogs } from '../../backends/real/task-logs.js';
 import type { TaskExit } from '../../backends/real/endpoint.js';
 import { Tmpfs } from './support/tmpfs.js';
@@ -101,6 +101,24 @@ describe('task logs on a full disk', () => {
     await logs.close();
     expect(told.map((e) => [e.what, e.path, e.code])).toEqual([['a task log', join(dir, 'logs', '7.out'), 'ENOSPC']]);
     expect(logs.problem).toContain('ENOSPC');
+  });
+});
+
+describe('a short download (SFTP does not report a full disk)', () => {
+  it('is the origin refusing room when the bytes it lacks cannot be written, and not when they can', (ctx) => {
+    const dir = tmpfs.mount('short-disk', '8k');
+    if (!dir) return ctx.skip(tmpfs.whyNot);
+    // 4 KiB arrived of a 12 KiB output on a 8 KiB disk: the 8 KiB missing do not fit in the 4 KiB left.
+    const part = join(dir, 'out.dat.gridsweep-part');
+    writeFileSync(part, Buffer.alloc(4096, 1));
+    const refused = refusedRoom('an output', join(dir, 'out.dat'), part, 8192);
+    expect(refused).toBeInstanceOf(OriginWriteError);
+    expect([refused?.what, refused?.path, refused?.code]).toEqual(['an output', join(dir, 'out.dat'), 'ENOSPC']);
+    // On a disk with room: the 8 KiB are written (the part is now 12 KiB), nothing is refused.
+    const roomy = join(plain, 'out.dat.gridsweep-part');
+    writeFileSync(roomy, Buffer.alloc(4096, 1));
+    expect(refusedRoom('an output', join(plain, 'out.dat'), roomy, 8192)).toBeUndefined();
+    expect(statSync(roomy).size).toBe(12288);
   });
 });
 
