@@ -1,12 +1,15 @@
 // The journal of a real run: JSON Lines, each line on disk (fsync'd) BEFORE the state change it records
-// is acted on, so that after a crash `--resume` knows every task whose outputs were verified.
-import { closeSync, existsSync, fsync, openSync, readFileSync, write } from 'node:fs';
+// is acted on, so that after a crash `--resume` knows every task whose outputs were verified. A journal
+// whose disk filled up mid-line ends in a torn line: reading ignores it, and opening to append cuts it off
+// (else the next run's first line would follow it on the same line and make it unreadable).
+import { closeSync, existsSync, fstatSync, fsync, ftruncateSync, openSync, readFileSync, readSync, write } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ClusterId, HostId } from '../../src/model/grid.js';
 import type { WorkId } from '../../src/model/application.js';
 import { InputError } from '../../src/util/diagnostics.js';
 import type { SweepTask } from '../../src/sweep/expand.js';
 import { fileFactsIfPresent, sameFacts, type FileFacts } from './file-facts.js';
+import { asOriginFailure, writingAtOrigin } from './origin-failure.js';
 
 export interface OutputFacts extends FileFacts {
   readonly path: string;
@@ -44,8 +47,19 @@ export class Journal {
     private fd: number | undefined,
   ) {}
 
+  /** Opens `path` to append (created if absent), a torn last line cut off first. */
   static open(path: string): Journal {
-    return new Journal(path, openSync(path, 'a'));
+    return writingAtOrigin('the journal', path, () => {
+      // 'a+': appends, and reads (to find a torn tail)
+      const fd = openSync(path, 'a+');
+      try {
+        cutTornTail(fd);
+      } catch (err) {
+        closeSync(fd);
+        throw err;
+      }
+      return new Journal(path, fd);
+    });
   }
 
   /** Appends one entry; resolves once it is on disk (rejects if the journal cannot be written). */
@@ -77,7 +91,8 @@ export class Journal {
         this.syncs++;
         for (const b of batch) b.done();
       } catch (err) {
-        this.error = new Error(`journal ${this.path} cannot be written: ${(err as Error).message}`);
+        // The origin refusing the write (disk full...) is told apart: the run ends, the grid is not blamed.
+        this.error = asOriginFailure(err, 'the journal', this.path) ?? new Error(`journal ${this.path} cannot be written: ${(err as Error).message}`);
         for (const b of batch) b.failed(this.error);
       }
     })();
@@ -91,6 +106,28 @@ export class Journal {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }
+}
+
+/** Truncates the file after its last newline when it does not end with one (a line torn by a crash or a full disk). */
+function cutTornTail(fd: number): void {
+  const size = fstatSync(fd).size;
+  if (size === 0) return;
+  const chunk = Buffer.alloc(64 * 1024);
+  let end = size;
+  let first = true;
+  while (end > 0) {
+    const start = Math.max(0, end - chunk.length);
+    const n = readSync(fd, chunk, 0, end - start, start);
+    if (first && chunk[n - 1] === 0x0a) return;
+    first = false;
+    const nl = chunk.subarray(0, n).lastIndexOf(0x0a);
+    if (nl >= 0) {
+      ftruncateSync(fd, start + nl + 1);
+      return;
+    }
+    end = start;
+  }
+  ftruncateSync(fd, 0);
 }
 
 function writeAll(fd: number, text: string): Promise<void> {

@@ -1,12 +1,14 @@
 // A finished task's outputs arriving at the origin: each checked against the size and SHA-256 its host
 // reported before it counts (fetched again if not, up to FETCH_ATTEMPTS times), and written beside its
-// place, then renamed, so that an output is never half there.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+// place, then renamed, so that an output is never half there. A write the origin's file system refuses
+// (full, read-only...) throws an OriginWriteError: the origin's failure, not the cluster's.
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Endpoint } from './endpoint.js';
 import { bufferFacts, fileFacts, sameFacts } from './file-facts.js';
 import type { OutputFacts } from './journal.js';
+import { mkdirAtOrigin, mkdirAtOriginAsync, refusedRoom, writingAtOrigin, writingAtOriginAsync } from './origin-failure.js';
 
 const FETCH_ATTEMPTS = 3;
 
@@ -35,9 +37,17 @@ export function placeArrivedOutputs(originDir: string, done: ReportedOutputs): S
     const data = done.outputData?.[i];
     if (data === undefined || !sameFacts(bufferFacts(data), o)) return;
     const dest = resolve(originDir, o.path);
-    mkdirSync(dirname(dest), { recursive: true });
-    writeFileSync(`${dest}.gridsweep-part`, data);
-    renameSync(`${dest}.gridsweep-part`, dest);
+    writingAtOrigin('an output', dest, () => {
+      try {
+        mkdirAtOrigin('an output', dirname(dest));
+        writeFileSync(`${dest}.gridsweep-part`, data);
+        renameSync(`${dest}.gridsweep-part`, dest);
+      } catch (err) {
+        // a half-written part would only hold the space the next run needs
+        rmSync(`${dest}.gridsweep-part`, { force: true });
+        throw err;
+      }
+    });
     placed.add(i);
   });
   return placed;
@@ -49,19 +59,33 @@ export async function fetchVerifiedOutputs(originDir: string, e: Endpoint, done:
     if (placed.has(i)) continue;
     const dest = resolve(originDir, o.path);
     const part = `${dest}.gridsweep-part`;
-    await mkdir(dirname(dest), { recursive: true });
+    await mkdirAtOriginAsync('an output', dirname(dest));
     let lastProblem = '';
     let ok = false;
     for (let attempt = 0; attempt < FETCH_ATTEMPTS && !ok; attempt++) {
-      await e.fetch(done.workKey, o.path, part, deadlineS(o.sizeBytes));
+      // The endpoint writes `part` at the origin: a refusal there is the origin's failure.
+      await writingAtOriginAsync('an output', dest, () => e.fetch(done.workKey, o.path, part, deadlineS(o.sizeBytes))).catch(async (err: unknown) => {
+        await rm(part, { force: true });
+        throw err;
+      });
       const got = await fileFacts(part);
       if (sameFacts(got, o)) ok = true;
-      else lastProblem = `${o.path}: received ${got.sizeBytes} bytes sha256 ${got.sha256}, the host reported ${o.sizeBytes} bytes sha256 ${o.sha256}`;
+      else {
+        lastProblem = `${o.path}: received ${got.sizeBytes} bytes sha256 ${got.sha256}, the host reported ${o.sizeBytes} bytes sha256 ${o.sha256}`;
+        if (got.sizeBytes < o.sizeBytes) {
+          // Short: a full origin, which SFTP does not report? Then it is the origin's failure.
+          const full = refusedRoom('an output', dest, part, o.sizeBytes - got.sizeBytes);
+          if (full) {
+            await rm(part, { force: true });
+            throw full;
+          }
+        }
+      }
     }
     if (!ok) {
       await rm(part, { force: true });
       throw new Error(`verification failed ${FETCH_ATTEMPTS} times; ${lastProblem}`);
     }
-    await rename(part, dest);
+    await writingAtOriginAsync('an output', dest, () => rename(part, dest));
   }
 }

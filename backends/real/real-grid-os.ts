@@ -4,7 +4,8 @@
 // done, turns lost machines into sched_host_failed / sched_disk_failed (machine-connections.ts connects
 // and reconnects them, and probes them: the heartbeat), finds the tasks that finished while their machine
 // was out of reach, applies the retry policy to tasks that fail, and keeps the measurements (load,
-// bandwidth, latency) it observes.
+// bandwidth, latency) it observes. A write the origin itself refuses (disk full, read-only...:
+// origin-failure.ts) blames no host or cluster and runs nothing again: the run stops with it.
 import { resolve } from 'node:path';
 import type { Capability, GridOS } from '../../src/interfaces/grid-os.js';
 import type { ClusterInfo, HostInfo, InformationService, Sample, Topology } from '../../src/interfaces/information.js';
@@ -18,6 +19,7 @@ import { GridMeasurements } from './grid-measurements.js';
 import { EndpointDownError, type Endpoint, type LoadSample } from './endpoint.js';
 import { fetchVerifiedOutputs, placeArrivedOutputs, reportedOutputs, type ReportedOutputs } from './origin-outputs.js';
 import type { Journal, JournalInput, OutputFacts, UnfinishedAttempt } from './journal.js';
+import { OriginWriteError } from './origin-failure.js';
 import { MachineConnections, type ConnectionOptions } from './machine-connections.js';
 import type { ProgressEvent } from './progress-events.js';
 import type { RetryPolicy } from './retry-policy.js';
@@ -105,6 +107,8 @@ export class RealGridOS implements GridOS, InformationService {
   private pendingJoins: { readonly clusterId: ClusterId; readonly endpoint: Endpoint }[] = [];
   private nextSubtaskId = 1;
   private stopped = false;
+  /** The first write the origin refused: the run stops with it. */
+  private originFailure: OriginWriteError | undefined;
   private resolveFinished!: () => void;
   private rejectFinished!: (err: Error) => void;
   /** Resolves when every Work of the run is done (verified) or has failed for good. */
@@ -125,11 +129,14 @@ export class RealGridOS implements GridOS, InformationService {
       this.resolveFinished = res;
       this.rejectFinished = rej;
     });
+    // It may reject (the origin full, say) before the runner awaits it (while connecting): not unhandled.
+    this.finishedPromise.catch(() => undefined);
     for (const c of o.clusters) {
       this.clusterState(c.id);
       for (const e of c.endpoints) this.register(c.id, e);
     }
     if (this.remaining.size === 0) this.resolveFinished();
+    if (o.taskLogs) o.taskLogs.logs.onOriginFailure = (err) => this.originFailed(err);
   }
 
   private clusterState(id: ClusterId): ClusterState {
@@ -211,8 +218,9 @@ export class RealGridOS implements GridOS, InformationService {
           this.markFinished(a.work);
           collected.push(a.work);
           this.o.log({ kind: 'collected', work: a.work, host: a.host });
-        } catch {
-          // not collected: the scheduler runs it again
+        } catch (err) {
+          // not collected: the scheduler runs it again (unless the origin refused it: the run stops)
+          if (err instanceof OriginWriteError) this.originFailed(err);
         }
       }),
     );
@@ -469,6 +477,7 @@ export class RealGridOS implements GridOS, InformationService {
   }
 
   compute(workId: WorkId, hostId: HostId): void {
+    if (this.originFailure) return; // the run is stopping: nothing new starts
     const h = this.host(hostId);
     if (!h.announced) throw new Error(`bug: compute(${workId}) on host ${hostId}, which is not available`);
     if (h.running) throw new Error(`bug: compute(${workId}) on host ${hostId}, which is already computing Work ${h.running.work}`);
@@ -496,14 +505,16 @@ export class RealGridOS implements GridOS, InformationService {
           outputs,
           ...(this.o.taskLogs ? { keepOutputBytes: this.o.taskLogs.keepBytes } : {}),
         });
-        if (h.running !== running) return;
+        // Stopping for the origin's failure: the exit (a task killed as the run stops, say) says nothing
+        // about the task; the next run finds how it ended from the journal.
+        if (h.running !== running || this.originFailure) return;
         this.o.taskLogs?.logs.write(workId, exit);
         if (exit.exitCode !== 0) {
           this.taskFailed(h, running, 'exit', exit);
           return;
         }
         const facts = exit.outputs ?? (await h.endpoint.outputFacts(workKey, outputs));
-        if (h.running !== running) return;
+        if (h.running !== running || this.originFailure) return;
         const missing = outputs.filter((_, i) => facts[i] === undefined);
         if (missing.length > 0) {
           this.taskFailed(h, running, 'output missing', { exitCode: 0, signal: null, stderrTail: `${exit.stderrTail}\ngridsweep: the task exited 0 but did not write ${missing.join(', ')}`.trim() });
@@ -519,6 +530,7 @@ export class RealGridOS implements GridOS, InformationService {
       } catch (err) {
         if (h.running !== running) return;
         if (err instanceof EndpointDownError) return; // endpointDown() reports the host failure
+        if (err instanceof OriginWriteError) return; // the origin's failure, not the task's: the run stops
         this.taskFailed(h, running, 'error', { exitCode: null, signal: null, stderrTail: `gridsweep: ${(err as Error).message}` });
         return;
       }
@@ -530,6 +542,7 @@ export class RealGridOS implements GridOS, InformationService {
   }
 
   retrieve(workId: WorkId, hostId: HostId): void {
+    if (this.originFailure) return; // the run is stopping: its outputs wait in the cluster for the next run
     const h = this.host(hostId);
     const c = this.cluster(h.info.clusterId);
     const done = this.computed.get(workId);
@@ -565,6 +578,11 @@ export class RealGridOS implements GridOS, InformationService {
           if (e) void e.removeWork(done.workKey).catch(() => undefined);
         });
       }, (err: unknown) => {
+        // The origin cannot hold the outputs (disk full...): its failure, not the cluster's.
+        if (err instanceof OriginWriteError) {
+          this.originFailed(err);
+          return;
+        }
         // The cluster's storage cannot give the outputs back intact: treat it as a failed disk (the
         // scheduler redoes the Works whose outputs were there) and offer the cluster again later.
         if (c.epoch !== epoch) return;
@@ -629,7 +647,7 @@ export class RealGridOS implements GridOS, InformationService {
         await op(e);
         return true;
       } catch (err) {
-        if (!(err instanceof EndpointDownError) && e.isUp()) throw err;
+        if (err instanceof OriginWriteError || (!(err instanceof EndpointDownError) && e.isUp())) throw err;
         tried.add(e);
       }
     }
@@ -867,7 +885,7 @@ export class RealGridOS implements GridOS, InformationService {
     const journal = this.o.journal;
     if (!journal) return Promise.resolve();
     return journal.append(entry).catch((err: unknown) => {
-      this.internalError(err);
+      this.internalError(err); // an OriginWriteError (disk full...) stops the run as the origin's failure
       throw err;
     });
   }
@@ -879,7 +897,20 @@ export class RealGridOS implements GridOS, InformationService {
 
   /** A bug (ours or the scheduler's) surfaced in an asynchronous step: the run stops with it. */
   private internalError(err: unknown): void {
-    this.rejectFinished(err instanceof Error ? err : new Error(String(err)));
+    if (err instanceof OriginWriteError) this.originFailed(err);
+    else this.rejectFinished(err instanceof Error ? err : new Error(String(err)));
+  }
+
+  /**
+   * The origin refused a write (an output, the journal, the run record, a task log): no host or cluster is
+   * marked down and no task runs again because of it. The run stops (finishedPromise rejects with the
+   * first such error); what was verified stays verified, and the next run carries on from the journal.
+   */
+  originFailed(err: OriginWriteError): void {
+    if (this.originFailure) return;
+    this.originFailure = err;
+    this.stopped = true;
+    this.rejectFinished(err);
   }
 }
 

@@ -1,8 +1,9 @@
 // One real run from a sweep file and a real grid file: expand the sweep, read the journal (--resume skips
 // the tasks whose outputs are verified at the origin), connect the machines, hand the grid to the
 // scheduler, wait until every task is done or has failed for good, and write the run record around it.
+// A write the origin refuses (disk full...) stops the run: the result says so (originFailure).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ForecastingService } from '../../src/interfaces/forecasting.js';
 import type { GridOS } from '../../src/interfaces/grid-os.js';
@@ -29,6 +30,7 @@ import type { Endpoint } from './endpoint.js';
 import { Journal, readJournal, unfinishedAttempts, verifiedWorks, type UnfinishedAttempt } from './journal.js';
 import type { ProgressEvent } from './progress-events.js';
 import { RealGridOS } from './real-grid-os.js';
+import { mkdirAtOrigin, OriginWriteError } from './origin-failure.js';
 import { outputsDirOf } from './run-files.js';
 import { TASK_LOG_BYTES, TaskLogs } from './task-logs.js';
 import { DEFAULT_RETRY_POLICY, RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
@@ -120,6 +122,12 @@ export interface RealRunResult {
   readonly prediction?: PredictionComparison;
   /** Per Slurm cluster: pilots submitted and the queue wait of each that started, seconds. */
   readonly pilots: readonly { readonly cluster: string; readonly submitted: number; readonly queueWaitsS: readonly number[] }[];
+  /**
+   * The run stopped because the origin refused a write (an output, the journal, the run record, a task
+   * log: disk full, over quota, read-only, I/O error). The outputs verified before are kept; the tasks
+   * not done are neither failed nor run again: the next run (same journal) does them.
+   */
+  readonly originFailure?: OriginWriteError;
 }
 
 export type MakeRealScheduler = (app: Application, deps: RealSchedulerDeps) => SchedulerEvents;
@@ -156,7 +164,22 @@ async function cancelLeftoverPilots(pool: PilotPool, log: (event: RunLogEvent) =
   }
 }
 
-export async function runReal(input: RealRunInput, makeScheduler: MakeRealScheduler): Promise<RealRunResult> {
+export async function runReal(runInput: RealRunInput, makeScheduler: MakeRealScheduler): Promise<RealRunResult> {
+  // The run record, when the origin refuses it (it throws an OriginWriteError), stops the run as any
+  // origin write does; nothing more is written to it.
+  let recordFailure: ((err: OriginWriteError) => void) | undefined;
+  let recordBroken = false;
+  const guardedRecord: RecordSink = (e) => {
+    if (recordBroken) return;
+    try {
+      runInput.record(e);
+    } catch (err) {
+      if (!(err instanceof OriginWriteError)) throw err;
+      recordBroken = true;
+      recordFailure?.(err);
+    }
+  };
+  const input: RealRunInput = { ...runInput, record: guardedRecord };
   const expanded = expandForGrid(input.sweepPath, input.sweep, input.grid);
   const app = expanded.application;
   if (input.prediction?.replay) checkReplayPlan(input.prediction.plan, input.grid, app);
@@ -180,7 +203,8 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
   }
   const works = app.works.filter((w) => !skip.has(w.id));
   const runId = `run-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
-  if (input.journalPath) mkdirSync(dirname(input.journalPath), { recursive: true });
+  const journalDir = input.journalPath !== undefined ? dirname(input.journalPath) : undefined;
+  if (journalDir !== undefined) mkdirAtOrigin('the journal', journalDir);
   const journal = input.journalPath ? Journal.open(input.journalPath) : undefined;
   const taskLogs = input.taskLogsDir !== undefined ? TaskLogs.open(input.taskLogsDir) : undefined;
   await journal?.append({ type: 'run', sweep: resolve(input.sweepPath), tasks: app.works.length, runId });
@@ -215,6 +239,7 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
     works: works.map((w) => w.id),
     log: input.log,
   });
+  recordFailure = (err) => grid.originFailed(err);
 
   input.record({
     type: 'header',
@@ -261,6 +286,7 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
   });
 
   let failedToStart: Error | undefined;
+  let originFailure: OriginWriteError | undefined;
   let watcher: RealGridWatcher | undefined;
   try {
     await grid.connectAll();
@@ -314,7 +340,8 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
     }
     await grid.finishedPromise;
   } catch (err) {
-    failedToStart = err as Error;
+    if (err instanceof OriginWriteError) originFailure = err;
+    else failedToStart = err as Error;
   }
   await watcher?.close();
   const makespanS = clock.nowS();
@@ -327,7 +354,8 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
     : undefined;
   clock.cancelAll();
   // The pilots still queued or running are cancelled, and end in the record, when the run ends.
-  await grid.stop(!input.keepStorage && failedToStart === undefined && failed.length === 0, () => Promise.all(pools.map((p) => p.stop(makespanS))).then(() => undefined));
+  // After an origin failure the storage stays: the tasks computed there are collected by the next run.
+  await grid.stop(!input.keepStorage && failedToStart === undefined && originFailure === undefined && failed.length === 0, () => Promise.all(pools.map((p) => p.stop(makespanS))).then(() => undefined));
   input.record({ type: 'run-end', t: makespanS, makespanS, worksDone: done + skip.size, worksFailed: app.works.length - done - skip.size, ...(prediction ? { prediction } : {}) });
   await journal?.close();
   await taskLogs?.close();
@@ -338,5 +366,5 @@ export async function runReal(input: RealRunInput, makeScheduler: MakeRealSchedu
   }));
   const pilots = pools.map((p) => ({ cluster: p.clusterId, submitted: p.submitted, queueWaitsS: p.queueWaitsS }));
   const logs = taskLogs ? { taskLogs: { dir: taskLogs.dir, ...(taskLogs.problem !== undefined ? { problem: taskLogs.problem } : {}) } } : {};
-  return { makespanS, worksTotal: app.works.length, worksDone: done, worksSkipped: skip.size, worksFailed: failed, whyFailed, stderrTails, ...logs, inputSends: grid.inputSends, expanded, pilots, ...(prediction ? { prediction } : {}) };
+  return { makespanS, worksTotal: app.works.length, worksDone: done, worksSkipped: skip.size, worksFailed: failed, whyFailed, stderrTails, ...logs, inputSends: grid.inputSends, expanded, pilots, ...(prediction ? { prediction } : {}), ...(originFailure ? { originFailure } : {}) };
 }

@@ -2,10 +2,13 @@
 // as <dir>/<work>.out and <dir>/<work>.err (the last attempt's; a stream that wrote nothing leaves no
 // file), so that what a task printed is not lost. Off the hot path: the logs of one turn of the event loop
 // are written together, asynchronously (on libuv's thread pool), never with a synchronous call per task.
-import { mkdirSync, readdirSync, unlink, writeFile } from 'node:fs';
+// A log the origin's file system refuses (full, read-only...) is the origin's failure: told to
+// onOriginFailure (the run ends); any other failed write is only reported at the end.
+import { readdirSync, unlink, writeFile } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkId } from '../../src/model/application.js';
 import type { TaskExit } from './endpoint.js';
+import { asOriginFailure, mkdirAtOrigin, type OriginWriteError } from './origin-failure.js';
 
 /** How much of each stream a task log keeps: its last 64 KiB. */
 export const TASK_LOG_BYTES = 64 * 1024;
@@ -26,10 +29,12 @@ export class TaskLogs {
   private flushScheduled = false;
   /** The first write that failed, if any (the run goes on without it). */
   problem: string | undefined;
+  /** Told when the origin refuses a log (disk full...). */
+  onOriginFailure: ((err: OriginWriteError) => void) | undefined;
 
   private constructor(readonly dir: string) {
     // Once per run, before any task: the directory, and which logs an earlier run left in it.
-    mkdirSync(dir, { recursive: true });
+    mkdirAtOrigin('a task log', dir);
     this.present = new Set(readdirSync(dir));
   }
 
@@ -80,6 +85,8 @@ export class TaskLogs {
       }
     } catch (err) {
       this.problem ??= `task logs in ${this.dir} could not be written: ${(err as Error).message}`;
+      const origin = asOriginFailure(err, 'a task log', path);
+      if (origin) this.onOriginFailure?.(origin);
     }
   }
 

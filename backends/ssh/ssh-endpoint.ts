@@ -312,7 +312,10 @@ export class SshEndpoint implements Endpoint {
       );
     } catch (err) {
       if (err instanceof EndpointDownError) throw err;
-      throw new Error(`${this.label}: ${what}: ${(err as Error).message}`);
+      // A string code (ENOSPC...) is this machine's file system's (SFTP's own codes are numbers): kept, so
+      // that a download the origin cannot hold is told from one the host cannot give (origin-failure.ts).
+      const code = (err as { code?: unknown }).code;
+      throw Object.assign(new Error(`${this.label}: ${what}: ${(err as Error).message}`), typeof code === 'string' ? { code } : {});
     }
   }
 

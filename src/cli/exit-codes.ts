@@ -1,5 +1,6 @@
 // The exit statuses of `gridsweep`, in one place so that the commands, `gridsweep --help` and the README
-// say the same thing. Scripts and CI tell a run that did not finish (3) from one that failed (1).
+// say the same thing. Scripts and CI tell a run that did not finish (3) from one that failed (1), and from one
+// stopped by its own origin's disk (4).
 
 export const EXIT = {
   ok: 0,
@@ -9,6 +10,8 @@ export const EXIT = {
   usage: 2,
   /** A simulation stopped before every Work was done (the grid could make no more progress). */
   unfinished: 3,
+  /** A real run stopped because the origin could not be written (full, over quota, read-only, I/O error). */
+  originWrite: 4,
   /** A bug in gridsweep (sysexits' EX_SOFTWARE). */
   internal: 70,
   /** Interrupted by Ctrl-C (SIGINT), 128 + 2 as shells report it. */
@@ -23,6 +26,8 @@ export function exitStatusHelp(): string[] {
     `  ${EXIT.usage}    usage error: unknown command or option, missing or bad option value`,
     `  ${EXIT.unfinished}    not finished: a simulation stopped before every Work was done (simulate; experiment if`,
     '       any run did; 1 wins when something also failed)',
+    `  ${EXIT.originWrite}    the origin could not be written (run: disk full, over quota, read-only or I/O error);`,
+    '       the verified outputs are kept: free space and run the same command again to finish',
     `  ${EXIT.internal}   internal error (a bug: please report it)`,
     `  ${EXIT.interrupted}  interrupted (Ctrl-C)`,
   ];

@@ -19,6 +19,7 @@ import { loadHeuristicPlugins, strategyChoicesHelp, schedulerFlags, schedulerOpt
 import { expandForGrid, originDirOf, runReal, type RealRunResult, type RunLogEvent } from '../../../backends/real/runner.js';
 import { journalHoldsRun, moveAside, outputsDirOf, runFilesOf, shownPath } from '../../../backends/real/run-files.js';
 import { checkReplayPlan, loadReplayPlan } from '../../../backends/real/replay-plan.js';
+import { OriginWriteError, originFailureAdvice, writingAtOrigin } from '../../../backends/real/origin-failure.js';
 import { formatComparison } from '../../../backends/real/timeline-compare.js';
 import { LiveRecordSource, teeSinks, type Dashboard } from '../../dashboard/index.js';
 import { DASHBOARD_HOST_OPTION, DASHBOARD_TUNNEL_HINT, dashboardAddress, startCommandDashboard } from '../start-dashboard.js';
@@ -123,9 +124,24 @@ function waitSummary(waitsS: readonly number[]): string {
 
 /** The run record, one JSON line per event, written as the run goes (a crashed run leaves what happened). */
 function recordFile(path: string): { sink: RecordSink; close: () => void } {
-  mkdirSync(dirname(path), { recursive: true });
-  const fd = openSync(path, 'w');
-  return { sink: (e) => void writeSync(fd, `${JSON.stringify(e)}\n`), close: () => closeSync(fd) };
+  const fd = writingAtOrigin('the run record', path, () => {
+    mkdirSync(dirname(path), { recursive: true });
+    return openSync(path, 'w');
+  });
+  // A write this machine's disk refuses (full...) throws an OriginWriteError: the run stops with it.
+  return { sink: (e) => writingAtOrigin('the run record', path, () => void writeSync(fd, `${JSON.stringify(e)}\n`)), close: () => closeSync(fd) };
+}
+
+/**
+ * Why a run stopped when the origin refused a write (disk full...): which file, why, and what to do.
+ * `again` is the command that carries on (with --journal FILE, it needs --resume).
+ */
+function originFailureLines(err: OriginWriteError, again: string): string[] {
+  return [
+    `gridsweep run: stopped: ${err.message}`,
+    "this is the origin's failure, not the grid's: no host or cluster was set aside and no task was run again because of it",
+    `to finish: ${originFailureAdvice(err, again)}`,
+  ];
 }
 
 /** The tasks given up, grouped by why: `failed tasks (N, WHY): IDS`. */
@@ -192,7 +208,11 @@ const command: Command = {
     'fsync) lets a resumed run skip every task whose outputs are',
     'at the origin with the recorded size and SHA-256, and collect (fetch and verify) the tasks that exited',
     '0 while no controller ran (the agent lets running tasks finish when its controller goes) instead of',
-    'running them again. A task counts as done only when its outputs are verified. A task that exits',
+    'running them again. A task counts as done only when its outputs are verified. When the origin refuses',
+    'a write (an output, the journal, the run record or a task log: disk full, over quota, read-only, I/O',
+    'error), no host or cluster is blamed and no task is run again: the run stops with exit status 4, naming',
+    'the file and the file system to free; the verified outputs stay, and the same command (with --journal',
+    'FILE, plus --resume) then does the rest. A task that exits',
     'non-zero is retried (up to 3 failures); a host that fails is retried with back-off and rejoins when it',
     'answers again. Its running tasks are re-planned at once; those that finished on it meanwhile (the agent',
     'outlives its connection) are found when it answers, brought back and not run again ("recovered task N").',
@@ -292,8 +312,17 @@ const command: Command = {
     } else if (explicitJournal === undefined && earlier) continuing = true;
     const taskLogs = !flagOption(args, 'no-task-logs');
     const places: RunPlaces = { journal: journalPath, logsDir: files.logsDir, continuing, taskLogs };
+    // The command that carries this run on (a named journal that holds a run needs --resume).
+    const again = explicitJournal !== undefined && !resume ? 'run the same command again with --resume' : 'run the same command again';
     const recordPath = stringOption(args, 'record');
-    const record = recordPath !== undefined ? recordFile(recordPath) : undefined;
+    let record: ReturnType<typeof recordFile> | undefined;
+    try {
+      record = recordPath !== undefined ? recordFile(recordPath) : undefined;
+    } catch (err) {
+      if (!(err instanceof OriginWriteError)) throw err;
+      for (const line of originFailureLines(err, again)) console.error(line);
+      return EXIT.originWrite;
+    }
     let live: LiveRecordSource | undefined;
     let dashboard: Dashboard | undefined;
     if (flagOption(args, 'dashboard')) {
@@ -341,6 +370,7 @@ const command: Command = {
         [
           `makespan: ${result.makespanS.toFixed(2)} s`,
           `tasks: ${result.worksDone} done and verified, ${result.worksSkipped} skipped (verified before), ${result.worksFailed.length} failed, of ${result.worksTotal}`,
+          ...(result.originFailure ? [`${result.worksTotal - result.worksDone - result.worksSkipped - result.worksFailed.length} task(s) not done: the run stopped because the origin could not be written (below)`] : []),
           `inputs sent: ${sends.reduce((a, b) => a + b, 0)} transfer(s), at most ${Math.max(0, ...sends)} per file and cluster`,
           ...result.pilots.map((p) => `pilots on ${p.cluster}: ${p.submitted} submitted, ${p.queueWaitsS.length} started, queue wait ${waitSummary(p.queueWaitsS)}`),
           ...failedTaskLines(result.whyFailed),
@@ -348,9 +378,17 @@ const command: Command = {
           ...(result.prediction ? [formatComparison(result.prediction)] : []),
         ].join('\n'),
       );
+      if (result.originFailure) {
+        for (const line of originFailureLines(result.originFailure, again)) console.error(line);
+        return EXIT.originWrite;
+      }
       return result.worksFailed.length > 0 ? 1 : 0;
     } catch (err) {
       progress.stop();
+      if (err instanceof OriginWriteError) {
+        for (const line of originFailureLines(err, again)) console.error(line);
+        return EXIT.originWrite;
+      }
       if (err instanceof Error && !(err.name === 'InputError')) {
         console.error(`gridsweep run: ${err.message}`);
         return 1;
