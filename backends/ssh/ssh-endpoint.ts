@@ -327,8 +327,31 @@ export class SshEndpoint implements Endpoint {
       return;
     }
     const tmp = `${dest}.part`;
-    await this.sftpCall(`the upload of ${storageName}`, deadlineS, (s, cb) => s.fastPut(localPath, tmp, cb));
+    try {
+      await this.sftpCall(`the upload of ${storageName}`, deadlineS, (s, cb) => s.fastPut(localPath, tmp, cb));
+    } catch (err) {
+      throw await this.whyUploadFailed(err, statSync(localPath).size);
+    }
     await this.sftpCall(`the rename of ${storageName}`, this.spec.deadlines.commandS, (s, cb) => s.ext_openssh_rename(tmp, dest, cb));
+  }
+
+  /**
+   * An SFTP server answers a write it cannot do with a bare "Failure" (OpenSSH's sftp-server maps ENOSPC
+   * to it). So the run can say why, the host is asked how much room its storage has; when too little for
+   * the file, the error says so. Any other case, or a host that cannot tell, keeps the error as it was.
+   */
+  private async whyUploadFailed(err: unknown, sizeBytes: number): Promise<unknown> {
+    if (err instanceof EndpointDownError || !(err instanceof Error) || !/: Failure$/.test(err.message)) return err;
+    try {
+      const r = await this.exec(`df -Pk ${shellQuote(this.filesDir())} | tail -n 1`, 'the free space of the storage');
+      const freeKb = Number(r.stdout.trim().split(/\s+/)[3]);
+      if (r.code === 0 && Number.isFinite(freeKb) && freeKb * 1024 < sizeBytes + 4096) {
+        return Object.assign(new Error(`${err.message}: No space left on device (the storage's file system has ${freeKb} KB free, the file is ${Math.ceil(sizeBytes / 1024)} KB)`), { cause: err });
+      }
+    } catch {
+      // the host cannot tell: the error stays as it was
+    }
+    return err;
   }
 
   async removeFile(storageName: string): Promise<void> {
