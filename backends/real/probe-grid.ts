@@ -12,8 +12,8 @@ import type { RealGrid } from '../../src/realgrid/real-grid-file.js';
 import { Rng } from '../../src/util/rng.js';
 import { LocalEndpoint } from '../local/local-endpoint.js';
 import { SshEndpoint } from '../ssh/ssh-endpoint.js';
-import { transferDeadlineS } from './deadline.js';
-import { availabilityFromLoad, type Endpoint } from './endpoint.js';
+import { transferDeadlineS } from '../transport/deadline.js';
+import { availabilityFromLoad, type Endpoint } from '../transport/endpoint.js';
 
 export interface ProbeOptions {
   /** Rounds of measurement (samples per behaviour series). */

@@ -26,17 +26,17 @@ import { LocalEndpoint } from '../local/local-endpoint.js';
 import { PilotPool } from '../slurm/pilot-pool.js';
 import { localSlurmAccess, sshSlurmAccess } from '../slurm/slurm-access.js';
 import { SshEndpoint } from '../ssh/ssh-endpoint.js';
-import type { Endpoint } from './endpoint.js';
+import type { Endpoint } from '../transport/endpoint.js';
 import { Journal, readJournal, unfinishedAttempts, verifiedWorks, type UnfinishedAttempt } from './journal.js';
-import type { ProgressEvent } from './progress-events.js';
+import type { ProgressEvent } from '../transport/progress-events.js';
 import { RealGridOS } from './real-grid-os.js';
 import { mkdirAtOrigin, OriginWriteError } from './origin-failure.js';
 import { outputsDirOf } from './run-files.js';
 import { TASK_LOG_BYTES, TaskLogs } from './task-logs.js';
 import { DEFAULT_RETRY_POLICY, RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
 import { WallClock } from './wall-clock.js';
-import { checkReplayPlan, computeStarts, type LoadedReplayPlan } from './replay-plan.js';
-import { ReplayScheduler } from './replay-scheduler.js';
+import { checkReplayPlan, computeStarts, type LoadedReplayPlan } from '../../src/scheduler/replay/replay-plan.js';
+import { ReplayScheduler } from '../../src/scheduler/replay/replay-scheduler.js';
 import { compareTimelines } from './timeline-compare.js';
 
 export interface RealSchedulerDeps {

@@ -2,8 +2,8 @@
 // node over the SSH connection of the cluster's storage endpoint. Either way a command is an argv, run
 // with the cluster's "env" and a deadline, or started on a channel of its own (a pilot's agent).
 import { execFile, spawn } from 'node:child_process';
-import { channelOf } from '../real/child-channel.js';
-import type { Channel, CommandResult } from '../ssh/agent-session.js';
+import { channelOf } from '../transport/child-channel.js';
+import type { Channel, CommandResult } from '../transport/agent-session.js';
 import type { SshEndpoint } from '../ssh/ssh-endpoint.js';
 
 export interface SlurmAccess {

@@ -23,14 +23,14 @@ import {
   type LoadSample,
   type TaskExit,
   type TaskLaunch,
-} from '../real/endpoint.js';
-import type { FileFacts } from '../real/file-facts.js';
-import { Batcher } from '../real/batcher.js';
-import { withDeadline } from '../real/deadline.js';
-import { agentTaskFor, filesDirOf, INLINE_BYTES, KILL_SCRIPT_S, killScript, parentDirs, parseProbe, PROBE_SCRIPT, workDirOf } from '../real/host-scripts.js';
-import { AgentSession, taskExitOf, type Channel, type CommandResult, type ExecClient } from './agent-session.js';
+} from '../transport/endpoint.js';
+import type { FileFacts } from '../transport/file-facts.js';
+import { Batcher } from '../transport/batcher.js';
+import { withDeadline } from '../transport/deadline.js';
+import { agentTaskFor, filesDirOf, INLINE_BYTES, KILL_SCRIPT_S, killScript, parentDirs, parseProbe, PROBE_SCRIPT, workDirOf } from '../transport/host-scripts.js';
+import { AgentSession, taskExitOf, type Channel, type CommandResult, type ExecClient } from '../transport/agent-session.js';
 import { checkHostKey, knownHostsName } from './known-hosts.js';
-import { shellCommand, shellQuote } from './shell-quote.js';
+import { shellCommand, shellQuote } from '../transport/shell-quote.js';
 
 const SHORT_OPERATION_CHANNELS = 3;
 const REMOVAL_BATCH_MS = 500;

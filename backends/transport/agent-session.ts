@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
-import { EndpointDownError, type TaskExit } from '../real/endpoint.js';
+import { EndpointDownError, type TaskExit } from './endpoint.js';
 import { shellQuote } from './shell-quote.js';
 
 /** What a command on a host gave: its standard output and error, and how it ended. */
@@ -93,7 +93,7 @@ let agentSource: string | undefined;
 
 /** The shell command that starts the agent: its perl source, with its comments left out (it travels on every connection). */
 export function agentCommand(): string {
-  agentSource ??= readFileSync(join(PACKAGE_ROOT, 'backends/ssh/agent.pl'), 'utf8')
+  agentSource ??= readFileSync(join(PACKAGE_ROOT, 'backends/transport/agent.pl'), 'utf8')
     .split('\n')
     .filter((line) => !/^\s*#/.test(line) && line.trim() !== '')
     .join('\n');

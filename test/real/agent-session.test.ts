@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentSession, taskExitOf, type ExecClient } from '../../backends/ssh/agent-session.js';
-import { EndpointDownError } from '../../backends/real/endpoint.js';
+import { AgentSession, taskExitOf, type ExecClient } from '../../backends/transport/agent-session.js';
+import { EndpointDownError } from '../../backends/transport/endpoint.js';
 
 const children: ChildProcess[] = [];
 const scratchDirs: string[] = [];

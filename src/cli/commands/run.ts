@@ -18,7 +18,7 @@ import { listHeuristics } from '../../scheduler/heuristics/registry.js';
 import { loadHeuristicPlugins, strategyChoicesHelp, schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
 import { expandForGrid, originDirOf, runReal, type RealRunResult, type RunLogEvent } from '../../../backends/real/runner.js';
 import { journalHoldsRun, moveAside, outputsDirOf, runFilesOf, shownPath } from '../../../backends/real/run-files.js';
-import { checkReplayPlan, loadReplayPlan } from '../../../backends/real/replay-plan.js';
+import { checkReplayPlan, loadReplayPlan } from '../../scheduler/replay/replay-plan.js';
 import { OriginWriteError, originFailureAdvice, writingAtOrigin } from '../../../backends/real/origin-failure.js';
 import { formatComparison } from '../../../backends/real/timeline-compare.js';
 import { LiveRecordSource, teeSinks, type Dashboard } from '../../dashboard/index.js';
