@@ -22,11 +22,9 @@ import { LastValueForecaster } from '../../src/forecast/last-value.js';
 import { InputError } from '../../src/util/diagnostics.js';
 import { Rng } from '../../src/util/rng.js';
 import { GRIDSWEEP_VERSION } from '../../src/version.js';
-import { LocalEndpoint } from '../local/local-endpoint.js';
-import { PilotPool } from '../slurm/pilot-pool.js';
-import { localSlurmAccess, sshSlurmAccess } from '../slurm/slurm-access.js';
-import { SshEndpoint } from '../ssh/ssh-endpoint.js';
 import type { Endpoint } from '../transport/endpoint.js';
+import type { HostPool } from '../transport/registry.js';
+import { TRANSPORTS } from '../transports.js';
 import { Journal, readJournal, unfinishedAttempts, verifiedWorks, type UnfinishedAttempt } from './journal.js';
 import type { ProgressEvent } from '../transport/progress-events.js';
 import { RealGridOS } from './real-grid-os.js';
@@ -147,15 +145,12 @@ export function expandForGrid(sweepPath: string, sweep: LoadedSweep, grid: RealG
   return expandSweep(sweep, { originDir, architectures: realGridArchitectures(grid) });
 }
 
-function createEndpoint(c: RealClusterSpec, e: GridEndpointSpec, runId: string, acceptNew: boolean): Endpoint {
-  return e.kind === 'local' ? new LocalEndpoint(e, c.id, c.storageDir, runId) : new SshEndpoint(e, c.id, c.storageDir, runId, { acceptNew });
-}
 
 /**
  * A resumed run, once what the killed run's pilots finished is collected: those pilots are cancelled
  * (not adopted: their agents lost their channel with that run).
  */
-async function cancelLeftoverPilots(pool: PilotPool, log: (event: RunLogEvent) => void): Promise<void> {
+async function cancelLeftoverPilots(pool: HostPool, log: (event: RunLogEvent) => void): Promise<void> {
   try {
     const cancelled = await pool.cancelLeftovers();
     if (cancelled > 0) log({ kind: 'pilot', cluster: pool.clusterId, job: '-', message: `cancelled ${cancelled} pilot(s) left by the run this one resumes` });
@@ -209,7 +204,7 @@ export async function runReal(runInput: RealRunInput, makeScheduler: MakeRealSch
   const taskLogs = input.taskLogsDir !== undefined ? TaskLogs.open(input.taskLogsDir) : undefined;
   await journal?.append({ type: 'run', sweep: resolve(input.sweepPath), tasks: app.works.length, runId });
 
-  const makeEndpoint = (c: RealClusterSpec, e: GridEndpointSpec): Endpoint => createEndpoint(c, e, runId, input.acceptNew);
+  const makeEndpoint = (c: RealClusterSpec, e: GridEndpointSpec): Endpoint => TRANSPORTS.endpoint(c, e, { runId, acceptNew: input.acceptNew });
   const clusters = input.grid.clusters.map((c) => ({ id: c.id, endpoints: c.endpoints.map((e) => makeEndpoint(c, e)) }));
   const clock = new WallClock();
   const samplePeriodS = input.samplePeriodS ?? 5;
@@ -265,24 +260,12 @@ export async function runReal(runInput: RealRunInput, makeScheduler: MakeRealSch
     taskCount: app.works.length,
   });
 
+  // The clusters whose hosts come as batch jobs (Slurm's pilots), each with the pool its transport builds.
   const pools = input.grid.clusters.flatMap((c) => {
     const storage = clusters.find((x) => x.id === c.id)!.endpoints[0];
-    if (!c.slurm || !storage) return [];
-    const slurm = c.slurm;
-    return [
-      new PilotPool({
-        cluster: { ...c, slurm },
-        storage,
-        access: storage instanceof SshEndpoint ? sshSlurmAccess(storage, slurm.env) : localSlurmAccess(slurm.env, input.grid.deadlines.commandS),
-        runDir: join(c.storageDir, 'gridsweep', runId),
-        jobName,
-        grid,
-        clock,
-        record,
-        log: input.log,
-        deadlines: input.grid.deadlines,
-      }),
-    ];
+    if (!storage) return [];
+    const pool = TRANSPORTS.hostPool(c, storage, { runDir: join(c.storageDir, 'gridsweep', runId), jobName, grid, clock, record, log: input.log, deadlines: input.grid.deadlines });
+    return pool ? [pool] : [];
   });
 
   let failedToStart: Error | undefined;

@@ -26,6 +26,7 @@ import {
 } from '../transport/endpoint.js';
 import type { FileFacts } from '../transport/file-facts.js';
 import { Batcher } from '../transport/batcher.js';
+import type { CommandShell } from '../transport/command-shell.js';
 import { withDeadline } from '../transport/deadline.js';
 import { agentTaskFor, filesDirOf, INLINE_BYTES, KILL_SCRIPT_S, killScript, parentDirs, parseProbe, PROBE_SCRIPT, workDirOf } from '../transport/host-scripts.js';
 import { AgentSession, taskExitOf, type Channel, type CommandResult, type ExecClient } from '../transport/agent-session.js';
@@ -83,7 +84,7 @@ function destroy(ssh: NodeSSH): void {
   ssh.dispose();
 }
 
-export class SshEndpoint implements Endpoint {
+export class SshEndpoint implements Endpoint, CommandShell {
   private ssh: NodeSSH | undefined;
   /** A connection being set up; close() abandons it. */
   private connecting: NodeSSH | undefined;
