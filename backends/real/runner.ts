@@ -5,13 +5,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { ForecastingService } from '../../src/interfaces/forecasting.js';
-import type { GridOS } from '../../src/interfaces/grid-os.js';
-import type { InformationService } from '../../src/interfaces/information.js';
 import type { SchedulerEvents } from '../../src/interfaces/scheduler-events.js';
-import type { Clock } from '../../src/interfaces/clock.js';
 import type { Application, WorkId } from '../../src/model/application.js';
 import type { PredictionComparison, RecordSink, RunRecordEvent } from '../../src/record/events.js';
+import type { SchedulerDeps } from '../../src/scheduler/deps.js';
 import type { SchedulerOptions } from '../../src/scheduler/options.js';
 import type { GridEndpointSpec, RealClusterSpec, RealGrid } from '../../src/realgrid/real-grid-file.js';
 import { realGridArchitectures } from '../../src/realgrid/real-grid-file.js';
@@ -36,15 +33,6 @@ import { WallClock } from './wall-clock.js';
 import { checkReplayPlan, computeStarts, type LoadedReplayPlan } from '../../src/scheduler/replay/replay-plan.js';
 import { ReplayScheduler } from '../../src/scheduler/replay/replay-scheduler.js';
 import { compareTimelines } from './timeline-compare.js';
-
-export interface RealSchedulerDeps {
-  readonly gridOS: GridOS;
-  readonly info: InformationService;
-  readonly forecaster: ForecastingService;
-  readonly clock: Clock;
-  readonly rng: Rng;
-  readonly record: RecordSink;
-}
 
 export interface RealRunInput {
   readonly sweepPath: string;
@@ -128,7 +116,7 @@ export interface RealRunResult {
   readonly originFailure?: OriginWriteError;
 }
 
-export type MakeRealScheduler = (app: Application, deps: RealSchedulerDeps) => SchedulerEvents;
+export type MakeRealScheduler = (app: Application, deps: SchedulerDeps) => SchedulerEvents;
 
 function sha256Of(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
