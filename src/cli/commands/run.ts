@@ -1,7 +1,6 @@
 // `gridsweep run SWEEP --grid REAL`: runs a sweep for real, on this machine and/or SSH hosts, with the same
 // scheduler the simulator uses. Progress goes to the terminal (a bar on a TTY, one line per event otherwise).
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from '../command.js';
 import { UsageError } from '../command.js';
@@ -11,6 +10,7 @@ import { flagOption, numberOption, requiredString, stringOption } from '../args.
 import { loadRealGrid } from '../../realgrid/real-grid-file.js';
 import { loadSweepFile } from '../../sweep/sweep-file.js';
 import type { RecordSink } from '../../record/events.js';
+import { liveRecordFile } from '../../record/record-file.js';
 import { median } from '../../experiment/results.js';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../../scheduler/options.js';
 import { Scheduler } from '../../scheduler/scheduler.js';
@@ -122,14 +122,9 @@ function waitSummary(waitsS: readonly number[]): string {
   return waitsS.length === 0 ? '-' : `median ${median(waitsS).toFixed(1)} s, max ${Math.max(...waitsS).toFixed(1)} s`;
 }
 
-/** The run record, one JSON line per event, written as the run goes (a crashed run leaves what happened). */
+/** The run record, written as the run goes; a write this machine's disk refuses (full…) throws an OriginWriteError: the run stops with it. */
 function recordFile(path: string): { sink: RecordSink; close: () => void } {
-  const fd = writingAtOrigin('the run record', path, () => {
-    mkdirSync(dirname(path), { recursive: true });
-    return openSync(path, 'w');
-  });
-  // A write this machine's disk refuses (full...) throws an OriginWriteError: the run stops with it.
-  return { sink: (e) => writingAtOrigin('the run record', path, () => void writeSync(fd, `${JSON.stringify(e)}\n`)), close: () => closeSync(fd) };
+  return liveRecordFile(path, (write) => writingAtOrigin('the run record', path, write));
 }
 
 /**
