@@ -1,5 +1,5 @@
 // A cluster on this machine: its storage is a local directory, its hosts are process slots. Tasks run
-// through a local agent (backends/ssh/agent.pl, the one SSH hosts and Slurm pilots run), started as a
+// through a local agent (backends/transport/agent.pl, the one SSH hosts and Slurm pilots run), started as a
 // child process: each task with an argv (no shell) in its own working directory with its inputs linked
 // from storage, in a session of its own that cancel kills whole, its outputs hashed by the agent. So one
 // code path runs tasks everywhere. Files are copied by this process directly.

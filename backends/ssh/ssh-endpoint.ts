@@ -4,7 +4,7 @@
 // most 6), short operations in another (3), the load probe in a third (1). With the agent (agent-session.ts)
 // every command goes through its one channel instead, under the same queues. Every operation is abandoned
 // with EndpointDownError the moment its connection is lost (ssh2 leaves some calls, such as an SFTP download
-// cut mid-way, pending forever otherwise) or when it misses its deadline (backends/real/deadline.ts): then
+// cut mid-way, pending forever otherwise) or when it misses its deadline (backends/transport/deadline.ts): then
 // the connection is dropped and the host counts as down, since a hung host keeps its connection open and
 // answers nothing. A running task has no deadline: the load probe, which has one, is the heartbeat that
 // notices its host hang.

@@ -1,5 +1,6 @@
-// The controller's side of the agent (agent.pl): one SSH exec channel per host carrying every command of
-// the run as a line of JSON each way, instead of a channel per command. The agent's source travels as the
+// The controller's side of the agent (agent.pl): one channel per host (an SSH exec channel, a local child's
+// standard input and output, srun in a Slurm pilot) carrying every command of the run as a line of JSON
+// each way, instead of a channel per command. The agent's source travels as the
 // channel's command line (perl -e), so nothing is installed on the host.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The agent (backends/ssh/agent.pl) and the controller's side of it, on this machine: the channel is a
+// The agent (backends/transport/agent.pl) and the controller's side of it, on this machine: the channel is a
 // local `sh -c` process instead of an SSH exec channel, the agent the same perl program that runs on hosts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Deadlines of remote operations (backends/real/deadline.ts).
+// Deadlines of remote operations (backends/transport/deadline.ts).
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DEADLINES, transferDeadlineS, withDeadline } from '../../backends/transport/deadline.js';
 import { EndpointDownError } from '../../backends/transport/endpoint.js';
