@@ -69,7 +69,10 @@ export interface Transport<K extends HostKind = HostKind> {
   readonly kind: K;
   /** One line, for the docs. */
   readonly help: string;
-  /** An endpoint for one machine of a cluster the grid file names with this kind. */
+  /**
+   * An endpoint for one machine of a cluster the grid file names with this kind; the run controller and
+   * the prober both build machines here (the prober with its connect timeout: ctx.connectTimeoutMs).
+   */
   endpoint?(cluster: RealClusterSpec, spec: MachineSpecOf<K>, ctx: EndpointContext): Endpoint;
   /**
    * For a cluster of this kind whose hosts come as batch jobs: the pool that brings them, given the
@@ -107,14 +110,13 @@ export class TransportRegistry {
   /** The endpoint of one machine of a cluster, built by the transport of the machine's kind. */
   endpoint(cluster: RealClusterSpec, spec: GridEndpointSpec, ctx: EndpointContext): Endpoint {
     // The transport registered under the entry's kind takes that kind's entries: the map's key says so.
-    const build = this.get(spec.kind).endpoint as Transport['endpoint'];
-    if (build === undefined) throw new Error(`transport "${spec.kind}" builds no endpoint for machine ${spec.name} of cluster ${cluster.id}`);
-    return build(cluster, spec as MachineSpecOf<HostKind>, ctx);
+    const t = this.get(spec.kind) as Transport;
+    if (t.endpoint === undefined) throw new Error(`transport "${spec.kind}" builds no endpoint for machine ${spec.name} of cluster ${cluster.id}`);
+    return t.endpoint(cluster, spec as MachineSpecOf<HostKind>, ctx);
   }
 
   /** The host pool of a cluster, when the transport of its kind has one for it. */
   hostPool(cluster: RealClusterSpec, storage: Endpoint, ctx: HostPoolContext): HostPool | undefined {
-    const build = this.get(cluster.kind).hostPool as Transport['hostPool'];
-    return build?.(cluster, storage, ctx);
+    return (this.get(cluster.kind) as Transport).hostPool?.(cluster, storage, ctx);
   }
 }
