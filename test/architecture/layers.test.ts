@@ -32,6 +32,9 @@ function transportOf(path: string): string | undefined {
   return TRANSPORT_FOLDERS.find((p) => path.startsWith(p));
 }
 
+/** What the transport layer and the transports may import besides their own folder: the core. */
+const TRANSPORT_MAY_IMPORT = ['backends/transport/', 'src/util/', 'src/model/', 'src/interfaces/', 'src/realgrid/', 'src/record/'];
+
 function layerOf(path: string): number {
   const i = LAYERS.findIndex((prefixes) => prefixes.some((p) => path.startsWith(p)));
   if (i < 0) throw new Error(`${path} is in no layer: add its folder to LAYERS`);
@@ -110,6 +113,16 @@ describe('the layers', () => {
       for (const t of targets) if (own !== undefined && transportOf(t) !== undefined && transportOf(t) !== own) crossings.push(`${file} -> ${t}`);
     }
     expect(crossings).toEqual([]);
+  });
+
+  it('the transport layer and the transports import only the transport layer and the core', () => {
+    const outside: string[] = [];
+    for (const [file, targets] of graph) {
+      const own = transportOf(file) ?? (file.startsWith('backends/transport/') ? 'backends/transport/' : undefined);
+      if (own === undefined) continue;
+      for (const t of targets) if (!t.startsWith(own) && !TRANSPORT_MAY_IMPORT.some((p) => t.startsWith(p))) outside.push(`${file} -> ${t}`);
+    }
+    expect(outside).toEqual([]);
   });
 
   it('no file reaches itself through its imports', () => {
