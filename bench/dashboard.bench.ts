@@ -8,7 +8,7 @@ import { Playback } from '../src/dashboard/playback.js';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { syntheticRun, countSubtasks } from '../test/fixtures/records/synthetic-run.js';
 import { launchChromium } from '../test/dashboard/chromium.js';
-import { formatRunRecord } from '../src/report/record-reader.js';
+import { formatRunRecord } from '../src/record/record-reader.js';
 
 const WORKS = 20_000;
 const REPETITIONS = 3;

@@ -1,5 +1,5 @@
 // A cluster on this machine: its storage is a local directory, its hosts are process slots. Tasks run
-// through a local agent (backends/ssh/agent.pl, the one SSH hosts and Slurm pilots run), started as a
+// through a local agent (backends/transport/agent.pl, the one SSH hosts and Slurm pilots run), started as a
 // child process: each task with an argv (no shell) in its own working directory with its inputs linked
 // from storage, in a session of its own that cancel kills whole, its outputs hashed by the agent. So one
 // code path runs tasks everywhere. Files are copied by this process directly.
@@ -10,12 +10,12 @@ import { performance } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import type { ClusterId } from '../../src/model/grid.js';
 import type { LocalEndpointSpec } from '../../src/realgrid/real-grid-file.js';
-import { channelOf } from '../real/child-channel.js';
-import { AgentLink } from '../real/agent-link.js';
-import type { Endpoint, LoadSample, TaskExit, TaskLaunch } from '../real/endpoint.js';
-import { fileFactsIfPresent, type FileFacts } from '../real/file-facts.js';
-import { agentTaskFor, KILL_SCRIPT_S, killScript, workDirOf } from '../real/host-scripts.js';
-import { agentCommand, taskExitOf } from '../ssh/agent-session.js';
+import { channelOf } from '../transport/child-channel.js';
+import { AgentLink } from '../transport/agent-link.js';
+import type { Endpoint, LoadSample, TaskExit, TaskLaunch } from '../transport/endpoint.js';
+import { fileFactsIfPresent, type FileFacts } from '../transport/file-facts.js';
+import { agentTaskFor, KILL_SCRIPT_S, killScript, workDirOf } from '../transport/host-scripts.js';
+import { agentCommand, taskExitOf } from '../transport/agent-session.js';
 
 /** How long the local agent may take to start, a cancel to finish, and the agent to exit once closed. */
 const AGENT_START_S = 30;

@@ -3,7 +3,7 @@
 // to tell). The latest samples are kept, a bounded number per series.
 import type { Sample } from '../../src/interfaces/information.js';
 import type { ClusterId, HostId } from '../../src/model/grid.js';
-import { availabilityFromLoad, type LoadSample } from './endpoint.js';
+import { availabilityFromLoad, type LoadSample } from '../transport/endpoint.js';
 
 const MAX_SAMPLES_KEPT = 1000;
 /** A smaller transfer says more about the latency than about the bandwidth. */

@@ -8,7 +8,7 @@ import type { ClusterId, HostId } from '../../src/model/grid.js';
 import type { WorkId } from '../../src/model/application.js';
 import { InputError } from '../../src/util/diagnostics.js';
 import type { SweepTask } from '../../src/sweep/expand.js';
-import { fileFactsIfPresent, sameFacts, type FileFacts } from './file-facts.js';
+import { fileFactsIfPresent, sameFacts, type FileFacts } from '../transport/file-facts.js';
 import { asOriginFailure, writingAtOrigin } from './origin-failure.js';
 
 export interface OutputFacts extends FileFacts {

@@ -4,8 +4,8 @@
 // periodic load probe that is also the heartbeat (a machine that misses its deadline is dropped by its
 // endpoint, which reports it down). What a machine that answers means for the run is the grid's business
 // (MachineHooks.answered); timers set here die with the run.
-import { PermanentEndpointError, type Endpoint, type LoadSample } from './endpoint.js';
-import type { ProgressEvent } from './progress-events.js';
+import { PermanentEndpointError, type Endpoint, type LoadSample } from '../transport/endpoint.js';
+import type { ProgressEvent } from '../transport/progress-events.js';
 
 export interface ConnectionOptions {
   /** Once one machine is up, how long the run waits for the others before it starts without them (they join when they answer). */

@@ -5,8 +5,8 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Endpoint } from './endpoint.js';
-import { bufferFacts, fileFacts, sameFacts } from './file-facts.js';
+import type { Endpoint } from '../transport/endpoint.js';
+import { bufferFacts, fileFacts, sameFacts } from '../transport/file-facts.js';
 import type { OutputFacts } from './journal.js';
 import { mkdirAtOrigin, mkdirAtOriginAsync, refusedRoom, writingAtOrigin, writingAtOriginAsync } from './origin-failure.js';
 

@@ -10,10 +10,9 @@ import { performance } from 'node:perf_hooks';
 import type { LinkSample } from '../../src/model/grid.js';
 import type { RealGrid } from '../../src/realgrid/real-grid-file.js';
 import { Rng } from '../../src/util/rng.js';
-import { LocalEndpoint } from '../local/local-endpoint.js';
-import { SshEndpoint } from '../ssh/ssh-endpoint.js';
-import { transferDeadlineS } from './deadline.js';
-import { availabilityFromLoad, type Endpoint } from './endpoint.js';
+import { transferDeadlineS } from '../transport/deadline.js';
+import { availabilityFromLoad, type Endpoint } from '../transport/endpoint.js';
+import { TRANSPORTS } from '../transports.js';
 
 export interface ProbeOptions {
   /** Rounds of measurement (samples per behaviour series). */
@@ -68,9 +67,7 @@ export async function probeRealGrid(grid: RealGrid, o: ProbeOptions): Promise<Pr
   const clusters = grid.clusters.map((c) => ({
     spec: c,
     endpoints: c.endpoints.map((e): Endpoint =>
-      e.kind === 'local'
-        ? new LocalEndpoint(e, c.id, c.storageDir, runId)
-        : new SshEndpoint(e, c.id, c.storageDir, runId, { acceptNew: o.acceptNew, ...(o.connectTimeoutMs !== undefined ? { readyTimeoutMs: o.connectTimeoutMs } : {}) }),
+      TRANSPORTS.endpoint(c, e, { runId, acceptNew: o.acceptNew, ...(o.connectTimeoutMs !== undefined ? { connectTimeoutMs: o.connectTimeoutMs } : {}) }),
     ),
   }));
   const all = clusters.flatMap((c) => c.endpoints);

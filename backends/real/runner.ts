@@ -5,13 +5,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { ForecastingService } from '../../src/interfaces/forecasting.js';
-import type { GridOS } from '../../src/interfaces/grid-os.js';
-import type { InformationService } from '../../src/interfaces/information.js';
 import type { SchedulerEvents } from '../../src/interfaces/scheduler-events.js';
-import type { Clock } from '../../src/interfaces/clock.js';
 import type { Application, WorkId } from '../../src/model/application.js';
 import type { PredictionComparison, RecordSink, RunRecordEvent } from '../../src/record/events.js';
+import type { SchedulerDeps } from '../../src/scheduler/deps.js';
 import type { SchedulerOptions } from '../../src/scheduler/options.js';
 import type { GridEndpointSpec, RealClusterSpec, RealGrid } from '../../src/realgrid/real-grid-file.js';
 import { realGridArchitectures } from '../../src/realgrid/real-grid-file.js';
@@ -22,31 +19,20 @@ import { LastValueForecaster } from '../../src/forecast/last-value.js';
 import { InputError } from '../../src/util/diagnostics.js';
 import { Rng } from '../../src/util/rng.js';
 import { GRIDSWEEP_VERSION } from '../../src/version.js';
-import { LocalEndpoint } from '../local/local-endpoint.js';
-import { PilotPool } from '../slurm/pilot-pool.js';
-import { localSlurmAccess, sshSlurmAccess } from '../slurm/slurm-access.js';
-import { SshEndpoint } from '../ssh/ssh-endpoint.js';
-import type { Endpoint } from './endpoint.js';
+import type { Endpoint } from '../transport/endpoint.js';
+import type { HostPool } from '../transport/registry.js';
+import { TRANSPORTS } from '../transports.js';
 import { Journal, readJournal, unfinishedAttempts, verifiedWorks, type UnfinishedAttempt } from './journal.js';
-import type { ProgressEvent } from './progress-events.js';
+import type { ProgressEvent } from '../transport/progress-events.js';
 import { RealGridOS } from './real-grid-os.js';
 import { mkdirAtOrigin, OriginWriteError } from './origin-failure.js';
 import { outputsDirOf } from './run-files.js';
 import { TASK_LOG_BYTES, TaskLogs } from './task-logs.js';
 import { DEFAULT_RETRY_POLICY, RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
 import { WallClock } from './wall-clock.js';
-import { checkReplayPlan, computeStarts, type LoadedReplayPlan } from './replay-plan.js';
-import { ReplayScheduler } from './replay-scheduler.js';
+import { checkReplayPlan, computeStarts, type LoadedReplayPlan } from '../../src/scheduler/replay/replay-plan.js';
+import { ReplayScheduler } from '../../src/scheduler/replay/replay-scheduler.js';
 import { compareTimelines } from './timeline-compare.js';
-
-export interface RealSchedulerDeps {
-  readonly gridOS: GridOS;
-  readonly info: InformationService;
-  readonly forecaster: ForecastingService;
-  readonly clock: Clock;
-  readonly rng: Rng;
-  readonly record: RecordSink;
-}
 
 export interface RealRunInput {
   readonly sweepPath: string;
@@ -130,7 +116,7 @@ export interface RealRunResult {
   readonly originFailure?: OriginWriteError;
 }
 
-export type MakeRealScheduler = (app: Application, deps: RealSchedulerDeps) => SchedulerEvents;
+export type MakeRealScheduler = (app: Application, deps: SchedulerDeps) => SchedulerEvents;
 
 function sha256Of(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -147,15 +133,12 @@ export function expandForGrid(sweepPath: string, sweep: LoadedSweep, grid: RealG
   return expandSweep(sweep, { originDir, architectures: realGridArchitectures(grid) });
 }
 
-function createEndpoint(c: RealClusterSpec, e: GridEndpointSpec, runId: string, acceptNew: boolean): Endpoint {
-  return e.kind === 'local' ? new LocalEndpoint(e, c.id, c.storageDir, runId) : new SshEndpoint(e, c.id, c.storageDir, runId, { acceptNew });
-}
 
 /**
  * A resumed run, once what the killed run's pilots finished is collected: those pilots are cancelled
  * (not adopted: their agents lost their channel with that run).
  */
-async function cancelLeftoverPilots(pool: PilotPool, log: (event: RunLogEvent) => void): Promise<void> {
+async function cancelLeftoverPilots(pool: HostPool, log: (event: RunLogEvent) => void): Promise<void> {
   try {
     const cancelled = await pool.cancelLeftovers();
     if (cancelled > 0) log({ kind: 'pilot', cluster: pool.clusterId, job: '-', message: `cancelled ${cancelled} pilot(s) left by the run this one resumes` });
@@ -209,7 +192,7 @@ export async function runReal(runInput: RealRunInput, makeScheduler: MakeRealSch
   const taskLogs = input.taskLogsDir !== undefined ? TaskLogs.open(input.taskLogsDir) : undefined;
   await journal?.append({ type: 'run', sweep: resolve(input.sweepPath), tasks: app.works.length, runId });
 
-  const makeEndpoint = (c: RealClusterSpec, e: GridEndpointSpec): Endpoint => createEndpoint(c, e, runId, input.acceptNew);
+  const makeEndpoint = (c: RealClusterSpec, e: GridEndpointSpec): Endpoint => TRANSPORTS.endpoint(c, e, { runId, acceptNew: input.acceptNew });
   const clusters = input.grid.clusters.map((c) => ({ id: c.id, endpoints: c.endpoints.map((e) => makeEndpoint(c, e)) }));
   const clock = new WallClock();
   const samplePeriodS = input.samplePeriodS ?? 5;
@@ -265,24 +248,12 @@ export async function runReal(runInput: RealRunInput, makeScheduler: MakeRealSch
     taskCount: app.works.length,
   });
 
+  // The clusters whose hosts come as batch jobs (Slurm's pilots), each with the pool its transport builds.
   const pools = input.grid.clusters.flatMap((c) => {
     const storage = clusters.find((x) => x.id === c.id)!.endpoints[0];
-    if (!c.slurm || !storage) return [];
-    const slurm = c.slurm;
-    return [
-      new PilotPool({
-        cluster: { ...c, slurm },
-        storage,
-        access: storage instanceof SshEndpoint ? sshSlurmAccess(storage, slurm.env) : localSlurmAccess(slurm.env, input.grid.deadlines.commandS),
-        runDir: join(c.storageDir, 'gridsweep', runId),
-        jobName,
-        grid,
-        clock,
-        record,
-        log: input.log,
-        deadlines: input.grid.deadlines,
-      }),
-    ];
+    if (!storage) return [];
+    const pool = TRANSPORTS.hostPool(c, storage, { runDir: join(c.storageDir, 'gridsweep', runId), jobName, grid, clock, record, log: input.log, deadlines: input.grid.deadlines });
+    return pool ? [pool] : [];
   });
 
   let failedToStart: Error | undefined;

@@ -7,7 +7,7 @@
 import { readdirSync, unlink, writeFile } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkId } from '../../src/model/application.js';
-import type { TaskExit } from './endpoint.js';
+import type { TaskExit } from '../transport/endpoint.js';
 import { asOriginFailure, mkdirAtOrigin, type OriginWriteError } from './origin-failure.js';
 
 /** How much of each stream a task log keeps: its last 64 KiB. */

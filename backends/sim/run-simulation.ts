@@ -5,12 +5,9 @@ import type { BatchSiteOutcome } from './batch-site.js';
 import type { SubmissionOptions } from '../../src/batch/submission.js';
 import type { Application } from '../../src/model/application.js';
 import type { GridDescription } from '../../src/model/grid.js';
-import type { Clock } from '../../src/interfaces/clock.js';
-import type { ForecastingService } from '../../src/interfaces/forecasting.js';
-import type { GridOS } from '../../src/interfaces/grid-os.js';
-import type { InformationService } from '../../src/interfaces/information.js';
 import type { SchedulerEvents } from '../../src/interfaces/scheduler-events.js';
 import { NO_RECORD, type RecordSink, type RunHeader } from '../../src/record/events.js';
+import type { SchedulerDeps } from '../../src/scheduler/deps.js';
 import type { SchedulerOptions } from '../../src/scheduler/options.js';
 import { NwsForecaster } from '../../src/forecast/nws.js';
 import { Rng } from '../../src/util/rng.js';
@@ -70,16 +67,6 @@ export interface SimulationResult {
   readonly batch: readonly BatchSiteOutcome[];
 }
 
-/** What a scheduler is given to act on the simulated grid. */
-export interface SimSchedulerDeps {
-  readonly gridOS: GridOS;
-  readonly info: InformationService;
-  readonly forecaster: ForecastingService;
-  readonly clock: Clock;
-  readonly rng: Rng;
-  readonly record: RecordSink;
-}
-
 /** A scheduler as the simulator drives it; `stats` feeds the do_plan() figures when it has them. */
 export interface SimScheduler extends SchedulerEvents {
   readonly stats?: { readonly planCalls: number; readonly planCpuMs: number };
@@ -91,7 +78,7 @@ function withoutCpuTimes(sink: RecordSink): RecordSink {
   return (event) => sink(event.type === 'plan' ? { ...event, cpuMs: 0 } : event);
 }
 
-export function runSimulation(input: SimulationInput, makeScheduler: (deps: SimSchedulerDeps) => SimScheduler): SimulationResult {
+export function runSimulation(input: SimulationInput, makeScheduler: (deps: SchedulerDeps) => SimScheduler): SimulationResult {
   const run = beginSimulation(input, makeScheduler);
   run.engine.advance(Infinity);
   return endSimulation(run);
@@ -120,7 +107,7 @@ export interface SteppedSimulationOptions {
  */
 export async function runSimulationStepped(
   input: SimulationInput,
-  makeScheduler: (deps: SimSchedulerDeps) => SimScheduler,
+  makeScheduler: (deps: SchedulerDeps) => SimScheduler,
   options: SteppedSimulationOptions,
 ): Promise<SimulationResult | undefined> {
   const run = beginSimulation(input, makeScheduler);
@@ -141,7 +128,7 @@ interface StartedSimulation {
   readonly started: number;
 }
 
-function beginSimulation(input: SimulationInput, makeScheduler: (deps: SimSchedulerDeps) => SimScheduler): StartedSimulation {
+function beginSimulation(input: SimulationInput, makeScheduler: (deps: SchedulerDeps) => SimScheduler): StartedSimulation {
   const started = performance.now();
   const samplePeriodS = input.samplePeriodS ?? DEFAULT_SAMPLE_PERIOD_S;
   const record = input.record;

@@ -7,12 +7,12 @@
 import { performance } from 'node:perf_hooks';
 import type { ClusterId } from '../../src/model/grid.js';
 import type { PilotEndpointSpec } from '../../src/realgrid/real-grid-file.js';
-import { AgentLink } from '../real/agent-link.js';
-import type { Deadlines } from '../real/deadline.js';
-import type { Endpoint, LoadSample, TaskExit, TaskLaunch } from '../real/endpoint.js';
-import type { FileFacts } from '../real/file-facts.js';
-import { agentTaskFor, INLINE_BYTES, KILL_SCRIPT_S, killScript, parseProbe, PROBE_SCRIPT, workDirOf } from '../real/host-scripts.js';
-import { agentCommand, taskExitOf } from '../ssh/agent-session.js';
+import { AgentLink } from '../transport/agent-link.js';
+import type { Deadlines } from '../transport/deadline.js';
+import type { Endpoint, LoadSample, TaskExit, TaskLaunch } from '../transport/endpoint.js';
+import type { FileFacts } from '../transport/file-facts.js';
+import { agentTaskFor, INLINE_BYTES, KILL_SCRIPT_S, killScript, parseProbe, PROBE_SCRIPT, workDirOf } from '../transport/host-scripts.js';
+import { agentCommand, taskExitOf } from '../transport/agent-session.js';
 import type { SlurmAccess } from './slurm-access.js';
 
 export interface PilotLaunch {

@@ -6,27 +6,21 @@
 // preempted, its node lost, its walltime reached) takes its hosts with it, and what ran there is planned
 // again elsewhere. With "per-work", each job has one core and ends as soon as one Work has been computed
 // on it. One squeue call covers all the pilots; polls back off while nothing changes.
+import type { Clock } from '../../src/interfaces/clock.js';
 import type { ClusterId } from '../../src/model/grid.js';
 import type { RecordSink } from '../../src/record/events.js';
 import type { RealClusterSpec } from '../../src/realgrid/real-grid-file.js';
 import type { SlurmSpec } from '../../src/realgrid/slurm-spec.js';
-import type { Deadlines } from '../real/deadline.js';
-import type { Endpoint } from '../real/endpoint.js';
-import type { ProgressEvent } from '../real/progress-events.js';
-import type { WallClock } from '../real/wall-clock.js';
+import type { Deadlines } from '../transport/deadline.js';
+import type { Endpoint } from '../transport/endpoint.js';
+import type { ProgressEvent } from '../transport/progress-events.js';
+import type { HostPool, PoolGrid } from '../transport/registry.js';
 import { PilotEndpoint } from './pilot-endpoint.js';
 import type { SlurmAccess } from './slurm-access.js';
 import { jobIsAlive, SlurmCommands, type SlurmJobState } from './slurm-commands.js';
 
-/** What the pool needs of the real grid. */
-export interface PilotGrid {
-  /** Brings a machine into the run (connect, then offer its hosts to the scheduler). */
-  join(clusterId: ClusterId, e: Endpoint, quiet: boolean): void;
-  /** Takes a machine out: idle hosts leave now, a computing one after its task. */
-  retire(clusterId: ClusterId, name: string, quiet: boolean): void;
-  /** Works not yet verified at the origin nor given up. */
-  worksLeft(): number;
-}
+/** What the pool needs of the real grid (the transport registry's PoolGrid). */
+export type PilotGrid = PoolGrid;
 
 export interface PilotPoolOptions {
   readonly cluster: RealClusterSpec & { readonly slurm: SlurmSpec };
@@ -39,7 +33,7 @@ export interface PilotPoolOptions {
   /** Every pilot of the run has this job name (a resumed run finds those of the run it continues). */
   readonly jobName: string;
   readonly grid: PilotGrid;
-  readonly clock: WallClock;
+  readonly clock: Clock;
   readonly record: RecordSink;
   readonly log: (event: ProgressEvent) => void;
   readonly deadlines: Deadlines;
@@ -76,7 +70,7 @@ function leaveMarginS(walltimeS: number): number {
   return Math.min(60, Math.max(5, walltimeS * 0.1));
 }
 
-export class PilotPool {
+export class PilotPool implements HostPool {
   private readonly pilots = new Map<string, Pilot>();
   private readonly commands: SlurmCommands;
   private pollTimer: NodeJS.Timeout | undefined;

@@ -1,10 +1,10 @@
 // Where a Slurm cluster's commands run: on this machine (gridsweep runs on a login node), or on the login
-// node over the SSH connection of the cluster's storage endpoint. Either way a command is an argv, run
+// node through the command shell of the cluster's storage endpoint (its SSH connection). Either way a command is an argv, run
 // with the cluster's "env" and a deadline, or started on a channel of its own (a pilot's agent).
 import { execFile, spawn } from 'node:child_process';
-import { channelOf } from '../real/child-channel.js';
-import type { Channel, CommandResult } from '../ssh/agent-session.js';
-import type { SshEndpoint } from '../ssh/ssh-endpoint.js';
+import { channelOf } from '../transport/child-channel.js';
+import type { Channel, CommandResult } from '../transport/agent-session.js';
+import type { CommandShell } from '../transport/command-shell.js';
 
 export interface SlurmAccess {
   /** Runs a short command (sbatch, squeue, scancel) to its end. */
@@ -39,7 +39,8 @@ export function localSlurmAccess(env: Readonly<Record<string, string>>, deadline
   };
 }
 
-export function sshSlurmAccess(login: SshEndpoint, env: Readonly<Record<string, string>>): SlurmAccess {
+/** Through the command shell of the cluster's storage machine (the login node over SSH). */
+export function shellSlurmAccess(login: CommandShell, env: Readonly<Record<string, string>>): SlurmAccess {
   return {
     run: (argv) => login.runArgv(withEnv(env, argv)),
     open: (argv) => login.openChannel(withEnv(env, argv)),

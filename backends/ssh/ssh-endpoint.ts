@@ -4,7 +4,7 @@
 // most 6), short operations in another (3), the load probe in a third (1). With the agent (agent-session.ts)
 // every command goes through its one channel instead, under the same queues. Every operation is abandoned
 // with EndpointDownError the moment its connection is lost (ssh2 leaves some calls, such as an SFTP download
-// cut mid-way, pending forever otherwise) or when it misses its deadline (backends/real/deadline.ts): then
+// cut mid-way, pending forever otherwise) or when it misses its deadline (backends/transport/deadline.ts): then
 // the connection is dropped and the host counts as down, since a hung host keeps its connection open and
 // answers nothing. A running task has no deadline: the load probe, which has one, is the heartbeat that
 // notices its host hang.
@@ -23,14 +23,15 @@ import {
   type LoadSample,
   type TaskExit,
   type TaskLaunch,
-} from '../real/endpoint.js';
-import type { FileFacts } from '../real/file-facts.js';
-import { Batcher } from '../real/batcher.js';
-import { withDeadline } from '../real/deadline.js';
-import { agentTaskFor, filesDirOf, INLINE_BYTES, KILL_SCRIPT_S, killScript, parentDirs, parseProbe, PROBE_SCRIPT, workDirOf } from '../real/host-scripts.js';
-import { AgentSession, taskExitOf, type Channel, type CommandResult, type ExecClient } from './agent-session.js';
+} from '../transport/endpoint.js';
+import type { FileFacts } from '../transport/file-facts.js';
+import { Batcher } from '../transport/batcher.js';
+import type { CommandShell } from '../transport/command-shell.js';
+import { withDeadline } from '../transport/deadline.js';
+import { agentTaskFor, filesDirOf, INLINE_BYTES, KILL_SCRIPT_S, killScript, parentDirs, parseProbe, PROBE_SCRIPT, workDirOf } from '../transport/host-scripts.js';
+import { AgentSession, taskExitOf, type Channel, type CommandResult, type ExecClient } from '../transport/agent-session.js';
 import { checkHostKey, knownHostsName } from './known-hosts.js';
-import { shellCommand, shellQuote } from './shell-quote.js';
+import { shellCommand, shellQuote } from '../transport/shell-quote.js';
 
 const SHORT_OPERATION_CHANNELS = 3;
 const REMOVAL_BATCH_MS = 500;
@@ -83,7 +84,7 @@ function destroy(ssh: NodeSSH): void {
   ssh.dispose();
 }
 
-export class SshEndpoint implements Endpoint {
+export class SshEndpoint implements Endpoint, CommandShell {
   private ssh: NodeSSH | undefined;
   /** A connection being set up; close() abandons it. */
   private connecting: NodeSSH | undefined;

@@ -3,7 +3,8 @@
 import type { Application } from '../../src/model/application.js';
 import type { HostInfo } from '../../src/interfaces/information.js';
 import type { Transfer } from '../../src/interfaces/scheduler-events.js';
-import type { SimScheduler, SimSchedulerDeps } from '../../backends/sim/run-simulation.js';
+import type { SimScheduler } from '../../backends/sim/run-simulation.js';
+import type { SchedulerDeps } from '../../src/scheduler/deps.js';
 
 /** Hands each idle host the next Work; each link sends inputs and outputs in request order. O(1) per event. */
 export class MinimalWorkQueue implements SimScheduler {
@@ -15,7 +16,7 @@ export class MinimalWorkQueue implements SimScheduler {
   private readonly waiting = new Map<number, HostInfo>();
 
   constructor(
-    private readonly deps: SimSchedulerDeps,
+    private readonly deps: SchedulerDeps,
     private readonly app: Application,
   ) {
     for (const w of app.works) this.workOfInput.set(w.inputs[0]!, w.id);

@@ -1,6 +1,6 @@
 // The deadlines a real grid file may set (`"deadlines"`), in seconds, and their defaults: part of the
 // file's model, so the file's reader needs nothing of the transports that enforce them
-// (backends/real/deadline.ts).
+// (backends/transport/deadline.ts).
 
 export interface Deadlines {
   /** A short command on a host (create or remove a directory, hash outputs, kill a task). */

@@ -1,5 +1,5 @@
 // Reading run records and turning them into reports (HTML with an SVG Gantt chart, Chrome traces).
-export { readRunRecord, loadRunRecord, parseRunRecordText, formatRunRecord, RecordLineChecker } from './record-reader.js';
+export { readRunRecord, loadRunRecord, parseRunRecordText, formatRunRecord, RecordLineChecker } from '../record/record-reader.js';
 export { RunState, resourceKey, type Bar, type ResourceRow, type RunSummary, type ClusterSummary, type HostSummary, type HostState } from './run-state.js';
 export { renderGanttSvg, GANTT_CSS, DEFAULT_GANTT_LAYOUT, type GanttLayout } from './gantt-svg.js';
 export { renderHtmlReport } from './html-report.js';

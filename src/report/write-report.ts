@@ -3,7 +3,7 @@ import type { RunRecordEvent } from '../record/events.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { buildChromeTrace } from './chrome-trace.js';
 import { renderHtmlReport } from './html-report.js';
-import { readRunRecord } from './record-reader.js';
+import { readRunRecord } from '../record/record-reader.js';
 import { RunState } from './run-state.js';
 
 export type ReportFormat = 'html' | 'chrome';

@@ -16,15 +16,13 @@
 // (planDurationS > 0) the grid works from the kept FIFO heads (§7.3.1 temporary FIFOs); the result is merged
 // when the duration is over. After a plan (or a merge), do_schedule() runs at once.
 import { performance } from 'node:perf_hooks';
-import type { Clock, TimerId } from '../interfaces/clock.js';
-import type { ForecastingService } from '../interfaces/forecasting.js';
-import type { GridOS } from '../interfaces/grid-os.js';
-import type { HostInfo, InformationService } from '../interfaces/information.js';
+import type { TimerId } from '../interfaces/clock.js';
+import type { HostInfo } from '../interfaces/information.js';
 import type { SchedulerEvents, Transfer, WorkFailure } from '../interfaces/scheduler-events.js';
 import type { Application, FileId, WorkId, WorkSpec } from '../model/application.js';
 import type { ClusterId, HostId } from '../model/grid.js';
-import { NO_RECORD, type RecordSink, type SchedCallRecord } from '../record/events.js';
-import type { Rng } from '../util/rng.js';
+import { NO_RECORD, type SchedCallRecord } from '../record/events.js';
+import type { SchedulerDeps } from './deps.js';
 import { Estimator } from './estimates.js';
 import { getHeuristic } from './heuristics/registry.js';
 import type { Heuristic } from './heuristics/heuristic.js';
@@ -40,14 +38,7 @@ import { checkStrategies } from './strategies/registry.js';
 import { expectedEndS, type RunningEstimateRule } from './strategies/running-estimate.js';
 import { checkSelfScheduling, schedulesDirectly } from './strategies/self-scheduling.js';
 
-export interface SchedulerDeps {
-  readonly gridOS: GridOS;
-  readonly info: InformationService;
-  readonly forecaster: ForecastingService;
-  readonly clock: Clock;
-  readonly rng: Rng;
-  readonly record: RecordSink;
-}
+export type { SchedulerDeps } from './deps.js';
 
 export interface SchedulerStats {
   planCalls: number;

@@ -1,8 +1,12 @@
 // The import direction, checked: model and interfaces at the bottom; formats, the scheduler, batch and the
-// other libraries above them; backends above those; experiments, reports, the dashboard and the demo above
-// the backends; the CLI on top. An import may go down or stay in its layer, never up; and no file may reach
-// itself through its imports. Type-only imports count too: a layer that names a higher layer's types
-// depends on it. Known crossings are listed with the issue that removes them; a new one fails here.
+// other libraries above them; then the backends in three layers: the simulator and the transport layer
+// (backends/transport: the endpoint contract, the agent, deadlines, batching, the transport registry), the
+// transports (backends/local, ssh, slurm), and the real run controller (backends/real, with the list of
+// transports it reads, backends/transports.ts); experiments, reports, the dashboard and the demo above the
+// backends; the CLI on top. An import may go down or stay in its layer, never up; a transport imports no
+// other transport; and no file may reach itself through its imports. Type-only imports count too: a layer
+// that names a higher layer's types depends on it. Known crossings are listed with the issue that removes
+// them; a new one fails here.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,16 +15,25 @@ import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 const LAYERS: ReadonlyArray<readonly string[]> = [
   ['src/util/', 'src/model/', 'src/interfaces/', 'src/version.ts'],
   ['src/formats/', 'src/forecast/', 'src/record/', 'src/sweep/', 'src/generators/', 'src/realgrid/', 'src/plot/', 'src/scheduler/', 'src/batch/'],
-  ['backends/'],
+  ['backends/sim/', 'backends/transport/'],
+  ['backends/local/', 'backends/ssh/', 'backends/slurm/'],
+  ['backends/real/', 'backends/transports.ts'],
   ['src/experiment/', 'src/report/', 'src/dashboard/', 'src/demo/'],
   ['src/cli/'],
 ];
 
 /** Crossings that exist today, each to be removed by the issue named. */
-const KNOWN_CROSSINGS: readonly string[] = [
-  // Issue 28: the replaying scheduler and the run-record reader it uses belong below the backends.
-  'backends/real/replay-plan.ts -> src/report/record-reader.ts',
-];
+const KNOWN_CROSSINGS: readonly string[] = [];
+
+/** The transports: each imports the transport layer and the core, never another transport. */
+const TRANSPORT_FOLDERS = ['backends/local/', 'backends/ssh/', 'backends/slurm/'];
+
+function transportOf(path: string): string | undefined {
+  return TRANSPORT_FOLDERS.find((p) => path.startsWith(p));
+}
+
+/** What the transport layer and the transports may import besides their own folder: the core. */
+const TRANSPORT_MAY_IMPORT = ['backends/transport/', 'src/util/', 'src/model/', 'src/interfaces/', 'src/realgrid/', 'src/record/'];
 
 function layerOf(path: string): number {
   const i = LAYERS.findIndex((prefixes) => prefixes.some((p) => path.startsWith(p)));
@@ -93,6 +106,25 @@ describe('the layers', () => {
     expect([...new Set(crossings)].sort()).toEqual([...KNOWN_CROSSINGS].sort());
   });
 
+  it('no transport imports another transport', () => {
+    const crossings: string[] = [];
+    for (const [file, targets] of graph) {
+      const own = transportOf(file);
+      for (const t of targets) if (own !== undefined && transportOf(t) !== undefined && transportOf(t) !== own) crossings.push(`${file} -> ${t}`);
+    }
+    expect(crossings).toEqual([]);
+  });
+
+  it('the transport layer and the transports import only the transport layer and the core', () => {
+    const outside: string[] = [];
+    for (const [file, targets] of graph) {
+      const own = transportOf(file) ?? (file.startsWith('backends/transport/') ? 'backends/transport/' : undefined);
+      if (own === undefined) continue;
+      for (const t of targets) if (!t.startsWith(own) && !TRANSPORT_MAY_IMPORT.some((p) => t.startsWith(p))) outside.push(`${file} -> ${t}`);
+    }
+    expect(outside).toEqual([]);
+  });
+
   it('no file reaches itself through its imports', () => {
     expect(circles(graph)).toEqual([]);
   });
@@ -105,6 +137,10 @@ describe('the layers', () => {
       ['src/cli/main.ts', []],
     ]);
     expect(layerOf('src/cli/main.ts') > layerOf('src/batch/a.ts')).toBe(true);
+    // The backends' own layers: transport below the transports, the transports below the controller.
+    expect(layerOf('backends/transport/endpoint.ts') < layerOf('backends/ssh/ssh-endpoint.ts')).toBe(true);
+    expect(layerOf('backends/slurm/pilot-pool.ts') < layerOf('backends/real/runner.ts')).toBe(true);
+    expect(layerOf('backends/transports.ts')).toBe(layerOf('backends/real/runner.ts'));
     expect(circles(made)).toEqual([['src/batch/a.ts', 'src/batch/b.ts']]);
   });
 });

@@ -1,4 +1,4 @@
-// The agent (backends/ssh/agent.pl) and the controller's side of it, on this machine: the channel is a
+// The agent (backends/transport/agent.pl) and the controller's side of it, on this machine: the channel is a
 // local `sh -c` process instead of an SSH exec channel, the agent the same perl program that runs on hosts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentSession, taskExitOf, type ExecClient } from '../../backends/ssh/agent-session.js';
-import { EndpointDownError } from '../../backends/real/endpoint.js';
+import { AgentSession, taskExitOf, type ExecClient } from '../../backends/transport/agent-session.js';
+import { EndpointDownError } from '../../backends/transport/endpoint.js';
 
 const children: ChildProcess[] = [];
 const scratchDirs: string[] = [];

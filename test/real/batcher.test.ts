@@ -1,6 +1,6 @@
 // The Batcher that gathers finished tasks' directories into one removal request per host.
 import { describe, expect, it } from 'vitest';
-import { Batcher } from '../../backends/real/batcher.js';
+import { Batcher } from '../../backends/transport/batcher.js';
 
 describe('Batcher', () => {
   it('sends what was added within its wait as one batch, at once when full, and settles each add with its batch', async () => {

@@ -1,7 +1,7 @@
-// Deadlines of remote operations (backends/real/deadline.ts).
+// Deadlines of remote operations (backends/transport/deadline.ts).
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DEADLINES, transferDeadlineS, withDeadline } from '../../backends/real/deadline.js';
-import { EndpointDownError } from '../../backends/real/endpoint.js';
+import { DEFAULT_DEADLINES, transferDeadlineS, withDeadline } from '../../backends/transport/deadline.js';
+import { EndpointDownError } from '../../backends/transport/endpoint.js';
 
 describe('deadlines', () => {
   it('a transfer gets the command deadline plus four times what it should take', () => {

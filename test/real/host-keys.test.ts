@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PermanentEndpointError } from '../../backends/real/endpoint.js';
+import { PermanentEndpointError } from '../../backends/transport/endpoint.js';
 import { SshEndpoint } from '../../backends/ssh/ssh-endpoint.js';
 import { parseRealGrid, type SshEndpointSpec } from '../../src/realgrid/real-grid-file.js';
 import { startSshdFarm, type SshdFarm } from '../support/sshd.js';

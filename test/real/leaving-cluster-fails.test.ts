@@ -6,7 +6,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadReplayPlan } from '../../backends/real/replay-plan.js';
+import { loadReplayPlan } from '../../src/scheduler/replay/replay-plan.js';
 import { expandForGrid, runReal, type RunLogEvent } from '../../backends/real/runner.js';
 import type { WorkId } from '../../src/model/application.js';
 import type { RunRecordEvent } from '../../src/record/events.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { LocalEndpoint } from '../../backends/local/local-endpoint.js';
-import { EndpointDownError } from '../../backends/real/endpoint.js';
+import { EndpointDownError } from '../../backends/transport/endpoint.js';
 import { runReal } from '../../backends/real/runner.js';
 import type { LocalEndpointSpec } from '../../src/realgrid/real-grid-file.js';
 import type { RunRecordEvent } from '../../src/record/events.js';

@@ -4,9 +4,9 @@
 // until it answers; one that can never work is given up at once; one removed from the run is not tried
 // again; stop() ends the retries.
 import { describe, expect, it } from 'vitest';
-import { PermanentEndpointError, type Endpoint, type LoadSample } from '../../backends/real/endpoint.js';
+import { PermanentEndpointError, type Endpoint, type LoadSample } from '../../backends/transport/endpoint.js';
 import { MachineConnections, type MachineHooks } from '../../backends/real/machine-connections.js';
-import type { ProgressEvent } from '../../backends/real/progress-events.js';
+import type { ProgressEvent } from '../../backends/transport/progress-events.js';
 
 /** A machine whose connection attempts answer as scripted: 'ok', 'fail', 'never' (hangs) or 'unusable'. */
 function machine(name: string, script: ('ok' | 'fail' | 'never' | 'unusable')[]): Endpoint & { attempts: number[]; closed: boolean } {

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Journal, readJournal } from '../../backends/real/journal.js';
 import { asOriginFailure, fileSystemOf, originFailureAdvice, OriginWriteError, refusedRoom } from '../../backends/real/origin-failure.js';
 import { TaskLogs } from '../../backends/real/task-logs.js';
-import type { TaskExit } from '../../backends/real/endpoint.js';
+import type { TaskExit } from '../../backends/transport/endpoint.js';
 import { Tmpfs } from './support/tmpfs.js';
 
 const tmpfs = new Tmpfs();

@@ -2,8 +2,8 @@
 // there when the host comes back (a connection that blinked), is not computed again: the copy the record
 // had restarted is cancelled and the output crosses the link at its recorded place.
 import { describe, expect, it } from 'vitest';
-import type { ReplayPlan } from '../../backends/real/replay-plan.js';
-import { ReplayScheduler } from '../../backends/real/replay-scheduler.js';
+import type { ReplayPlan } from '../../src/scheduler/replay/replay-plan.js';
+import { ReplayScheduler } from '../../src/scheduler/replay/replay-scheduler.js';
 import type { Application } from '../../src/model/application.js';
 import type { RunRecordEvent } from '../../src/record/events.js';
 import { FakeClock, FakeGrid, type Op } from '../scheduler/support/fake-grid.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EndpointDownError } from '../../backends/real/endpoint.js';
+import { EndpointDownError } from '../../backends/transport/endpoint.js';
 import { SshEndpoint } from '../../backends/ssh/ssh-endpoint.js';
 import { parseRealGrid, type SshEndpointSpec } from '../../src/realgrid/real-grid-file.js';
 import { startSshdFarm, type SshdFarm } from '../support/sshd.js';

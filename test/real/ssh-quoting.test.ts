@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shellCommand, shellQuote } from '../../backends/ssh/shell-quote.js';
+import { shellCommand, shellQuote } from '../../backends/transport/shell-quote.js';
 import { SshEndpoint } from '../../backends/ssh/ssh-endpoint.js';
 import { parseRealGrid, type SshEndpointSpec } from '../../src/realgrid/real-grid-file.js';
 import { startSshdFarm, type SshdFarm } from '../support/sshd.js';

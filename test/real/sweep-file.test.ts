@@ -12,7 +12,7 @@ import { parseSweep } from '../../src/sweep/sweep-file.js';
 import { InputError } from '../../src/util/diagnostics.js';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 import { parseRealGrid } from '../../src/realgrid/real-grid-file.js';
-import { DEFAULT_DEADLINES } from '../../backends/real/deadline.js';
+import { DEFAULT_DEADLINES } from '../../backends/transport/deadline.js';
 import { EXAMPLE_DIR } from './support/origin.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gridsweep-sweep-'));

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadRunRecord, parseRunRecordText, formatRunRecord } from '../../src/report/record-reader.js';
+import { loadRunRecord, parseRunRecordText, formatRunRecord } from '../../src/record/record-reader.js';
 import { InputError } from '../../src/util/diagnostics.js';
 import { syntheticRun } from '../fixtures/records/synthetic-run.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { formatRunRecord } from '../../src/report/record-reader.js';
+import { formatRunRecord } from '../../src/record/record-reader.js';
 import { RunState } from '../../src/report/run-state.js';
 import { renderGanttSvg } from '../../src/report/gantt-svg.js';
 import { buildChromeTrace } from '../../src/report/chrome-trace.js';

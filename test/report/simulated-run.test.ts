@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { simulate } from '../../backends/sim/simulate.js';
 import { loadApplication, loadGrid } from '../../src/formats/index.js';
 import type { RunRecordEvent } from '../../src/record/events.js';
-import { formatRunRecord, parseRunRecordText } from '../../src/report/record-reader.js';
+import { formatRunRecord, parseRunRecordText } from '../../src/record/record-reader.js';
 import { RunState } from '../../src/report/run-state.js';
 import { renderGanttSvg } from '../../src/report/gantt-svg.js';
 import { buildChromeTrace } from '../../src/report/chrome-trace.js';

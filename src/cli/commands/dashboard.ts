@@ -2,7 +2,7 @@
 import { basename } from 'node:path';
 import type { Command } from '../command.js';
 import { flagOption, numberOption } from '../args.js';
-import { loadRunRecord } from '../../report/record-reader.js';
+import { loadRunRecord } from '../../record/record-reader.js';
 import { serveUntilInterrupted } from '../../dashboard/serve.js';
 import { MAX_SPEED } from '../../dashboard/protocol.js';
 import { DASHBOARD_HOST_OPTION, DASHBOARD_TUNNEL_HINT, dashboardAddress, startCommandDashboard } from '../start-dashboard.js';

@@ -3,7 +3,7 @@ import type { Command } from '../command.js';
 import { UsageError } from '../command.js';
 import { flagOption, stringOption } from '../args.js';
 import { writeFileAtomicSync } from '../../util/atomic-write.js';
-import { loadRunRecord } from '../../report/record-reader.js';
+import { loadRunRecord } from '../../record/record-reader.js';
 import { ganttChart } from '../../plot/index.js';
 import { loadResults, makespanBoxPlot, makespanLineChart } from '../../experiment/results-plots.js';
 import { expectFileKind, sniffFileKind } from '../../formats/file-kind.js';

@@ -1,7 +1,6 @@
 // `gridsweep run SWEEP --grid REAL`: runs a sweep for real, on this machine and/or SSH hosts, with the same
 // scheduler the simulator uses. Progress goes to the terminal (a bar on a TTY, one line per event otherwise).
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from '../command.js';
 import { UsageError } from '../command.js';
@@ -11,6 +10,7 @@ import { flagOption, numberOption, requiredString, stringOption } from '../args.
 import { loadRealGrid } from '../../realgrid/real-grid-file.js';
 import { loadSweepFile } from '../../sweep/sweep-file.js';
 import type { RecordSink } from '../../record/events.js';
+import { liveRecordFile } from '../../record/record-file.js';
 import { median } from '../../experiment/results.js';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../../scheduler/options.js';
 import { Scheduler } from '../../scheduler/scheduler.js';
@@ -18,7 +18,7 @@ import { listHeuristics } from '../../scheduler/heuristics/registry.js';
 import { loadHeuristicPlugins, strategyChoicesHelp, schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
 import { expandForGrid, originDirOf, runReal, type RealRunResult, type RunLogEvent } from '../../../backends/real/runner.js';
 import { journalHoldsRun, moveAside, outputsDirOf, runFilesOf, shownPath } from '../../../backends/real/run-files.js';
-import { checkReplayPlan, loadReplayPlan } from '../../../backends/real/replay-plan.js';
+import { checkReplayPlan, loadReplayPlan } from '../../scheduler/replay/replay-plan.js';
 import { OriginWriteError, originFailureAdvice, writingAtOrigin } from '../../../backends/real/origin-failure.js';
 import { formatComparison } from '../../../backends/real/timeline-compare.js';
 import { LiveRecordSource, teeSinks, type Dashboard } from '../../dashboard/index.js';
@@ -122,14 +122,9 @@ function waitSummary(waitsS: readonly number[]): string {
   return waitsS.length === 0 ? '-' : `median ${median(waitsS).toFixed(1)} s, max ${Math.max(...waitsS).toFixed(1)} s`;
 }
 
-/** The run record, one JSON line per event, written as the run goes (a crashed run leaves what happened). */
+/** The run record, written as the run goes; a write this machine's disk refuses (full…) throws an OriginWriteError: the run stops with it. */
 function recordFile(path: string): { sink: RecordSink; close: () => void } {
-  const fd = writingAtOrigin('the run record', path, () => {
-    mkdirSync(dirname(path), { recursive: true });
-    return openSync(path, 'w');
-  });
-  // A write this machine's disk refuses (full...) throws an OriginWriteError: the run stops with it.
-  return { sink: (e) => writingAtOrigin('the run record', path, () => void writeSync(fd, `${JSON.stringify(e)}\n`)), close: () => closeSync(fd) };
+  return liveRecordFile(path, (write) => writingAtOrigin('the run record', path, write));
 }
 
 /**

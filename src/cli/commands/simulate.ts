@@ -1,7 +1,6 @@
 // `gridsweep simulate --app A --grid G [...]`: run the scheduler on the simulated grid and report.
-import { temporaryName } from '../../util/atomic-write.js';
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Command, CommandArgs } from '../command.js';
 import { UsageError } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -20,6 +19,7 @@ import type { Application } from '../../model/application.js';
 import type { GridDescription } from '../../model/grid.js';
 import { DEFAULT_SAMPLE_PERIOD_S } from '../../model/grid.js';
 import type { RecordSink, RunHeader, RunRecordEvent } from '../../record/events.js';
+import { JsonlRecordFile, writeRecordFile } from '../../record/record-file.js';
 import { formatDiagnostic, InputError } from '../../util/diagnostics.js';
 import { simulate, simulateStepped, type SimulationProgress, type SimulationResult } from '../../../backends/sim/simulate.js';
 import { expectFileKind } from '../../formats/file-kind.js';
@@ -42,52 +42,6 @@ function inputHashes(appPath: string, gridPath: string, grid: GridDescription): 
     inputs[`behavior:${name}`] = { path, sha256: sha256File(path) };
   }
   return inputs;
-}
-
-/** Writes the run record as JSON Lines under a temporary name; `commit` renames it into place. */
-class JsonlRecordFile {
-  private readonly tmp: string;
-  private readonly fd: number;
-  private buffer: string[] = [];
-  private bufferedChars = 0;
-
-  constructor(readonly path: string) {
-    this.tmp = temporaryName(path);
-    this.fd = openSync(this.tmp, 'w');
-  }
-
-  readonly sink: RecordSink = (event: RunRecordEvent) => {
-    const line = JSON.stringify(event);
-    this.buffer.push(line);
-    this.bufferedChars += line.length + 1;
-    if (this.bufferedChars > 1 << 20) this.flush();
-  };
-
-  private flush(): void {
-    if (this.buffer.length === 0) return;
-    writeSync(this.fd, `${this.buffer.join('\n')}\n`);
-    this.buffer = [];
-    this.bufferedChars = 0;
-  }
-
-  commit(): void {
-    this.flush();
-    closeSync(this.fd);
-    renameSync(this.tmp, this.path);
-  }
-
-  discard(): void {
-    try {
-      closeSync(this.fd);
-    } catch {
-      // already closed
-    }
-    try {
-      unlinkSync(this.tmp);
-    } catch {
-      // never created
-    }
-  }
 }
 
 /** How often the application's input files crossed a link. */
@@ -229,7 +183,7 @@ async function serveDashboard(args: CommandArgs, appPath: string, gridPath: stri
     const loaded = loadInputs(appPath, gridPath, args);
     const runs = simulateEach(loaded, heuristics, req);
     for (const { source, result } of runs) console.log(summaryLine(source.name, result));
-    if (recordPath !== undefined) writeRecord(recordPath, runs[0]!.source.events);
+    if (recordPath !== undefined) writeRecordFile(recordPath, runs[0]!.source.events);
     return runs.map((r) => r.source);
   };
 
@@ -264,17 +218,6 @@ async function serveDashboard(args: CommandArgs, appPath: string, gridPath: stri
   await serveUntilInterrupted(dashboard);
   await loop.close();
   return 0;
-}
-
-function writeRecord(path: string, events: readonly RunRecordEvent[]): void {
-  const file = new JsonlRecordFile(path);
-  try {
-    for (const e of events) file.sink(e);
-    file.commit();
-  } catch (err) {
-    file.discard();
-    throw err;
-  }
 }
 
 const command: Command = {

@@ -5,7 +5,8 @@
 import type { HostInfo } from '../../../src/interfaces/information.js';
 import type { Transfer } from '../../../src/interfaces/scheduler-events.js';
 import type { FileId, WorkId, WorkSpec } from '../../../src/model/application.js';
-import type { SimScheduler, SimSchedulerDeps } from '../../../backends/sim/run-simulation.js';
+import type { SimScheduler } from '../../../backends/sim/run-simulation.js';
+import type { SchedulerDeps } from '../../../src/scheduler/deps.js';
 
 interface ClusterState {
   linkBusy: boolean;
@@ -25,7 +26,7 @@ export class RandomScheduler implements SimScheduler {
   private readonly clusters = new Map<string, ClusterState>();
   private readonly computedOn = new Map<WorkId, string>();
 
-  constructor(private readonly deps: SimSchedulerDeps) {}
+  constructor(private readonly deps: SchedulerDeps) {}
 
   private cluster(id: string): ClusterState {
     let c = this.clusters.get(id);

@@ -6,7 +6,8 @@
 import type { HostInfo } from '../../../src/interfaces/information.js';
 import type { Transfer, WorkFailure } from '../../../src/interfaces/scheduler-events.js';
 import type { WorkId, WorkSpec } from '../../../src/model/application.js';
-import type { SimScheduler, SimSchedulerDeps } from '../../../backends/sim/run-simulation.js';
+import type { SimScheduler } from '../../../backends/sim/run-simulation.js';
+import type { SchedulerDeps } from '../../../src/scheduler/deps.js';
 
 export type Step =
   | { readonly op: 'store'; readonly file: number; readonly cluster: string }
@@ -32,7 +33,7 @@ export class ScriptedScheduler implements SimScheduler {
   private works: readonly WorkSpec[] = [];
 
   constructor(
-    readonly deps: SimSchedulerDeps,
+    readonly deps: SchedulerDeps,
     steps: readonly Step[],
     private readonly hooks: ScriptHooks = {},
   ) {

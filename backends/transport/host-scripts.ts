@@ -2,8 +2,8 @@
 // SSH, the agent in a Slurm pilot): the layout of a task's working directory, the cancel script, the load
 // probe and how its answer reads.
 import { posix } from 'node:path';
-import type { AgentTask, CommandResult } from '../ssh/agent-session.js';
-import { shellQuote } from '../ssh/shell-quote.js';
+import type { AgentTask, CommandResult } from './agent-session.js';
+import { shellQuote } from './shell-quote.js';
 import type { LoadSample, TaskLaunch } from './endpoint.js';
 
 const KILL_GRACE_S = 2;

@@ -3,7 +3,7 @@
 // closes or an operation misses its deadline (a hung agent answers nothing), listeners told once each time.
 import { EndpointDownError } from './endpoint.js';
 import { withDeadline } from './deadline.js';
-import { AgentSession, type Channel } from '../ssh/agent-session.js';
+import { AgentSession, type Channel } from './agent-session.js';
 
 export class AgentLink {
   private agent: AgentSession | undefined;

@@ -3,13 +3,13 @@
 // Work's last successful computation and output transfer, and the first successful send of each input to
 // each cluster. Also reads the timeline (each Work's computation start) to compare runs.
 import { readFileSync } from 'node:fs';
-import type { FileId, WorkId } from '../../src/model/application.js';
-import type { Application } from '../../src/model/application.js';
-import type { ClusterId, HostId } from '../../src/model/grid.js';
-import type { RealGrid } from '../../src/realgrid/real-grid-file.js';
-import type { RunHeader, RunRecordEvent } from '../../src/record/events.js';
-import { RecordLineChecker } from '../../src/report/record-reader.js';
-import { InputError, type Diagnostic } from '../../src/util/diagnostics.js';
+import type { FileId, WorkId } from '../../model/application.js';
+import type { Application } from '../../model/application.js';
+import type { ClusterId, HostId } from '../../model/grid.js';
+import type { RealGrid } from '../../realgrid/real-grid-file.js';
+import type { RunHeader, RunRecordEvent } from '../../record/events.js';
+import { RecordLineChecker } from '../../record/record-reader.js';
+import { InputError, type Diagnostic } from '../../util/diagnostics.js';
 
 export type ReplayLinkItem = { readonly kind: 'input'; readonly fileId: FileId } | { readonly kind: 'output'; readonly workId: WorkId };
 

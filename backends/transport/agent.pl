@@ -1,6 +1,7 @@
-# gridsweep's agent: started on an SSH host over the run's connection (perl -e, nothing installed), it runs
-# the shell commands the controller sends on its one channel, any number at once, and answers each with its
-# exit: so a task costs a line each way instead of an SSH channel of its own.
+# gridsweep's agent: started on a host over the run's connection (perl -e, nothing installed): an SSH host,
+# this machine's local slots, a Slurm pilot's allocation through srun. It runs the shell commands the
+# controller sends on its one channel, any number at once, and answers each with its exit: so a task costs a
+# line each way instead of a channel of its own.
 #
 # Protocol, one JSON object per line.
 #   In {"id": N, "script": "..."}: runs the script with /bin/sh in a session of its own, standard input

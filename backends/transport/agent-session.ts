@@ -1,10 +1,11 @@
-// The controller's side of the agent (agent.pl): one SSH exec channel per host carrying every command of
-// the run as a line of JSON each way, instead of a channel per command. The agent's source travels as the
+// The controller's side of the agent (agent.pl): one channel per host (an SSH exec channel, a local child's
+// standard input and output, srun in a Slurm pilot) carrying every command of the run as a line of JSON
+// each way, instead of a channel per command. The agent's source travels as the
 // channel's command line (perl -e), so nothing is installed on the host.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
-import { EndpointDownError, type TaskExit } from '../real/endpoint.js';
+import { EndpointDownError, type TaskExit } from './endpoint.js';
 import { shellQuote } from './shell-quote.js';
 
 /** What a command on a host gave: its standard output and error, and how it ended. */
@@ -93,7 +94,7 @@ let agentSource: string | undefined;
 
 /** The shell command that starts the agent: its perl source, with its comments left out (it travels on every connection). */
 export function agentCommand(): string {
-  agentSource ??= readFileSync(join(PACKAGE_ROOT, 'backends/ssh/agent.pl'), 'utf8')
+  agentSource ??= readFileSync(join(PACKAGE_ROOT, 'backends/transport/agent.pl'), 'utf8')
     .split('\n')
     .filter((line) => !/^\s*#/.test(line) && line.trim() !== '')
     .join('\n');

@@ -11,21 +11,17 @@
 // of the real grid file) will not return, so the Works the record still had for it are given up at once
 // (work-failed, reason 'host-removed', final), and the run can end; a later run can do them. A host already
 // down when removed is reported failed again then (sched_host_failed), now with hostRemoved true.
-import type { Clock } from '../../src/interfaces/clock.js';
-import type { GridOS } from '../../src/interfaces/grid-os.js';
-import type { HostInfo, InformationService } from '../../src/interfaces/information.js';
-import type { SchedulerEvents, Transfer, WorkFailure } from '../../src/interfaces/scheduler-events.js';
-import type { Application, FileId, WorkId, WorkSpec } from '../../src/model/application.js';
-import type { ClusterId, HostId } from '../../src/model/grid.js';
-import type { RecordSink, SchedCallRecord } from '../../src/record/events.js';
+import type { GridOS } from '../../interfaces/grid-os.js';
+import type { HostInfo, InformationService } from '../../interfaces/information.js';
+import type { SchedulerEvents, Transfer, WorkFailure } from '../../interfaces/scheduler-events.js';
+import type { Application, FileId, WorkId, WorkSpec } from '../../model/application.js';
+import type { ClusterId, HostId } from '../../model/grid.js';
+import type { SchedCallRecord } from '../../record/events.js';
+import type { SchedulerDeps } from '../deps.js';
 import type { ReplayLinkItem, ReplayPlan } from './replay-plan.js';
 
-export interface ReplayDeps {
-  readonly gridOS: GridOS;
-  readonly info: InformationService;
-  readonly clock: Clock;
-  readonly record: RecordSink;
-}
+/** What the replaying scheduler uses of a scheduler's dependencies (it plans nothing and draws nothing). */
+export type ReplayDeps = Pick<SchedulerDeps, 'gridOS' | 'info' | 'clock' | 'record'>;
 
 export class ReplayScheduler implements SchedulerEvents {
   private readonly hostQueue = new Map<HostId, WorkId[]>();

@@ -1,7 +1,7 @@
 // A child process's standard input and output as a channel to an agent (agent-session.ts): the local
 // agent of this machine's slots, or srun carrying a Slurm pilot's agent.
 import type { ChildProcess } from 'node:child_process';
-import type { Channel } from '../ssh/agent-session.js';
+import type { Channel } from './agent-session.js';
 
 export function channelOf(child: ChildProcess): Channel {
   child.on('error', () => undefined); // reported through 'close'

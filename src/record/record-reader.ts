@@ -2,7 +2,7 @@
 // order and the pairing of sub-task ends with their starts. Bad lines are reported as file:line:column.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { RunRecordEvent } from '../record/events.js';
+import type { RunRecordEvent } from './events.js';
 import { InputError, type Diagnostic } from '../util/diagnostics.js';
 
 const EVENT_TYPES = ['header', 'start', 'end', 'grid', 'sched', 'plan', 'work-done', 'work-failed', 'job', 'run-end'] as const;

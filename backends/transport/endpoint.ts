@@ -1,6 +1,7 @@
-// What the real grid needs from one machine of a cluster (this machine, or an SSH host): put files into the
-// cluster's storage, run a task in its own working directory with its inputs linked from storage, report
-// the size and SHA-256 of its outputs, fetch them, kill a task's process group, and measure its load.
+// The endpoint contract: what the real grid needs from one machine of a cluster (this machine, an SSH host,
+// a Slurm pilot), whatever transport reaches it: put files into the cluster's storage, run a task in its own
+// working directory with its inputs linked from storage, report the size and SHA-256 of its outputs, fetch
+// them, kill a task's process group, and measure its load.
 //
 // Storage layout, under the cluster's storage directory:
 //   gridsweep/<runId>/files/<storageName>     input files, each stored once per cluster
