@@ -28,15 +28,31 @@ function parameterFlags(): Map<string, FlagInfo> {
 
 const showNumber = (v: number): string => (v === Infinity ? 'Infinity' : String(v));
 
+/** One row per parameter: its flag's help, the strategies that read it ('all' for every one) and its default(s). */
+export interface TimeshareParameterRow {
+  readonly name: string;
+  readonly help: string;
+  readonly integer: boolean;
+  readonly strategies: string;
+  /** "0.1", or per strategy where they differ: "0.0002 (spin-block, demand), Infinity (boost)". */
+  readonly defaults: string;
+}
+
+export function timeshareParameterRows(): TimeshareParameterRow[] {
+  const all = listTimeshareStrategies().length;
+  return [...parameterFlags()].map(([name, { parameter, defaults }]) => {
+    const byValue = new Map<string, string[]>();
+    for (const [s, v] of defaults) byValue.set(showNumber(v), [...(byValue.get(showNumber(v)) ?? []), s]);
+    const text = byValue.size === 1 ? [...byValue.keys()][0]! : [...byValue].map(([v, ss]) => `${v} (${ss.join(', ')})`).join(', ');
+    return { name, help: parameter.help, integer: parameter.integer === true, strategies: defaults.size === all ? 'all' : [...defaults.keys()].join(', '), defaults: text };
+  });
+}
+
 /** The option specs, for the command's `options`. */
 export function timeshareOptionSpecs(): Record<string, OptionSpec> {
-  const all = listTimeshareStrategies().map((s) => s.name);
   const out: Record<string, OptionSpec> = {};
-  for (const [name, { parameter, defaults }] of parameterFlags()) {
-    const values = [...new Set(defaults.values())];
-    const which = defaults.size === all.length ? 'every strategy' : [...defaults.keys()].join(', ');
-    const dflt = values.length === 1 ? `default ${showNumber(values[0]!)}` : `default ${[...defaults].map(([s, v]) => `${showNumber(v)} (${s})`).join(', ')}`;
-    out[name] = { type: 'string', description: `time-sharing: ${parameter.help} (${which}; ${dflt})`, valueName: parameter.integer === true ? 'N' : 'S' };
+  for (const r of timeshareParameterRows()) {
+    out[r.name] = { type: 'string', description: `time-sharing: ${r.help} (${r.strategies === 'all' ? 'every strategy' : r.strategies}; default ${r.defaults})`, valueName: r.integer ? 'N' : 'S' };
   }
   return out;
 }
