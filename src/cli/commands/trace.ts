@@ -54,7 +54,7 @@ function choice(args: Parameters<Command['run']>[0], name: string, valid: readon
 
 const command: Command = {
   name: 'trace',
-  summary: 'simulate an SWF workload on one batch cluster under a batch policy and print the job metrics',
+  summary: 'simulate an SWF workload on one batch cluster under a batch policy, or time-share a parallel or SWF workload (gang scheduling, coscheduling), and print the metrics',
   usage: 'gridsweep trace WORKLOAD.swf [--policy P] [--machine M] [--allocator A] [--nodes N --cores-per-node C] [--json] [--schedule FILE.swf] [--allocation-log FILE] [--check] | gridsweep trace WORKLOAD.pwl|WORKLOAD.swf --timeshare STRATEGY [--nodes N --cores-per-node C] [--mpl N --slice S ...] [--json] [--check]',
   details: [
     'The workload is read as a stream (Standard Workload Format, 18 fields per job, -1 = unknown); the',
@@ -81,7 +81,7 @@ const command: Command = {
     'single CPUs (a .pwl needs --nodes; --cores-per-node defaults to 1, or to the SWF header\'s node size).',
     'Strategies:',
     ...listTimeshareStrategies().map((s) => `  ${s.name.padEnd(11)} ${s.help}`),
-    'Each strategy reads the parameter flags marked with its name below the options; the others are refused.',
+    'Each strategy reads the parameter flags marked with its name in the options above; the others are refused.',
     '--json prints the metrics, which `gridsweep report A.json B.json -o P.html` turns into execution profiles.',
     'Example: gridsweep trace W.pwl --nodes 32 --timeshare gang --mpl 4 --slice 0.1 --check',
   ].join('\n'),
