@@ -154,6 +154,15 @@ describe('gridsweep trace --timeshare', () => {
   });
 });
 
+describe('gridsweep validate on parallel workloads', () => {
+  it('summarises a good one and reports a bad one at file:line:column', () => {
+    const r = gs('validate', EXAMPLE, 'test/fixtures/parallel/bad-header.pwl');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe(`${EXAMPLE}: parallel workload, 6 jobs, up to 8 tasks (one per CPU), 3 classes (comm, cpu, io)\n`);
+    expect(r.stderr).toContain("test/fixtures/parallel/bad-header.pwl:2:1: error: unexpected 'Job' in the parallel workload header");
+  });
+});
+
 describe('gridsweep report on time-shared runs', () => {
   it('draws one stacked execution-profile bar per run (the JSON files of the test above)', () => {
     const names = listTimeshareStrategies().map((s) => s.name);
