@@ -30,6 +30,9 @@ function runTimeshared(args: CommandArgs, strategy: string, size: (name: string)
   const workloadPath = args.positionals[0]!;
   expectFileKind(workloadPath, ['swf', 'parallel-workload'], 'trace --timeshare', 'an SWF or parallel workload');
   const format = sniffFileKind(workloadPath) === 'parallel-workload' || workloadPath.endsWith('.pwl') ? 'parallel' : 'swf';
+  if (format === 'swf' && !optionGiven(args, 'slice')) {
+    console.error("note: an SWF trace's jobs run for minutes to days, and every CPU is woken at each time slice (default 0.1 s): give a slice of seconds (e.g. --slice 60, as batch gang schedulers use) for a long trace");
+  }
   let run;
   try {
     run = runTimeshareTrace({ workloadPath, format, nodes: size('nodes'), coresPerNode: size('cores-per-node'), strategy, parameters, check: flagOption(args, 'check') });
