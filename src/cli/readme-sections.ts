@@ -8,6 +8,8 @@ import { listMappers } from '../batch/mapping/mappers/registry.js';
 import { listPatterns } from '../batch/mapping/patterns.js';
 import { listBatchPolicies } from '../batch/policies/registry.js';
 import { listHeuristics } from '../scheduler/heuristics/registry.js';
+import { listTimeshareStrategies } from '../batch/timeshare/registry.js';
+import { timeshareParameterRows } from './timeshare-flags.js';
 import { markdownReference } from './help.js';
 import type { Command } from './command.js';
 import { loadAllCommands } from './registry.js';
@@ -57,6 +59,28 @@ export function batchTable(): string {
   return ['| kind | name | what it does |', '| --- | --- | --- |', ...machines, ...policies, ...allocators, ...families, ...mappers, ...patterns].join('\n');
 }
 
+/**
+ * The time-sharing strategies (name, help, the parameters only some strategies read), then every
+ * parameter as its `gridsweep trace` flag with its help and defaults, from the registry.
+ */
+export function timeshareTable(): string {
+  const strategies = listTimeshareStrategies();
+  const counts = new Map<string, number>();
+  for (const s of strategies) for (const p of s.parameters) counts.set(p.name, (counts.get(p.name) ?? 0) + 1);
+  const own = (s: (typeof strategies)[number]): string => s.parameters.filter((p) => counts.get(p.name)! < strategies.length).map((p) => `\`--${p.name}\``).join(', ');
+  const rows = strategies.map((s) => `| \`${s.name}\` | ${s.help} | ${own(s) || '—'} |`);
+  const params = timeshareParameterRows().map((r) => `| \`--${r.name}\` | ${r.help} | ${r.defaults} | ${r.strategies} |`);
+  return [
+    '| strategy | what it does | its own parameters |',
+    '| --- | --- | --- |',
+    ...rows,
+    '',
+    '| flag | what it sets | default | strategies |',
+    '| --- | --- | --- | --- |',
+    ...params,
+  ].join('\n');
+}
+
 /** Every file with generated sections, and what goes between each of its marker pairs. */
 export async function generatedDocs(): Promise<GeneratedDoc[]> {
   const commands = await loadAllCommands();
@@ -67,6 +91,7 @@ export async function generatedDocs(): Promise<GeneratedDoc[]> {
         { marker: 'commands', body: commandsTable(commands) },
         { marker: 'heuristics', body: heuristicsTable() },
         { marker: 'batch', body: batchTable() },
+        { marker: 'timeshare', body: timeshareTable() },
       ],
     },
     { path: 'docs/cli.md', sections: [{ marker: 'cli-reference', body: markdownReference(commands) }] },

@@ -14,11 +14,13 @@
 //     (experiment results), "realgrid" (real grid), "batch" + "workloads" (batch experiment spec),
 //     "heuristics" or "grids" + "applications" (experiment spec), "sweep" + "command" or "parameters"
 //     (sweep file), "chunks" or "tasksPerChunk" (mcell spec), "tasks" + "runTimeS" (ins2d spec), "jobs" +
-//     "nodes" (swf workload spec), "clusters" (a real grid when a cluster has "storage" or "hosts" is an
+//     "nodes" (swf workload spec; with "mix", a parallel workload spec), "timeshare" + "metrics" (a
+//     time-shared trace's result), "clusters" (a real grid when a cluster has "storage" or "hosts" is an
 //     object, else a grid generator spec); a JSON array whose first element has "workload" and "policy"
 //     (batch experiment results);
 //   - text: ";" header lines or a first line of 18 numbers (SWF), then the description formats
-//     ('GridDescription' → .grid, 'WorkDescription' → .app, a lone number → behaviour file).
+//     ('GridDescription' → .grid, 'WorkDescription' → .app, a lone number → behaviour file), and a first
+//     meaningful line starting 'ParallelWorkload' (a parallel workload, .pwl).
 import { closeSync, openSync, readSync } from 'node:fs';
 import { InputError } from '../util/diagnostics.js';
 import { detectDescriptionKind } from './detect.js';
@@ -37,6 +39,9 @@ export type FileKind =
   | 'ins2d-spec'
   | 'grid-spec'
   | 'swf-spec'
+  | 'parallel-spec'
+  | 'parallel-workload'
+  | 'timeshare-result'
   | 'allocation-log'
   | 'swf'
   | 'application'
@@ -62,6 +67,9 @@ export const FILE_KINDS: Readonly<Record<Exclude<FileKind, 'unknown'>, { readonl
   'ins2d-spec': { what: 'an ins2d generator specification', takenBy: '`gridsweep generate ins2d FILE -o OUT.app`' },
   'grid-spec': { what: 'a grid generator specification', takenBy: '`gridsweep generate grid FILE -o OUT.grid`' },
   'swf-spec': { what: 'a batch workload generator specification', takenBy: '`gridsweep generate swf FILE -o OUT.swf`' },
+  'parallel-spec': { what: 'a parallel workload generator specification', takenBy: '`gridsweep generate parallel FILE -o OUT.pwl`' },
+  'parallel-workload': { what: 'a parallel workload (.pwl: structured jobs for time-sharing)', takenBy: '`gridsweep trace FILE --timeshare STRATEGY --nodes N`' },
+  'timeshare-result': { what: 'the result of a time-shared trace (trace --timeshare --json)', takenBy: '`gridsweep report FILE... -o OUT.html`' },
   'allocation-log': { what: 'an allocation log (from trace --allocation-log)', takenBy: '`gridsweep map FILE --pattern P`' },
   swf: { what: 'an SWF batch workload', takenBy: '`gridsweep trace FILE`' },
   application: { what: 'an application description (.app)', takenBy: '`gridsweep simulate --app FILE --grid G.grid` or `gridsweep validate FILE`' },
@@ -124,6 +132,8 @@ function jsonKind(text: string, whole: boolean): FileKind {
   if (has('sweep') && (has('command') || has('parameters'))) return 'sweep';
   if (has('chunks') || has('tasksPerChunk')) return 'mcell-spec';
   if (has('tasks') && has('runTimeS')) return 'ins2d-spec';
+  if (has('timeshare') && has('metrics')) return 'timeshare-result';
+  if (has('jobs') && has('nodes') && has('mix')) return 'parallel-spec';
   if (has('jobs') && has('nodes')) return 'swf-spec';
   if (has('clusters')) {
     const clusters = value?.['clusters'];
@@ -144,6 +154,8 @@ function textKind(text: string): FileKind {
   if (/^\s*(<svg|<\?xml)/.test(first)) return 'svg';
   if (/^\s*[{[]/.test(first) || (first.trim() === '' && /^\s*[{[]/.test(text))) return jsonKind(text, false);
   if (first.startsWith(';')) return 'swf';
+  const firstMeaningful = lines.find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
+  if (firstMeaningful !== undefined && /^\s*ParallelWorkload(\s|$)/.test(firstMeaningful)) return 'parallel-workload';
   const firstData = lines.find((l) => l.trim() !== '' && !l.trimStart().startsWith(';'));
   if (firstData !== undefined && /^\s*(-?\d+(\.\d+)?\s+){17}-?\d+(\.\d+)?\s*$/.test(firstData)) return 'swf';
   try {

@@ -78,6 +78,10 @@ describe('the sniffer knows every kind gridsweep writes or reads', () => {
     expect(sniffText('{"clusters": [{"name": "a", "storage": "/s", "hosts": {"type": "local", "slots": 1}}]}', true)).toBe('real-grid');
     // {"clusters": 10} could be either: unknown, so that `generate grid` reports the schema error.
     expect(sniffText('{"clusters": 10}', true)).toBe('unknown');
+    // Time-sharing: a parallel workload spec has a mix, a trace --timeshare --json result its strategy and metrics.
+    expect(sniffText('{"jobs": 10, "nodes": 8, "mix": {"comm": 1}}', true)).toBe('parallel-spec');
+    expect(sniffText('{"workload": "w.pwl", "timeshare": {"strategy": "gang"}, "metrics": {}}', true)).toBe('timeshare-result');
+    expect(sniffText('# a comment\n\nParallelWorkload 1\nJob 1 submit 0 tasks 1 iterations 1 compute 1\n', true)).toBe('parallel-workload');
     // A file cut at 64 KiB is judged by its top-level keys alone.
     expect(sniffText('{"header": {"a": {"rows": 1}}, "rows": [{"x": 1', false)).toBe('experiment-results');
     expect(sniffText('{"a": {"heuristics": 1}, "b": [', false)).toBe('unknown');

@@ -33,7 +33,7 @@ describe('mistyped options and commands', () => {
   it('gridsweep help CMD prints that command\'s help, the same as CMD --help', () => {
     const r = gridsweep('help', 'trace');
     expect(r.status).toBe(0);
-    expect(r.stdout.split('\n')[0]).toBe('Usage: gridsweep trace WORKLOAD.swf [--policy P] [--machine M] [--allocator A] [--nodes N --cores-per-node C] [--json] [--schedule FILE.swf] [--allocation-log FILE] [--check]');
+    expect(r.stdout.split('\n')[0]).toBe('Usage: gridsweep trace WORKLOAD.swf [--policy P] [--machine M] [--allocator A] [--nodes N --cores-per-node C] [--json] [--schedule FILE.swf] [--allocation-log FILE] [--check] | gridsweep trace WORKLOAD.pwl|WORKLOAD.swf --timeshare STRATEGY [--nodes N --cores-per-node C] [--mpl N --slice S ...] [--json] [--check]');
     expect(r.stdout).toBe(gridsweep('trace', '--help').stdout);
   });
 

@@ -8,7 +8,15 @@ import { firstContentLine } from '../../formats/source-lines.js';
 import { architectureCount, type Application } from '../../model/application.js';
 import type { GridDescription } from '../../model/grid.js';
 import { formatDiagnostic, InputError, type Diagnostic } from '../../util/diagnostics.js';
-import { expectFileKind } from '../../formats/file-kind.js';
+import { expectFileKind, sniffFileKind } from '../../formats/file-kind.js';
+import { parseParallelWorkload } from '../../formats/parallel-workload.js';
+
+/** A parallel workload (.pwl) in one line: its jobs, their largest task count, its classes. */
+function parallelSummary(path: string): string {
+  const w = parseParallelWorkload(readDescription(path, 'parallel workload'), path);
+  const classes = [...new Set(w.jobs.map((j) => j.jobClass ?? 'unclassed'))].sort();
+  return `parallel workload, ${plural(w.jobs.length, 'job')}, up to ${plural(Math.max(...w.jobs.map((j) => j.tasks)), 'task')} (one per CPU), ${plural(classes.length, 'class', 'classes')} (${classes.join(', ')})`;
+}
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -59,11 +67,12 @@ function check(path: string, report: (d: Diagnostic) => void): Checked | undefin
 
 const command: Command = {
   name: 'validate',
-  summary: 'check grid and application descriptions (and the behaviour files a grid names)',
+  summary: 'check grid and application descriptions (and the behaviour files a grid names), and parallel workloads',
   usage: 'gridsweep validate FILE... [--app APPLICATION]',
   details: [
     "Each FILE's kind comes from its first line: 'GridDescription <version>' or",
-    "'WorkDescription <version> <file_number> <task_number>' ('#' comment and blank lines are skipped).",
+    "'WorkDescription <version> <file_number> <task_number>' ('#' comment and blank lines are skipped);",
+    "'ParallelWorkload <version>' is a parallel workload for `trace --timeshare` (docs/formats.md).",
     'A valid file prints one summary line; problems print as file:line:column with what was found and',
     'expected. Exit status: 0 when every file is valid (warnings allowed), 1 otherwise.',
   ].join('\n'),
@@ -91,10 +100,15 @@ const command: Command = {
     const app = appPath === undefined ? undefined : attempt(() => loadApplication(appPath));
     for (const path of args.positionals) {
       const rightKind = attempt(() => {
-        expectFileKind(path, ['application', 'grid', 'behavior'], 'validate', 'a grid or application description');
+        expectFileKind(path, ['application', 'grid', 'behavior', 'parallel-workload'], 'validate', 'a grid or application description');
         return true;
       });
       if (rightKind === undefined) continue;
+      if (sniffFileKind(path) === 'parallel-workload' || path.endsWith('.pwl')) {
+        const line = attempt(() => parallelSummary(path));
+        if (line !== undefined) console.log(`${path}: ${line}`);
+        continue;
+      }
       const checked = attempt(() => check(path, report));
       if (checked === undefined) continue;
       if (checked.kind === 'application') {
