@@ -172,4 +172,35 @@ describe('host membership', { timeout: 5000 }, () => {
     expect(h.scheduler.calls).toEqual(['new_host h1 h2', 'host_failed h1', 'new_host h1']);
     expect(h.storages.get('c1')!.work.get('w0.a1')!.state).toBe('killed');
   });
+  it('leaving and set aside: withdrawn from the scheduler at once, then it leaves (reported again, now removed)', async () => {
+    h = makeHarness({ clusters: { c1: { m1: ['h1'], m2: ['h2'] } }, hostFailuresToSetAside: 1 });
+    await h.start();
+    await computing(0, 'h1', 'm1');
+    h.grid.retire('c1', 'm1');
+    machine('m1').finish('w0.a1', 1);
+    await until(() => h!.grid.hostRemoved('h1'), 'h1 left');
+    expect(h.scheduler.calls).toEqual(['new_host h1 h2', 'work_failed 0 h1 exit', 'host_failed h1', 'host_failed h1']);
+    expect(h.gridEvents()).toEqual(['ADD_CLUSTER c1', 'ADD_HOST h1', 'ADD_HOST h2', 'REMOVE_HOST h1']);
+    await new Promise((r) => setTimeout(r, 80)); // past the set-aside time: not offered again
+    expect(h.scheduler.calls).toHaveLength(4);
+  });
+
+  it('leaving when its cluster fails: withdrawn with the cluster, then it leaves; the others are offered again', async () => {
+    h = makeHarness({ clusters: { c1: { m1: ['h1'], m2: ['h2'] } }, reconnectS: 0.02 });
+    await h.start();
+    await computing(0, 'h1', 'm1');
+    h.grid.retire('c1', 'm1');
+    let removedWhenDiskFailed: boolean | undefined;
+    h.scheduler.onCall = (call) => {
+      if (call.startsWith('disk_failed')) removedWhenDiskFailed = h!.grid.hostRemoved('h1');
+    };
+    h.storages.get('c1')!.refuseFiles = 'Disk quota exceeded';
+    h.grid.store(0, 'c1');
+    await until(() => h!.scheduler.calls.length === 4, 'c1 offered again');
+    // h1 is still leaving (not yet removed) when the scheduler hears of the cluster; it leaves right after.
+    expect(removedWhenDiskFailed).toBe(false);
+    expect(h.scheduler.calls).toEqual(['new_host h1 h2', 'disk_failed c1', 'host_failed h1', 'new_host h2']);
+    expect(h.gridEvents()).toEqual(['ADD_CLUSTER c1', 'ADD_HOST h1', 'ADD_HOST h2', 'REMOVE_HOST h1', 'REMOVE_HOST h2', 'REMOVE_CLUSTER c1', 'ADD_CLUSTER c1', 'ADD_HOST h2']);
+    expect(machine('m1').calls).toContain('kill w0.a1');
+  });
 });
