@@ -96,6 +96,10 @@ export class RealGridOS implements GridOS, InformationService {
       log: o.log,
       fetchOutputs: (e, done) => this.fetchOutputs(e, done),
       originFailed: (err) => this.originFailed(err),
+      after: (seconds, fn) => this.connections.after(seconds, fn),
+      events: () => this.events,
+      isStopped: () => this.stopped,
+      watchPeriodS: o.samplePeriodS,
     });
     this.edits = new GridFileEdits({
       hosts: this.hosts,

@@ -1,15 +1,20 @@
 // Task attempts that ran while the controller could not see them. A lost attempt (its machine's or its
 // cluster's connection went down while it ran, or its outputs were computed in a cluster that went down)
 // is looked for when a machine of its cluster answers again: one that exited 0 with all its outputs counts
-// as computed there (sched_work_recovered) instead of running again; one still running on that very
-// machine is killed (the scheduler planned it again). On `--resume`, the attempts the journal saw start and
-// not end are collected the same way before the scheduler starts: those that exited 0 are adopted into
-// this run, their outputs fetched and verified.
+// as computed there (sched_work_recovered) instead of running again. One still running is adopted, not
+// killed: its exit is watched on disk (the agent outlives the controller's connection and writes how the
+// task ended in its directory), every `watchPeriodS`, through the machine that answered; if it exits 0
+// before the copy the scheduler planned meanwhile is computed, it is recovered then (the scheduler cancels
+// that copy); once the Work is computed, done or given up some other way, the adopted attempt is killed
+// (on the machine that ran it) and forgotten. A machine lost while it watches hands the attempt back to the
+// lost ones of its cluster. On `--resume`, the attempts the journal saw start and not end are collected
+// before the scheduler starts: those that exited 0 are moved into this run, their outputs fetched and
+// verified.
 import type { SchedulerEvents } from '../../../src/interfaces/scheduler-events.js';
 import type { WorkId } from '../../../src/model/application.js';
 import type { ClusterId, HostId } from '../../../src/model/grid.js';
 import type { ExpandedSweep } from '../../../src/sweep/expand.js';
-import type { Endpoint } from '../endpoint.js';
+import { EndpointDownError, type Endpoint } from '../endpoint.js';
 import type { OutputFacts, UnfinishedAttempt } from '../journal.js';
 import { reportedOutputs, type ReportedOutputs } from '../origin-outputs.js';
 import { OriginWriteError } from '../origin-failure.js';
@@ -38,6 +43,13 @@ export interface RecoveryDeps {
   /** Fetches a finished attempt's outputs through `e` to the origin, each verified on arrival. */
   fetchOutputs(e: Endpoint, done: ReportedOutputs): Promise<void>;
   originFailed(err: OriginWriteError): void;
+  /** Runs `fn` in `seconds`, unless the run has stopped by then. */
+  after(seconds: number, fn: () => void): void;
+  /** The scheduler, once attached. */
+  events(): SchedulerEvents | undefined;
+  isStopped(): boolean;
+  /** How often an adopted attempt's directory is looked at. */
+  readonly watchPeriodS: number;
 }
 
 export class Recovery {
@@ -66,9 +78,7 @@ export class Recovery {
         if (!this.d.works.awaitingComputation(a.work)) return;
         try {
           if (!(await e.endedWell(a.workKey))) {
-            // Only on the machine that ran it (a process group id means nothing on another node), and not
-            // waited for: the kill gives the task a grace period, and the hosts need not wait for it.
-            if (e.spec.hostIds.includes(a.host)) void e.kill(a.workKey).catch(() => undefined);
+            this.adopt(e, a);
             return;
           }
           const outputs = await reportedOutputs(e, a.workKey, this.d.sweep.tasks[a.work]!.outputs.map((o) => o.path));
@@ -86,14 +96,64 @@ export class Recovery {
    * scheduler brings their outputs back. It must know the cluster up again: one of its hosts was offered
    * since it went down.
    */
-  recover(clusterId: ClusterId, found: readonly FoundAttempt[], events: SchedulerEvents): void {
-    if (found.length === 0 || ![...this.d.hosts.all()].some((h) => offered(h.state) && h.info.clusterId === clusterId)) return;
+  recover(clusterId: ClusterId, found: readonly FoundAttempt[], events: SchedulerEvents, adopted = false): void {
+    if (found.length === 0 || !this.clusterOffered(clusterId)) return;
     for (const a of found) {
       if (!this.d.works.awaitingComputation(a.work)) continue;
       this.d.works.computed.set(a.work, { host: a.host, workKey: a.workKey, outputs: a.outputs });
       this.d.records.journalNote({ type: 'done', work: a.work, host: a.host, outputs: a.outputs });
-      this.d.log({ kind: 'recovered', work: a.work, host: a.host });
+      this.d.log({ kind: 'recovered', work: a.work, host: a.host, ...(adopted ? { adopted } : {}) });
       events.sched_work_recovered!([a.work], a.host);
+    }
+  }
+
+  /** One of the cluster's hosts is in the scheduler's grid: it counts the cluster up. */
+  private clusterOffered(clusterId: ClusterId): boolean {
+    return [...this.d.hosts.all()].some((h) => offered(h.state) && h.info.clusterId === clusterId);
+  }
+
+  /** A lost attempt still running when `e` answered: watched from now on instead of killed. */
+  private adopt(e: Endpoint, a: LostAttempt): void {
+    this.d.log({ kind: 'adopted', work: a.work, host: a.host });
+    this.watchLater(e, a);
+  }
+
+  private watchLater(e: Endpoint, a: LostAttempt): void {
+    this.d.after(this.d.watchPeriodS, () => void this.watch(e, a));
+  }
+
+  /** Looks at an adopted attempt's directory once: recovered if it ended well, watched again if it runs on. */
+  private async watch(e: Endpoint, a: LostAttempt): Promise<void> {
+    if (this.d.isStopped()) return;
+    if (!this.d.works.awaitingComputation(a.work)) {
+      // Its Work was computed (or done, or given up) some other way: the attempt is of no use. Killed only
+      // on the machine that ran it (a process group id means nothing on another node), not waited for.
+      if (e.isUp() && e.spec.hostIds.includes(a.host)) void e.kill(a.workKey).catch(() => undefined);
+      return;
+    }
+    if (!e.isUp()) {
+      this.lostIn(e.clusterId, [a]);
+      return;
+    }
+    try {
+      if (!(await e.endedWell(a.workKey))) {
+        this.watchLater(e, a);
+        return;
+      }
+      const outputs = await reportedOutputs(e, a.workKey, this.d.sweep.tasks[a.work]!.outputs.map((o) => o.path));
+      // Exit 0 without all its outputs: a failed attempt; the scheduler's copy goes on.
+      if (!outputs) return;
+      const events = this.d.events();
+      if (this.d.isStopped() || !events) return;
+      if (!this.clusterOffered(e.clusterId)) {
+        // the cluster is down again (or its hosts set aside): recovered once it is offered
+        this.watchLater(e, a);
+        return;
+      }
+      this.recover(e.clusterId, [{ ...a, outputs }], events, true);
+    } catch (err) {
+      if (err instanceof EndpointDownError || !e.isUp()) this.lostIn(e.clusterId, [a]);
+      else this.watchLater(e, a);
     }
   }
 

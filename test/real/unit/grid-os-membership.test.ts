@@ -1,7 +1,10 @@
 // Each move of a host's membership in a real run, driven through RealGridOS over fake machines: what the
 // scheduler is told (SchedulerLog), what the run record says (grid events), what the journal says. The
 // moves are those of backends/real/gridos/host-membership.ts's table: joined, set aside and back, leaving,
-// left, down, back, and the Works recovered when a machine that blinked answers again.
+// left, down, back, and the Works recovered when a machine that blinked answers again (finished while it
+// was away, or adopted: still running then, its exit watched).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeEndpoint } from './support/fake-endpoint.js';
 import { makeHarness, settle, until, type Harness } from './support/grid-harness.js';
@@ -162,16 +165,56 @@ describe('host membership', { timeout: 5000 }, () => {
     expect(h.journal.lines()).toEqual(['started 0', 'failed 0', 'done 0', 'verified 0']);
   });
 
-  it('back with the lost attempt still running: that attempt is killed (it was planned again)', async () => {
-    h = makeHarness({ clusters: { c1: { m1: ['h1'], m2: ['h2'] } }, reconnectS: 0.02 });
+  it('back with the lost attempt still running: adopted, not killed; recovered when it exits 0 first', async () => {
+    h = makeHarness({ clusters: { c1: { m1: ['h1'], m2: ['h2'] } }, reconnectS: 0.02, samplePeriodS: 0.01 });
     await h.start();
     await computing(0, 'h1', 'm1');
     machine('m1').goDown('connection reset');
-    await until(() => machine('m1').calls.includes('kill w0.a1'), 'lost attempt killed');
+    await until(() => h!.log.some((e) => e.kind === 'adopted'), 'lost attempt adopted');
     await until(() => h!.scheduler.calls.length === 3, 'h1 back');
     expect(h.scheduler.calls).toEqual(['new_host h1 h2', 'host_failed h1', 'new_host h1']);
-    expect(h.storages.get('c1')!.work.get('w0.a1')!.state).toBe('killed');
+    // The scheduler planned Work 0 again, here on h2; the adopted attempt w0.a1 runs on meanwhile.
+    await computing(0, 'h2', 'm2', 2);
+    await new Promise((r) => setTimeout(r, 30)); // a few looks at its directory
+    expect(h.storages.get('c1')!.work.get('w0.a1')!.state).toBe('running');
+    expect(machine('m1').calls).not.toContain('kill w0.a1');
+    machine('m1').finish('w0.a1', 0);
+    await until(() => h!.scheduler.calls.length === 4, 'Work 0 recovered');
+    expect(h.scheduler.calls[3]).toBe('recovered 0 h1');
+    expect(h.log.find((e) => e.kind === 'recovered')).toEqual({ kind: 'recovered', work: 0, host: 'h1', adopted: true });
+    // The scheduler cancels its copy (GridOS.cancel), and the recovered outputs come back.
+    h.grid.cancel(0, 'h2');
+    expect(machine('m2').calls).toContain('kill w0.a2');
+    h.grid.retrieve(0, 'h1');
+    await until(() => h!.grid.worksDone().has(0), 'Work 0 verified');
+    expect(readFileSync(join(h.originDir, 'out/0.txt'), 'utf8')).toBe('w0.a1 out/0.txt\n');
   });
+
+  it('an adopted attempt whose Work is computed first elsewhere is killed then, on its machine', async () => {
+    h = makeHarness({ clusters: { c1: { m1: ['h1'], m2: ['h2'] } }, reconnectS: 0.02, samplePeriodS: 0.01 });
+    await h.start();
+    await computing(0, 'h1', 'm1');
+    machine('m1').goDown('connection reset');
+    await until(() => h!.scheduler.calls.length === 3, 'h1 back');
+    await computing(0, 'h2', 'm2', 2);
+    machine('m2').finish('w0.a2', 0);
+    await until(() => machine('m1').calls.includes('kill w0.a1'), 'adopted attempt killed');
+    expect(h.storages.get('c1')!.work.get('w0.a1')!.state).toBe('killed');
+    expect(h.scheduler.calls).toEqual(['new_host h1 h2', 'host_failed h1', 'new_host h1', 'work_done 0 h2']);
+  });
+
+  it('an adopted attempt whose machine goes down again is looked for again when it answers', async () => {
+    h = makeHarness({ reconnectS: 0.02, samplePeriodS: 0.01 });
+    await h.start();
+    await computing(0, 'h1', 'm1');
+    machine('m1').goDown('connection reset');
+    await until(() => h!.scheduler.calls.length === 3, 'm1 back');
+    machine('m1').goDown('connection reset again');
+    machine('m1').finish('w0.a1', 0);
+    await until(() => h!.scheduler.calls.some((c) => c.startsWith('recovered')), 'Work 0 recovered');
+    expect(h.scheduler.calls).toEqual(['new_host h1', 'disk_failed c1', 'new_host h1', 'disk_failed c1', 'new_host h1', 'recovered 0 h1']);
+  });
+
   it('leaving and set aside: withdrawn from the scheduler at once, then it leaves (reported again, now removed)', async () => {
     h = makeHarness({ clusters: { c1: { m1: ['h1'], m2: ['h2'] } }, hostFailuresToSetAside: 1 });
     await h.start();

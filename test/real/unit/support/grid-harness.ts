@@ -92,6 +92,8 @@ export interface HarnessOptions {
   readonly setAsideS?: number;
   readonly reconnectS?: number;
   readonly commandS?: number;
+  /** Seconds between load probes, and between looks at an adopted attempt (default 60: none in a test). */
+  readonly samplePeriodS?: number;
 }
 
 export function makeHarness(o: HarnessOptions = {}): Harness {
@@ -144,7 +146,7 @@ export function makeHarness(o: HarnessOptions = {}): Harness {
     works: sweep.application.works.map((w) => w.id),
     log: (e) => log.push(e),
     startGraceS: 0.01,
-    samplePeriodS: 60,
+    samplePeriodS: o.samplePeriodS ?? 60,
     reconnectBaseS: o.reconnectS ?? 0.03,
     reconnectMaxS: 0.1,
   });
