@@ -141,6 +141,28 @@ describe('failure paths', { timeout: 5000 }, () => {
     expect(h.scheduler.calls).toEqual(['new_host h1']);
   });
 
+  it('origin failure: an output the origin has no room for stops the run; the cluster is not blamed, the Work stays computed there', async () => {
+    h = makeHarness();
+    await h.start();
+    await computing(0, 'h1', 'm1');
+    machine('m1').finish('w0.a1', 0);
+    await until(() => h!.scheduler.calls.includes('work_done 0 h1'), 'Work 0 done');
+    h.storages.get('c1')!.originRefuses = 'ENOSPC';
+    h.grid.retrieve(0, 'h1');
+    const err = await h.grid.finishedPromise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(OriginWriteError);
+    expect((err as OriginWriteError).code).toBe('ENOSPC');
+    expect((err as OriginWriteError).what).toBe('an output');
+    // No disk failure, no host failure; the outputs wait in the cluster's storage for the next run.
+    expect(h.scheduler.calls).toEqual(['new_host h1', 'work_done 0 h1']);
+    expect(h.storages.get('c1')!.work.has('w0.a1')).toBe(true);
+    expect(h.journal.lines()).toEqual(['started 0', 'done 0']);
+    h.grid.retrieve(1, 'h1'); // the run is stopping: nothing new is retrieved (nor is it a bug)
+  });
+
   it('collection on resume: an attempt of the killed run that exited 0 is adopted and verified, not run again', async () => {
     h = makeHarness();
     const storage = h.storages.get('c1')!;

@@ -32,6 +32,8 @@ export class FakeStorage {
   refuseFiles: string | undefined;
   /** fetch delivers these bytes instead of the output's (a corrupting link) while set. */
   corruptFetch: Buffer | undefined;
+  /** fetch's write at the origin fails with this errno (ENOSPC: the origin is full) while set. */
+  originRefuses: string | undefined;
 }
 
 interface Pending {
@@ -161,6 +163,8 @@ export class FakeEndpoint implements Endpoint {
     if (this.stallTransfers) await this.stall(deadlineS, `fetch ${workKey}`);
     const data = this.storage.work.get(workKey)?.files.get(path);
     if (!data) throw new Error(`fake: ${workKey}/${path}: no such file`);
+    const errno = this.storage.originRefuses;
+    if (errno !== undefined) throw Object.assign(new Error(`${errno}: cannot write, write '${localPath}'`), { code: errno });
     writeFileSync(localPath, this.storage.corruptFetch ?? data);
   }
 
