@@ -1,15 +1,15 @@
 // Task attempts that ran while the controller could not see them. A lost attempt (its machine's or its
 // cluster's connection went down while it ran, or its outputs were computed in a cluster that went down)
 // is looked for when a machine of its cluster answers again: one that exited 0 with all its outputs counts
-// as computed there (sched_work_recovered) instead of running again. One still running is adopted, not
-// killed: its exit is watched on disk (the agent outlives the controller's connection and writes how the
-// task ended in its directory), every `watchPeriodS`, through the machine that answered; if it exits 0
-// before the copy the scheduler planned meanwhile is computed, it is recovered then (the scheduler cancels
-// that copy); once the Work is computed, done or given up some other way, the adopted attempt is killed
-// (on the machine that ran it) and forgotten. A machine lost while it watches hands the attempt back to the
-// lost ones of its cluster. On `--resume`, the attempts the journal saw start and not end are collected
-// before the scheduler starts: those that exited 0 are moved into this run, their outputs fetched and
-// verified.
+// as computed there (sched_work_recovered) instead of running again. One still running, when the machine
+// that answered is the one that ran it, is adopted, not killed: its exit is watched on disk (the agent
+// outlives the controller's connection and writes how the task ended in its directory) every
+// `watchPeriodS`; if it exits 0 before the copy the scheduler planned meanwhile is computed, it is
+// recovered then (the scheduler cancels that copy); once the Work is computed, done or given up some other
+// way, the adopted attempt is killed and forgotten. A machine lost while it watches hands the attempt back
+// to the lost ones of its cluster. On `--resume`, the attempts the journal saw start and not end are
+// collected before the scheduler starts: those that exited 0 are moved into this run, their outputs
+// fetched and verified.
 import type { SchedulerEvents } from '../../../src/interfaces/scheduler-events.js';
 import type { WorkId } from '../../../src/model/application.js';
 import type { ClusterId, HostId } from '../../../src/model/grid.js';
@@ -78,7 +78,9 @@ export class Recovery {
         if (!this.d.works.awaitingComputation(a.work)) return;
         try {
           if (!(await e.endedWell(a.workKey))) {
-            this.adopt(e, a);
+            // Adopted only through the machine that ran it (its agent is there to write how it ends); one
+            // of another machine (a pilot killed with its job, say) is forgotten, as it always was.
+            if (e.spec.hostIds.includes(a.host)) this.adopt(e, a);
             return;
           }
           const outputs = await reportedOutputs(e, a.workKey, this.d.sweep.tasks[a.work]!.outputs.map((o) => o.path));

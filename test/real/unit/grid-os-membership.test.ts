@@ -215,6 +215,21 @@ describe('host membership', { timeout: 5000 }, () => {
     expect(h.scheduler.calls).toEqual(['new_host h1', 'disk_failed c1', 'new_host h1', 'disk_failed c1', 'new_host h1', 'recovered 0 h1']);
   });
 
+  it('a lost attempt still running, looked for through another machine of its cluster, is neither adopted nor killed', async () => {
+    h = makeHarness({ clusters: { c1: { m1: ['h1'], m2: ['h2'] } }, reconnectS: 0.02, samplePeriodS: 0.01 });
+    await h.start();
+    await computing(0, 'h1', 'm1');
+    machine('m1').refuseConnect = { message: 'no route to host' };
+    machine('m1').goDown('connection reset');
+    machine('m2').goDown('connection reset'); // the cluster is down
+    await until(() => h!.scheduler.calls.length === 4, 'm2 back');
+    await new Promise((r) => setTimeout(r, 30));
+    expect(h.scheduler.calls).toEqual(['new_host h1 h2', 'host_failed h1', 'disk_failed c1', 'new_host h2']);
+    expect(h.log.some((e) => e.kind === 'adopted')).toBe(false);
+    expect(machine('m2').calls).not.toContain('kill w0.a1');
+    expect(h.storages.get('c1')!.work.get('w0.a1')!.state).toBe('running');
+  });
+
   it('leaving and set aside: withdrawn from the scheduler at once, then it leaves (reported again, now removed)', async () => {
     h = makeHarness({ clusters: { c1: { m1: ['h1'], m2: ['h2'] } }, hostFailuresToSetAside: 1 });
     await h.start();
