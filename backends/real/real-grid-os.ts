@@ -1,30 +1,45 @@
-// Ports (2) and (3) for real grids, over Endpoints (local processes or SSH hosts). It carries out the
-// scheduler's store/compute/retrieve/cancel, journals each state change before acting on it, verifies
-// outputs (size + SHA-256 against what the host reported: origin-outputs.ts) before a task counts as
-// done, turns lost machines into sched_host_failed / sched_disk_failed (machine-connections.ts connects
-// and reconnects them, and probes them: the heartbeat), finds the tasks that finished while their machine
-// was out of reach, applies the retry policy to tasks that fail, and keeps the measurements (load,
-// bandwidth, latency) it observes. A write the origin itself refuses (disk full, read-only...:
-// origin-failure.ts) blames no host or cluster and runs nothing again: the run stops with it.
+// Ports (2) and (3) for real grids, over Endpoints (local processes or SSH hosts): a thin layer that carries
+// out the scheduler's store/compute/retrieve/cancel and answers its questions, over the run's concepts, each
+// in a file of its own under gridos/:
+//   host-membership.ts  where each host stands (joining, active, set aside, down, leaving, left) and the one
+//                       checked transition that records it and tells the scheduler;
+//   cluster-link.ts     each cluster up or down, its stored inputs, its one-transfer-at-a-time link;
+//   recovery.ts         attempts lost with a connection, found finished when the machine answers again,
+//                       and those of a killed run collected on --resume;
+//   run-records.ts      the run record and the journal (each state change on disk before it is acted on);
+//   work-ledger.ts      which Works are computed where, done, given up, left;
+//   grid-file-edits.ts  machines added to and removed from the real grid file (and Slurm pilots).
+// Outputs are verified (size + SHA-256 against what the host reported: origin-outputs.ts) before a task
+// counts as done; lost machines become sched_host_failed / sched_disk_failed (machine-connections.ts
+// connects and reconnects them, and probes them: the heartbeat); the retry policy decides on tasks that
+// fail; the measurements (load, bandwidth, latency) it observes are kept. A write the origin itself refuses
+// (disk full, read-only...: origin-failure.ts) blames no host or cluster and runs nothing again: the run
+// stops with it.
 import { resolve } from 'node:path';
 import type { Capability, GridOS } from '../../src/interfaces/grid-os.js';
 import type { ClusterInfo, HostInfo, InformationService, Sample, Topology } from '../../src/interfaces/information.js';
 import type { SchedulerEvents, WorkFailure } from '../../src/interfaces/scheduler-events.js';
 import type { FileId, WorkId } from '../../src/model/application.js';
-import type { ClusterId, GridEvent, HostId } from '../../src/model/grid.js';
-import type { RecordSink, ResourceRef, SubtaskKind } from '../../src/record/events.js';
+import type { ClusterId, HostId } from '../../src/model/grid.js';
+import type { RecordSink } from '../../src/record/events.js';
 import type { ExpandedSweep } from '../../src/sweep/expand.js';
-import { transferDeadlineS, type Deadlines } from '../transport/deadline.js';
+import type { Deadlines } from '../transport/deadline.js';
 import { GridMeasurements } from './grid-measurements.js';
 import { EndpointDownError, type Endpoint, type LoadSample } from '../transport/endpoint.js';
-import { fetchVerifiedOutputs, placeArrivedOutputs, reportedOutputs, type ReportedOutputs } from './origin-outputs.js';
-import type { Journal, JournalInput, OutputFacts, UnfinishedAttempt } from './journal.js';
+import { fetchVerifiedOutputs, placeArrivedOutputs, type ReportedOutputs } from './origin-outputs.js';
+import type { Journal, OutputFacts, UnfinishedAttempt } from './journal.js';
 import { OriginWriteError } from './origin-failure.js';
 import { MachineConnections, type ConnectionOptions } from './machine-connections.js';
 import type { ProgressEvent } from '../transport/progress-events.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { TaskLogs } from './task-logs.js';
 import type { WallClock } from './wall-clock.js';
+import { ClusterLinks, type ClusterLink } from './gridos/cluster-link.js';
+import { GridFileEdits } from './gridos/grid-file-edits.js';
+import { HostMembership, offered, SchedulerTell, type Host, type RunningWork } from './gridos/host-membership.js';
+import { Recovery, type LostAttempt } from './gridos/recovery.js';
+import { RunRecords } from './gridos/run-records.js';
+import { WorkLedger } from './gridos/work-ledger.js';
 
 export interface RealGridOptions extends ConnectionOptions {
   readonly sweep: ExpandedSweep;
@@ -41,71 +56,16 @@ export interface RealGridOptions extends ConnectionOptions {
   readonly log: (event: ProgressEvent) => void;
 }
 
-interface RunningWork {
-  readonly work: WorkId;
-  readonly workKey: string;
-  readonly subtaskId: number;
-  /** Sent to the host (a task cancelled before that has nothing to kill there). */
-  sent: boolean;
-}
-
-interface HostState {
-  readonly info: HostInfo;
-  readonly endpoint: Endpoint;
-  /** The scheduler currently counts this host as available. */
-  announced: boolean;
-  setAside: boolean;
-  running?: RunningWork;
-  /** Removed from the real grid file: finishes its running task, takes no new one, then leaves. */
-  leaving: boolean;
-  /** Has left the run for good (removed from the real grid file). */
-  left: boolean;
-}
-
-interface ClusterState {
-  readonly id: ClusterId;
-  readonly endpoints: Endpoint[];
-  /** The scheduler currently counts this cluster as up. */
-  up: boolean;
-  /** Bumped when the cluster goes down, so that transfers started before are forgotten. */
-  epoch: number;
-  readonly stored: Set<FileId>;
-  linkBusy: boolean;
-  linkSubtask?: number;
-}
-
-interface ComputedWork extends ReportedOutputs {
-  readonly host: HostId;
-}
-
-/** A task attempt lost with its machine's (or cluster's) connection: it may finish on the host meanwhile. */
-interface LostAttempt {
-  readonly work: WorkId;
-  readonly host: HostId;
-  readonly workKey: string;
-}
-
 export class RealGridOS implements GridOS, InformationService {
   private events: SchedulerEvents | undefined;
-  private readonly hosts = new Map<HostId, HostState>();
-  private readonly clusters = new Map<ClusterId, ClusterState>();
   private readonly measured = new GridMeasurements();
-  private readonly attempts = new Map<WorkId, number>();
-  private readonly computed = new Map<WorkId, ComputedWork>();
-  /** Per cluster, the attempts lost with a connection, looked for when a machine of the cluster comes back. */
-  private readonly lostAttempts = new Map<ClusterId, LostAttempt[]>();
-  private readonly finished = new Set<WorkId>();
-  /** Works given up, each with why. */
-  private readonly failedForGood = new Map<WorkId, string>();
-  /** The stderr tail of each Work's last failed attempt (forgotten when it succeeds). */
-  private readonly lastStderr = new Map<WorkId, string>();
-  private readonly remaining: Set<WorkId>;
+  private readonly records: RunRecords;
+  private readonly hosts: HostMembership;
+  private readonly clusters: ClusterLinks;
+  private readonly works: WorkLedger;
+  private readonly recovery: Recovery;
+  private readonly edits: GridFileEdits;
   private readonly connections: MachineConnections;
-  /** Machines removed from the real grid file (they leave once their hosts are idle). */
-  private readonly retired = new Set<Endpoint>();
-  /** Machines added while another machine with the same host names is still leaving. */
-  private pendingJoins: { readonly clusterId: ClusterId; readonly endpoint: Endpoint }[] = [];
-  private nextSubtaskId = 1;
   private stopped = false;
   /** The first write the origin refused: the run stops with it. */
   private originFailure: OriginWriteError | undefined;
@@ -117,42 +77,59 @@ export class RealGridOS implements GridOS, InformationService {
   readonly inputSends = new Map<string, number>();
 
   constructor(private readonly o: RealGridOptions) {
-    this.remaining = new Set(o.works);
-    this.connections = new MachineConnections(o, {
-      answered: (e) => this.answered(e),
-      wanted: (e) => !this.retired.has(e),
-      probed: (e, sample, first) => this.probed(e, sample, first),
-      log: o.log,
-      internalError: (err) => this.internalError(err),
-    });
     this.finishedPromise = new Promise((res, rej) => {
       this.resolveFinished = res;
       this.rejectFinished = rej;
     });
     // It may reject (the origin full, say) before the runner awaits it (while connecting): not unhandled.
     this.finishedPromise.catch(() => undefined);
+    this.records = new RunRecords(o.clock, o.record, o.journal, (err) => this.internalError(err));
+    this.hosts = new HostMembership(this.records);
+    this.clusters = new ClusterLinks(this.records, this.measured, o.deadlines, () => this.stopped);
+    this.works = new WorkLedger(o.works, (host) => this.hosts.get(host).info.clusterId, () => this.resolveFinished());
+    this.recovery = new Recovery({
+      sweep: o.sweep,
+      works: this.works,
+      records: this.records,
+      hosts: this.hosts,
+      clusters: this.clusters,
+      log: o.log,
+      fetchOutputs: (e, done) => this.fetchOutputs(e, done),
+      originFailed: (err) => this.originFailed(err),
+      after: (seconds, fn) => this.connections.after(seconds, fn),
+      events: () => this.events,
+      isStopped: () => this.stopped,
+      watchPeriodS: o.samplePeriodS,
+    });
+    this.edits = new GridFileEdits({
+      hosts: this.hosts,
+      clusters: this.clusters,
+      works: this.works,
+      log: o.log,
+      register: (clusterId, e) => this.register(clusterId, e),
+      connectLate: (e) => this.connections.connectLate(e),
+      scheduler: () => this.scheduler(),
+      isStopped: () => this.stopped,
+    });
+    this.connections = new MachineConnections(o, {
+      answered: (e) => this.answered(e),
+      wanted: (e) => !this.edits.isRetired(e),
+      probed: (e, sample, first) => this.probed(e, sample, first),
+      log: o.log,
+      internalError: (err) => this.internalError(err),
+    });
     for (const c of o.clusters) {
-      this.clusterState(c.id);
+      this.clusters.ensure(c.id);
       for (const e of c.endpoints) this.register(c.id, e);
     }
-    if (this.remaining.size === 0) this.resolveFinished();
     if (o.taskLogs) o.taskLogs.logs.onOriginFailure = (err) => this.originFailed(err);
   }
 
-  private clusterState(id: ClusterId): ClusterState {
-    let c = this.clusters.get(id);
-    if (!c) {
-      c = { id, endpoints: [], up: false, epoch: 0, stored: new Set(), linkBusy: false };
-      this.clusters.set(id, c);
-    }
-    return c;
-  }
-
   private register(clusterId: ClusterId, e: Endpoint): void {
-    this.clusterState(clusterId).endpoints.push(e);
+    this.clusters.ensure(clusterId).endpoints.push(e);
     for (const h of e.spec.hostIds) {
       const leaves = e.spec.kind === 'pilot' ? { leavesAtS: e.spec.leavesAtS } : {};
-      this.hosts.set(h, { info: { id: h, clusterId, arch: e.spec.arch, ...leaves }, endpoint: e, announced: false, setAside: false, leaving: false, left: false });
+      this.hosts.add({ id: h, clusterId, arch: e.spec.arch, ...leaves }, e);
     }
     e.onDown((reason) => this.endpointDown(e, reason));
   }
@@ -164,7 +141,7 @@ export class RealGridOS implements GridOS, InformationService {
    * up: the run starts without the slow ones, which join when they answer (machine-connections.ts).
    */
   connectAll(): Promise<void> {
-    return this.connections.connectAll(() => [...this.clusters.values()].map((c) => c.endpoints));
+    return this.connections.connectAll(() => [...this.clusters.all()].map((c) => c.endpoints));
   }
 
   /**
@@ -176,12 +153,13 @@ export class RealGridOS implements GridOS, InformationService {
   private async answered(e: Endpoint): Promise<void> {
     const sample = await e.probe().catch(() => undefined);
     if (sample) this.probed(e, sample, false);
-    const finished = await this.findLostAttemptsEnded(e);
+    const finished = await this.recovery.findEnded(e, this.events);
     // Before the scheduler is attached, announceAll() will offer every machine that is up.
-    if (this.stopped || this.retired.has(e) || !e.isUp() || !this.events) return;
-    const hosts = this.bringUp(e);
-    if (hosts.length > 0) this.events.sched_new_host(hosts);
-    this.recover(e.clusterId, finished);
+    if (this.stopped || this.edits.isRetired(e) || !e.isUp() || !this.events) return;
+    const tell = new SchedulerTell();
+    this.bringUp(e, tell);
+    tell.send(this.events);
+    this.recovery.recover(e.clusterId, finished, this.events);
   }
 
   private probed(e: Endpoint, sample: LoadSample, first: boolean): void {
@@ -195,36 +173,8 @@ export class RealGridOS implements GridOS, InformationService {
    * exited 0 meanwhile, on a machine that is up, are adopted into this run, their outputs fetched and
    * verified, and they count as done; the others are left to the scheduler. Returns the Works collected.
    */
-  async collectFinished(attempts: readonly UnfinishedAttempt[]): Promise<WorkId[]> {
-    const collected: WorkId[] = [];
-    await Promise.all(
-      attempts.map(async (a) => {
-        // Any machine of its cluster that is up reaches the storage that holds it (its own host may be
-        // gone: a Slurm pilot of the run that was killed, say).
-        const clusterId = a.cluster ?? this.hosts.get(a.host)?.info.clusterId;
-        const e = clusterId !== undefined ? this.clusters.get(clusterId)?.endpoints.find((x) => x.isUp()) : undefined;
-        const task = this.o.sweep.tasks[a.work];
-        if (!e || !task || !this.remaining.has(a.work)) return;
-        const workKey = `w${a.work}.a${a.attempt}`;
-        try {
-          if (!(await e.adopt(a.runId, workKey))) return;
-          const outputs = await reportedOutputs(e, workKey, task.outputs.map((o) => o.path));
-          if (!outputs) return;
-          this.attempts.set(a.work, a.attempt);
-          this.journalNote({ type: 'done', work: a.work, host: a.host, outputs });
-          await this.fetchOutputs(e, { workKey, outputs });
-          await this.journaled({ type: 'verified', work: a.work, host: a.host, argv: task.argv, outputs });
-          void e.removeWork(workKey).catch(() => undefined);
-          this.markFinished(a.work);
-          collected.push(a.work);
-          this.o.log({ kind: 'collected', work: a.work, host: a.host });
-        } catch (err) {
-          // not collected: the scheduler runs it again (unless the origin refused it: the run stops)
-          if (err instanceof OriginWriteError) this.originFailed(err);
-        }
-      }),
-    );
-    return collected;
+  collectFinished(attempts: readonly UnfinishedAttempt[]): Promise<WorkId[]> {
+    return this.recovery.collectFinished(attempts);
   }
 
   /** Hands the grid to the scheduler: every machine that is up becomes available. */
@@ -233,13 +183,14 @@ export class RealGridOS implements GridOS, InformationService {
   }
 
   announceAll(): void {
-    const hosts = [...this.clusters.values()].flatMap((c) => c.endpoints.filter((e) => e.isUp()).flatMap((e) => this.bringUp(e)));
-    if (hosts.length > 0) this.scheduler().sched_new_host(hosts);
+    const tell = new SchedulerTell();
+    for (const c of this.clusters.all()) for (const e of c.endpoints) if (e.isUp()) this.bringUp(e, tell);
+    tell.send(this.scheduler());
   }
 
   /** Hosts whose machine is up (offered to the scheduler or about to be, by announceAll). */
   upHostCount(): number {
-    return [...this.hosts.values()].filter((h) => h.endpoint.isUp() && !h.left).length;
+    return [...this.hosts.all()].filter((h) => h.endpoint.isUp() && h.state.kind !== 'left').length;
   }
 
   /**
@@ -250,10 +201,10 @@ export class RealGridOS implements GridOS, InformationService {
   async stop(cleanStorage: boolean, beforeClose?: () => Promise<void>): Promise<void> {
     this.stopped = true;
     this.connections.stop();
-    const endpoints = [...this.clusters.values()].flatMap((c) => c.endpoints);
+    const endpoints = [...this.clusters.all()].flatMap((c) => c.endpoints);
     if (cleanStorage) {
-      for (const c of this.clusters.values()) {
-        const e = c.endpoints.find((x) => x.isUp());
+      for (const c of this.clusters.all()) {
+        const e = this.clusters.someMachineUp(c);
         if (e) await e.removeRunDir().catch(() => undefined);
       }
     }
@@ -263,21 +214,21 @@ export class RealGridOS implements GridOS, InformationService {
 
   /** The Works given up, each with why. */
   worksFailedForGood(): ReadonlyMap<WorkId, string> {
-    return this.failedForGood;
+    return this.works.failedForGood;
   }
 
   /** The end of the standard error of Work `work`'s last attempt, when that attempt failed. */
   stderrTailOf(work: WorkId): string | undefined {
-    return this.lastStderr.get(work);
+    return this.works.lastStderr.get(work);
   }
 
   /** Works not yet verified at the origin nor given up. */
   worksLeft(): number {
-    return this.remaining.size;
+    return this.works.remaining.size;
   }
 
   worksDone(): ReadonlySet<WorkId> {
-    return this.finished;
+    return this.works.finished;
   }
 
   /**
@@ -288,136 +239,42 @@ export class RealGridOS implements GridOS, InformationService {
   hostsToAvoid(work: WorkId): ReadonlySet<HostId> {
     const avoid = this.o.policy.hostsToAvoid(work);
     if (avoid.size === 0) return avoid;
-    for (const h of this.hosts.values()) if (!h.left && !avoid.has(h.info.id)) return avoid;
+    for (const h of this.hosts.all()) if (h.state.kind !== 'left' && !avoid.has(h.info.id)) return avoid;
     return NO_HOSTS;
   }
 
   /** Removed from the real grid file and still computing: the scheduler must start nothing more there. */
   hostIsLeaving(hostId: HostId): boolean {
-    return this.hosts.get(hostId)?.leaving === true;
+    return this.hosts.find(hostId)?.state.kind === 'leaving';
   }
 
   /** Removed from the real grid file and gone: unlike a host that failed, it will not come back. */
   hostRemoved(hostId: HostId): boolean {
-    return this.hosts.get(hostId)?.left === true;
+    return this.hosts.find(hostId)?.state.kind === 'left';
   }
 
-  // ---- machines joining and leaving (edits of the real grid file) --------------------------------
+  // ---- machines joining and leaving (edits of the real grid file: gridos/grid-file-edits.ts) -------
 
-  /**
-   * A machine added to the real grid file, or a pilot job that started (`quiet`: its pool tells the user):
-   * connect it, then offer its hosts to the scheduler (a re-plan).
-   */
+  /** A machine added to the real grid file, or a pilot job that started (`quiet`: its pool tells the user). */
   join(clusterId: ClusterId, e: Endpoint, quiet = false): void {
-    if (this.stopped) return;
-    const namesInUse = e.spec.hostIds.some((id) => {
-      const h = this.hosts.get(id);
-      return h !== undefined && !h.left;
-    });
-    if (namesInUse) {
-      // the machine it replaces (same host names) is still finishing its task
-      this.pendingJoins.push({ clusterId, endpoint: e });
-      return;
-    }
-    this.register(clusterId, e);
-    if (!quiet) this.o.log({ kind: 'joining', machine: e.spec.name, cluster: clusterId });
-    this.connections.connectLate(e);
+    this.edits.join(clusterId, e, quiet);
   }
 
-  /**
-   * A machine removed from the real grid file, or a pilot whose time is up (`quiet`: its pool tells the
-   * user). Its idle hosts leave at once (sched_host_failed); a host that is computing finishes that task
-   * first (its outputs are kept and brought back), then leaves.
-   */
+  /** A machine removed from the real grid file, or a pilot whose time is up (`quiet`: its pool tells the user). */
   retire(clusterId: ClusterId, name: string, quiet = false): void {
-    this.pendingJoins = this.pendingJoins.filter((p) => !(p.clusterId === clusterId && p.endpoint.spec.name === name));
-    const c = this.clusters.get(clusterId);
-    const e = c?.endpoints.find((x) => x.spec.name === name && !this.retired.has(x));
-    if (!c || !e) return;
-    this.retired.add(e);
-    const running: WorkId[] = [];
-    for (const id of e.spec.hostIds) {
-      const h = this.host(id);
-      h.leaving = true;
-      if (h.running) running.push(h.running.work);
-    }
-    if (!quiet) this.o.log({ kind: 'leaving', machine: name, running });
-    for (const id of e.spec.hostIds) {
-      const h = this.host(id);
-      if (!h.running) this.hostLeaves(h);
-    }
-    this.settleRetirements(c);
-  }
-
-  /**
-   * A leaving host is idle: the scheduler learns it is gone for good (hostRemoved is now true), and gives
-   * the Works queued on it back to the Works to do. A host it already counts as failed (down, reconnecting,
-   * set aside, never reached) is reported again: the replay, which waits for a failed host to come back,
-   * stops waiting for this one.
-   */
-  private hostLeaves(h: HostState): void {
-    if (h.left) return;
-    h.left = true;
-    h.leaving = false;
-    if (h.announced) {
-      h.announced = false;
-      this.gridEvent({ kind: 'REMOVE_HOST', host: h.info.id, timeS: this.o.clock.nowS() });
-    }
-    this.scheduler().sched_host_failed([h.info.id]);
-  }
-
-  /** After a task of `h` ended (done or failed): a leaving host leaves now. */
-  private afterTask(h: HostState): void {
-    if (!h.leaving || h.running) return;
-    this.hostLeaves(h);
-    this.settleRetirements(this.cluster(h.info.clusterId));
-  }
-
-  /**
-   * Closes the removed machines whose hosts have all left. The last machine of a cluster stays until the
-   * outputs computed there are back at the origin; then the cluster leaves (sched_disk_failed, with
-   * nothing left in it to lose) and this run's files are removed from its storage.
-   */
-  private settleRetirements(c: ClusterState): void {
-    const drained = (e: Endpoint): boolean => this.retired.has(e) && e.spec.hostIds.every((id) => this.host(id).left);
-    const releasable = c.endpoints.filter(drained);
-    if (releasable.length === 0) return;
-    const clusterLeaves = releasable.length === c.endpoints.length;
-    if (clusterLeaves) {
-      const waiting = c.linkBusy || [...this.computed.values()].some((d) => this.host(d.host).info.clusterId === c.id);
-      if (waiting) return;
-    }
-    const cleaner = clusterLeaves ? releasable.find((e) => e.isUp()) : undefined;
-    for (const e of releasable) {
-      c.endpoints.splice(c.endpoints.indexOf(e), 1);
-      this.o.log({ kind: 'left', machine: e.spec.name });
-      void (async () => {
-        if (e === cleaner) await e.removeRunDir().catch(() => undefined);
-        await e.close().catch(() => undefined);
-      })();
-    }
-    if (clusterLeaves && c.up) {
-      c.up = false;
-      c.epoch++;
-      c.stored.clear();
-      this.gridEvent({ kind: 'REMOVE_CLUSTER', cluster: c.id, timeS: this.o.clock.nowS() });
-      this.scheduler().sched_disk_failed([c.id]);
-    }
-    const waiting = this.pendingJoins;
-    this.pendingJoins = [];
-    for (const p of waiting) this.join(p.clusterId, p.endpoint);
+    this.edits.retire(clusterId, name, quiet);
   }
 
   // ---- port (3): information ---------------------------------------------------------------------
 
   topology(): Topology {
-    const clusters: ClusterInfo[] = [...this.clusters.values()].filter((c) => c.up).map((c) => ({ id: c.id }));
-    const hosts = [...this.hosts.values()].filter((h) => h.announced).map((h) => h.info);
+    const clusters: ClusterInfo[] = [...this.clusters.all()].filter((c) => c.up).map((c) => ({ id: c.id }));
+    const hosts = [...this.hosts.all()].filter((h) => offered(h.state)).map((h) => h.info);
     return { clusters, hosts };
   }
 
   storedFiles(clusterId: ClusterId): ReadonlySet<FileId> {
-    const c = this.clusters.get(clusterId);
+    const c = this.clusters.find(clusterId);
     return c && c.up ? c.stored : new Set();
   }
 
@@ -436,16 +293,16 @@ export class RealGridOS implements GridOS, InformationService {
   // ---- port (2): grid OS -------------------------------------------------------------------------
 
   store(fileId: FileId, clusterId: ClusterId): Capability {
-    const c = this.cluster(clusterId);
-    this.takeLink(c, 'store');
+    const c = this.clusters.get(clusterId);
     const path = this.o.sweep.filePaths[fileId];
     if (path === undefined) throw new Error(`store: unknown file ${fileId}`);
     const sizeBytes = this.o.sweep.application.files[fileId]!.sizeBytes;
-    c.linkSubtask = this.recordStart('input', { type: 'link', cluster: clusterId }, { file: fileId, sizeBytes });
+    this.clusters.take(c, 'store', () => this.records.subtaskStarted('input', { type: 'link', cluster: clusterId }, { file: fileId, sizeBytes }));
     const epoch = c.epoch;
     const started = this.o.clock.nowS();
-    const deadlineS = this.transferDeadlineS(c, sizeBytes);
-    void this.onSomeEndpoint(c, epoch, (e) => e.putFile(resolve(this.o.sweep.originDir, path), storageName(fileId), deadlineS))
+    const deadlineS = this.clusters.transferDeadlineS(c, sizeBytes);
+    void this.clusters
+      .onSomeEndpoint(c, epoch, (e) => e.putFile(resolve(this.o.sweep.originDir, path), storageName(fileId), deadlineS))
       .then((ok) => {
         if (!ok || c.epoch !== epoch) return;
         const seconds = this.o.clock.nowS() - started;
@@ -453,10 +310,10 @@ export class RealGridOS implements GridOS, InformationService {
         c.stored.add(fileId);
         const key = `${fileId}@${clusterId}`;
         this.inputSends.set(key, (this.inputSends.get(key) ?? 0) + 1);
-        this.releaseLink(c, true);
+        this.clusters.release(c, true);
         this.o.log({ kind: 'stored', file: fileId, cluster: clusterId, sizeBytes, seconds });
         this.scheduler().sched_fileTransfer_done({ kind: 'input', fileId, clusterId });
-        this.settleRetirements(c);
+        this.edits.settle(c);
       }, (err: unknown) => {
         // The cluster's storage refuses the file (a full disk, say): treat it as a failed disk, as a
         // retrieval that cannot be verified is, and offer the cluster again later.
@@ -469,26 +326,25 @@ export class RealGridOS implements GridOS, InformationService {
 
   remove(capability: Capability): void {
     const slash = capability.lastIndexOf('/');
-    const c = this.cluster(capability.slice(0, slash));
+    const c = this.clusters.get(capability.slice(0, slash));
     const fileId = Number(capability.slice(slash + 1));
     c.stored.delete(fileId);
-    const e = c.endpoints.find((x) => x.isUp());
+    const e = this.clusters.someMachineUp(c);
     if (e) void e.removeFile(storageName(fileId)).catch(() => undefined);
   }
 
   compute(workId: WorkId, hostId: HostId): void {
     if (this.originFailure) return; // the run is stopping: nothing new starts
-    const h = this.host(hostId);
-    if (!h.announced) throw new Error(`bug: compute(${workId}) on host ${hostId}, which is not available`);
+    const h = this.hosts.get(hostId);
+    if (!offered(h.state)) throw new Error(`bug: compute(${workId}) on host ${hostId}, which is not available`);
     if (h.running) throw new Error(`bug: compute(${workId}) on host ${hostId}, which is already computing Work ${h.running.work}`);
-    if (h.leaving) throw new Error(`bug: compute(${workId}) on host ${hostId}, which is leaving the run (hostIsLeaving)`);
+    if (h.state.kind === 'leaving') throw new Error(`bug: compute(${workId}) on host ${hostId}, which is leaving the run (hostIsLeaving)`);
     const task = this.o.sweep.tasks[workId];
     if (!task) throw new Error(`compute: unknown Work ${workId}`);
-    const attempt = (this.attempts.get(workId) ?? 0) + 1;
-    this.attempts.set(workId, attempt);
+    const attempt = this.works.nextAttempt(workId);
     const workKey = `w${workId}.a${attempt}`;
-    const started = this.journaled({ type: 'started', work: workId, host: hostId, cluster: h.info.clusterId, attempt });
-    const subtaskId = this.recordStart('compute', { type: 'host', host: hostId, cluster: h.info.clusterId }, { work: workId });
+    const started = this.records.journaled({ type: 'started', work: workId, host: hostId, cluster: h.info.clusterId, attempt });
+    const subtaskId = this.records.subtaskStarted('compute', { type: 'host', host: hostId, cluster: h.info.clusterId }, { work: workId });
     const running: RunningWork = { work: workId, workKey, subtaskId, sent: false };
     h.running = running;
     const outputs = task.outputs.map((f) => f.path);
@@ -521,12 +377,12 @@ export class RealGridOS implements GridOS, InformationService {
           return;
         }
         const outputFacts: OutputFacts[] = outputs.map((path, i) => ({ path, ...facts[i]! }));
-        this.lastStderr.delete(workId);
-        this.journalNote({ type: 'done', work: workId, host: hostId, outputs: outputFacts });
+        this.works.lastStderr.delete(workId);
+        this.records.journalNote({ type: 'done', work: workId, host: hostId, outputs: outputFacts });
         h.running = undefined;
-        this.recordEnd(subtaskId, true);
+        this.records.subtaskEnded(subtaskId, true);
         this.o.policy.taskSucceeded(hostId);
-        this.computed.set(workId, { host: hostId, workKey, outputs: outputFacts, ...(exit.outputData ? { outputData: exit.outputData } : {}) });
+        this.works.computed.set(workId, { host: hostId, workKey, outputs: outputFacts, ...(exit.outputData ? { outputData: exit.outputData } : {}) });
       } catch (err) {
         if (h.running !== running) return;
         if (err instanceof EndpointDownError) return; // endpointDown() reports the host failure
@@ -537,19 +393,18 @@ export class RealGridOS implements GridOS, InformationService {
       // Outside the try: an error of the scheduler's is a bug that must end the run, not a task failure to
       // ignore (the check above would swallow it, the host being free by now).
       this.scheduler().sched_work_done([workId], hostId);
-      this.afterTask(h);
+      this.edits.afterTask(h);
     })().catch((err: unknown) => this.internalError(err));
   }
 
   retrieve(workId: WorkId, hostId: HostId): void {
     if (this.originFailure) return; // the run is stopping: its outputs wait in the cluster for the next run
-    const h = this.host(hostId);
-    const c = this.cluster(h.info.clusterId);
-    const done = this.computed.get(workId);
+    const h = this.hosts.get(hostId);
+    const c = this.clusters.get(h.info.clusterId);
+    const done = this.works.computed.get(workId);
     if (!done) throw new Error(`bug: retrieve(${workId}) but that Work has not finished computing on ${hostId}`);
-    this.takeLink(c, 'retrieve');
     const sizeBytes = done.outputs.reduce((s, o) => s + o.sizeBytes, 0);
-    c.linkSubtask = this.recordStart('output', { type: 'link', cluster: c.id }, { work: workId, sizeBytes });
+    this.clusters.take(c, 'retrieve', () => this.records.subtaskStarted('output', { type: 'link', cluster: c.id }, { work: workId, sizeBytes }));
     const epoch = c.epoch;
     const started = this.o.clock.nowS();
     const prefer = h.endpoint;
@@ -557,7 +412,7 @@ export class RealGridOS implements GridOS, InformationService {
     const transfer = (async (): Promise<{ ok: boolean; fetched: boolean }> => {
       const placed = placeArrivedOutputs(this.o.sweep.originDir, done);
       if (placed.size === done.outputs.length) return { ok: true, fetched: false };
-      return { ok: await this.onSomeEndpoint(c, epoch, (e) => this.fetchOutputs(e, done, placed), prefer), fetched: true };
+      return { ok: await this.clusters.onSomeEndpoint(c, epoch, (e) => this.fetchOutputs(e, done, placed), prefer), fetched: true };
     })();
     void transfer
       .then(({ ok, fetched }) => {
@@ -566,15 +421,15 @@ export class RealGridOS implements GridOS, InformationService {
         const task = this.o.sweep.tasks[workId]!;
         // The outputs are at the origin: the link is free at once. The task counts as done, and its
         // directory on the host is removed, once the journal holds that it was verified.
-        const verified = this.journaled({ type: 'verified', work: workId, host: done.host, argv: task.argv, outputs: done.outputs });
-        this.computed.delete(workId);
-        this.releaseLink(c, true);
+        const verified = this.records.journaled({ type: 'verified', work: workId, host: done.host, argv: task.argv, outputs: done.outputs });
+        this.works.computed.delete(workId);
+        this.clusters.release(c, true);
         this.scheduler().sched_fileTransfer_done({ kind: 'output', workId, clusterId: c.id });
-        this.settleRetirements(c);
+        this.edits.settle(c);
         return verified.then(() => {
-          this.markFinished(workId);
-          this.o.log({ kind: 'done', work: workId, host: done.host, done: this.finished.size, total: this.o.works.length });
-          const e = c.endpoints.find((x) => x.isUp());
+          this.works.markFinished(workId);
+          this.o.log({ kind: 'done', work: workId, host: done.host, done: this.works.finished.size, total: this.o.works.length });
+          const e = this.clusters.someMachineUp(c);
           if (e) void e.removeWork(done.workKey).catch(() => undefined);
         });
       }, (err: unknown) => {
@@ -592,87 +447,14 @@ export class RealGridOS implements GridOS, InformationService {
   }
 
   cancel(workId: WorkId, hostId: HostId): void {
-    const h = this.host(hostId);
+    const h = this.hosts.get(hostId);
     const running = h.running;
     if (!running || running.work !== workId) return;
     h.running = undefined;
-    this.recordEnd(running.subtaskId, false);
+    this.records.subtaskEnded(running.subtaskId, false);
     if (running.sent) void h.endpoint.kill(running.workKey).catch(() => undefined);
     // A leaving host has nothing left to finish; told after the scheduler's call that cancelled is over.
-    queueMicrotask(() => this.afterTask(h));
-  }
-
-  // ---- internals ---------------------------------------------------------------------------------
-
-  private scheduler(): SchedulerEvents {
-    if (!this.events) throw new Error('RealGridOS: attach() the scheduler first');
-    return this.events;
-  }
-
-  private host(id: HostId): HostState {
-    const h = this.hosts.get(id);
-    if (!h) throw new Error(`unknown host ${id}`);
-    return h;
-  }
-
-  private cluster(id: ClusterId): ClusterState {
-    const c = this.clusters.get(id);
-    if (!c) throw new Error(`unknown cluster ${id}`);
-    return c;
-  }
-
-  private takeLink(c: ClusterState, what: string): void {
-    if (!c.up) throw new Error(`bug: ${what} over the link of cluster ${c.id}, which is down`);
-    if (c.linkBusy) throw new Error(`bug: ${what} over the link of cluster ${c.id} while another transfer is in progress (one at a time per link)`);
-    c.linkBusy = true;
-  }
-
-  private releaseLink(c: ClusterState, ok: boolean): void {
-    if (c.linkSubtask !== undefined) this.recordEnd(c.linkSubtask, ok);
-    c.linkSubtask = undefined;
-    c.linkBusy = false;
-  }
-
-  /**
-   * Runs a transfer through a machine of the cluster that is up (the preferred one first), moving on to
-   * another one when the machine goes down mid-way. Resolves false when none is left (the cluster is down).
-   */
-  private async onSomeEndpoint(c: ClusterState, epoch: number, op: (e: Endpoint) => Promise<void>, prefer?: Endpoint): Promise<boolean> {
-    const tried = new Set<Endpoint>();
-    while (c.epoch === epoch && !this.stopped) {
-      const candidates = c.endpoints.filter((e) => e.isUp() && !tried.has(e));
-      const e = prefer && candidates.includes(prefer) ? prefer : candidates[0];
-      if (!e) return false;
-      try {
-        await op(e);
-        return true;
-      } catch (err) {
-        if (err instanceof OriginWriteError || (!(err instanceof EndpointDownError) && e.isUp())) throw err;
-        tried.add(e);
-      }
-    }
-    return false;
-  }
-
-  /** Fetches a finished task's outputs through `e`, but those `placed` already, each verified on arrival. */
-  private fetchOutputs(e: Endpoint, done: ReportedOutputs, placed?: ReadonlySet<number>): Promise<void> {
-    const c = this.cluster(e.clusterId);
-    return fetchVerifiedOutputs(this.o.sweep.originDir, e, done, (sizeBytes) => this.transferDeadlineS(c, sizeBytes), placed);
-  }
-
-  private taskFailed(h: HostState, running: RunningWork, what: string, exit: { exitCode: number | null; signal: string | null; stderrTail: string }): void {
-    h.running = undefined;
-    this.recordEnd(running.subtaskId, false);
-    const verdict = this.o.policy.taskFailed(running.work, h.info.id);
-    const reason = `${what}: exit code ${exit.exitCode ?? '-'}${exit.signal ? `, signal ${exit.signal}` : ''}`;
-    this.lastStderr.set(running.work, exit.stderrTail);
-    this.journalNote({ type: 'failed', work: running.work, host: h.info.id, reason, final: false });
-    this.o.log({ kind: 'failed', work: running.work, host: h.info.id, reason: `${reason}${exit.stderrTail ? ` — ${lastLine(exit.stderrTail)}` : ''}`, final: false });
-    void h.endpoint.removeWork(running.workKey).catch(() => undefined);
-    const failure: WorkFailure = { reason: 'exit', hostId: h.info.id, exitCode: exit.exitCode, signal: exit.signal, stderrTail: exit.stderrTail };
-    this.scheduler().sched_work_failed([running.work], failure);
-    if (verdict.setHostAsideS !== undefined) this.setAside(h, verdict.setHostAsideS);
-    this.afterTask(h);
+    queueMicrotask(() => this.edits.afterTask(h));
   }
 
   /**
@@ -681,84 +463,91 @@ export class RealGridOS implements GridOS, InformationService {
    * waiting for it. The journal's final failure does not stop `--resume` from running it again.
    */
   workGivenUp(work: WorkId, host: HostId, schedulerReason: string): void {
-    if (this.failedForGood.has(work) || this.finished.has(work)) return;
+    if (this.works.failedForGood.has(work) || this.works.finished.has(work)) return;
     const reason = schedulerReason === 'host-removed' ? `given up: host ${host} was removed from the real grid file` : 'given up after repeated failures';
-    this.failedForGood.set(work, reason);
-    this.journalNote({ type: 'failed', work, host, reason, final: true });
+    this.works.failedForGood.set(work, reason);
+    this.records.journalNote({ type: 'failed', work, host, reason, final: true });
     this.o.log({ kind: 'failed', work, host, reason, final: true });
-    this.markFinished(work);
+    this.works.markFinished(work);
   }
 
-  private markFinished(work: WorkId): void {
-    if (!this.failedForGood.has(work)) this.finished.add(work);
-    this.remaining.delete(work);
-    if (this.remaining.size === 0) this.resolveFinished();
+  // ---- what happens to hosts and clusters -----------------------------------------------------------
+
+  private scheduler(): SchedulerEvents {
+    if (!this.events) throw new Error('RealGridOS: attach() the scheduler first');
+    return this.events;
   }
 
-  private setAside(h: HostState, seconds: number): void {
-    if (!h.announced) return;
-    h.announced = false;
-    h.setAside = true;
-    this.gridEvent({ kind: 'REMOVE_HOST', host: h.info.id, timeS: this.o.clock.nowS() });
+  /** Fetches a finished task's outputs through `e`, but those `placed` already, each verified on arrival. */
+  private fetchOutputs(e: Endpoint, done: ReportedOutputs, placed?: ReadonlySet<number>): Promise<void> {
+    const c = this.clusters.get(e.clusterId);
+    return fetchVerifiedOutputs(this.o.sweep.originDir, e, done, (sizeBytes) => this.clusters.transferDeadlineS(c, sizeBytes), placed);
+  }
+
+  private taskFailed(h: Host, running: RunningWork, what: string, exit: { exitCode: number | null; signal: string | null; stderrTail: string }): void {
+    h.running = undefined;
+    this.records.subtaskEnded(running.subtaskId, false);
+    const verdict = this.o.policy.taskFailed(running.work, h.info.id);
+    const reason = `${what}: exit code ${exit.exitCode ?? '-'}${exit.signal ? `, signal ${exit.signal}` : ''}`;
+    this.works.lastStderr.set(running.work, exit.stderrTail);
+    this.records.journalNote({ type: 'failed', work: running.work, host: h.info.id, reason, final: false });
+    this.o.log({ kind: 'failed', work: running.work, host: h.info.id, reason: `${reason}${exit.stderrTail ? ` — ${lastLine(exit.stderrTail)}` : ''}`, final: false });
+    void h.endpoint.removeWork(running.workKey).catch(() => undefined);
+    const failure: WorkFailure = { reason: 'exit', hostId: h.info.id, exitCode: exit.exitCode, signal: exit.signal, stderrTail: exit.stderrTail };
+    this.scheduler().sched_work_failed([running.work], failure);
+    if (verdict.setHostAsideS !== undefined) this.setAside(h, verdict.setHostAsideS);
+    this.edits.afterTask(h);
+  }
+
+  /** Out of the scheduler's grid for `seconds` (repeated task failures), then offered again if its machine and cluster are up. */
+  private setAside(h: Host, seconds: number): void {
+    if (!offered(h.state)) return;
     this.o.log({ kind: 'down', machine: h.info.id, reason: `set aside for ${seconds} s after repeated task failures` });
-    this.scheduler().sched_host_failed([h.info.id]);
+    const tell = new SchedulerTell();
+    // A leaving host is withdrawn instead: it leaves once idle (now, as its task just ended).
+    this.hosts.move(h, h.state.kind === 'leaving' ? 'leaving' : 'set-aside', { why: 'set-aside', seconds }, tell);
+    tell.send(this.scheduler());
     this.connections.after(seconds, () => {
-      h.setAside = false;
-      if (h.endpoint.isUp() && !h.announced && !h.leaving && !h.left && this.cluster(h.info.clusterId).up) {
-        h.announced = true;
-        this.hostAdded(h, this.o.clock.nowS());
-        this.scheduler().sched_new_host([h.info]);
-      }
+      if (h.state.kind !== 'set-aside') return;
+      const back = new SchedulerTell();
+      const up = h.endpoint.isUp() && this.clusters.get(h.info.clusterId).up;
+      this.hosts.move(h, up ? 'active' : 'down', { why: 'set-aside-over' }, back);
+      back.send(this.scheduler());
     });
   }
 
-  /** Marks an endpoint's hosts (and maybe its cluster) up; returns the hosts the scheduler should learn of. */
-  private bringUp(e: Endpoint): HostInfo[] {
-    const c = this.cluster(e.clusterId);
-    const t = this.o.clock.nowS();
-    if (!c.up) {
-      c.up = true;
-      this.gridEvent({ kind: 'ADD_CLUSTER', cluster: c.id, behavior: 'real', offset: 0, timeS: t });
-    }
-    const infos: HostInfo[] = [];
+  /** Marks an endpoint's cluster up and its hosts that are joining or down active; `tell` gathers them for the scheduler. */
+  private bringUp(e: Endpoint, tell: SchedulerTell): void {
+    this.clusters.markUp(this.clusters.get(e.clusterId));
     for (const id of e.spec.hostIds) {
-      const h = this.host(id);
-      if (h.announced || h.setAside || h.leaving || h.left) continue;
-      h.announced = true;
-      this.hostAdded(h, t);
-      infos.push(h.info);
+      const h = this.hosts.get(id);
+      if (h.state.kind === 'joining' || h.state.kind === 'down') this.hosts.move(h, 'active', { why: 'answered' }, tell);
     }
-    return infos;
   }
 
   private endpointDown(e: Endpoint, reason: string): void {
     if (this.stopped) return;
-    const c = this.cluster(e.clusterId);
-    const t = this.o.clock.nowS();
+    const c = this.clusters.get(e.clusterId);
+    const retired = this.edits.isRetired(e);
     this.o.log({ kind: 'down', machine: e.spec.name, reason });
-    const lost: HostId[] = [];
+    const clusterLost = c.up && !c.endpoints.some((x) => x.isUp());
+    const cause = { why: clusterLost ? 'cluster-lost' : 'machine-lost' } as const;
+    const tell = new SchedulerTell();
     const lostHere: LostAttempt[] = [];
     for (const id of e.spec.hostIds) {
-      const h = this.host(id);
+      const h = this.hosts.get(id);
       const r = this.loseRunningWork(h, `host failed: ${reason}`);
       if (r) lostHere.push({ work: r.work, host: id, workKey: r.workKey });
-      if (h.announced) {
-        h.announced = false;
-        lost.push(id);
-        this.gridEvent({ kind: 'REMOVE_HOST', host: id, timeS: t });
-      }
-      if (this.retired.has(e)) {
-        h.leaving = false;
-        h.left = true;
-      }
+      // A removed machine's hosts have left, or leave now; the others that were offered are down.
+      if (h.state.kind === 'leaving') this.hosts.move(h, 'left', cause, tell);
+      else if (h.state.kind === 'active') this.hosts.move(h, 'down', cause, tell);
     }
-    const clusterLost = c.up && !c.endpoints.some((x) => x.isUp());
     // Outputs computed in the cluster and not yet back are lost with it, unless a machine comes back.
-    if (clusterLost) for (const [work, done] of this.computed) if (this.host(done.host).info.clusterId === c.id) lostHere.push({ work, host: done.host, workKey: done.workKey });
-    if (!this.retired.has(e)) this.lostAttempts.set(c.id, [...(this.lostAttempts.get(c.id) ?? []), ...lostHere]);
+    if (clusterLost) for (const [work, done] of this.works.computedIn(c.id)) lostHere.push({ work, host: done.host, workKey: done.workKey });
+    if (!retired) this.recovery.lostIn(c.id, lostHere);
     if (clusterLost) this.clusterDown(c);
-    else if (lost.length > 0 && this.events) this.events.sched_host_failed(lost);
-    if (this.retired.has(e)) this.settleRetirements(c);
+    else tell.send(this.events);
+    if (retired) this.edits.settle(c);
     else this.connections.reconnect(e);
   }
 
@@ -767,132 +556,42 @@ export class RealGridOS implements GridOS, InformationService {
    * sub-task ends in failure and the journal records a failure that is not final (it will be redone).
    * Returns that Work, or undefined when none was running.
    */
-  private loseRunningWork(h: HostState, reason: string): RunningWork | undefined {
+  private loseRunningWork(h: Host, reason: string): RunningWork | undefined {
     const r = h.running;
     if (!r) return undefined;
     h.running = undefined;
-    this.recordEnd(r.subtaskId, false);
-    this.journalNote({ type: 'failed', work: r.work, host: h.info.id, reason, final: false });
+    this.records.subtaskEnded(r.subtaskId, false);
+    this.records.journalNote({ type: 'failed', work: r.work, host: h.info.id, reason, final: false });
     return r;
   }
 
   /** The scheduler's view of a cluster goes down: its link, its stored files, its computed outputs. */
-  private clusterDown(c: ClusterState): void {
-    c.up = false;
-    c.epoch++;
-    c.stored.clear();
-    if (c.linkBusy) this.releaseLink(c, false);
+  private clusterDown(c: ClusterLink): void {
     // Outputs computed in this cluster but not yet brought back are lost with it.
-    for (const [work, done] of this.computed) if (this.host(done.host).info.clusterId === c.id) this.computed.delete(work);
-    this.gridEvent({ kind: 'REMOVE_CLUSTER', cluster: c.id, timeS: this.o.clock.nowS() });
+    const lost = this.works.computedIn(c.id);
+    this.clusters.markDown(c, undefined);
+    for (const [work] of lost) this.works.computed.delete(work);
     if (this.events) this.events.sched_disk_failed([c.id]);
   }
 
   /** A cluster whose machines are up but whose storage misbehaves: fail it, then offer it again later. */
-  private failCluster(c: ClusterState, reason: string): void {
+  private failCluster(c: ClusterLink, reason: string): void {
     this.o.log({ kind: 'down', machine: c.id, reason });
-    const t = this.o.clock.nowS();
-    const clusterHosts = c.endpoints.flatMap((e) => e.spec.hostIds.map((id) => this.host(id)));
+    const clusterHosts = c.endpoints.flatMap((e) => e.spec.hostIds.map((id) => this.hosts.get(id)));
+    const tell = new SchedulerTell();
     for (const h of clusterHosts) {
       const lostWork = this.loseRunningWork(h, `cluster failed: ${reason}`);
       if (lostWork) void h.endpoint.kill(lostWork.workKey).catch(() => undefined);
-      if (h.announced) {
-        h.announced = false;
-        this.gridEvent({ kind: 'REMOVE_HOST', host: h.info.id, timeS: t });
-      }
+      if (h.state.kind === 'active' || (h.state.kind === 'leaving' && h.state.offered)) this.hosts.move(h, h.state.kind === 'leaving' ? 'leaving' : 'down', { why: 'cluster-failed' }, tell);
     }
     this.clusterDown(c);
     // Their tasks are gone: a leaving host has nothing left to finish, so it leaves now.
-    for (const h of clusterHosts) this.afterTask(h);
+    for (const h of clusterHosts) this.edits.afterTask(h);
     this.connections.after(this.o.reconnectBaseS, () => {
-      const hosts = c.endpoints.filter((e) => e.isUp()).flatMap((e) => this.bringUp(e));
-      if (hosts.length > 0) this.scheduler().sched_new_host(hosts);
+      const back = new SchedulerTell();
+      for (const e of c.endpoints) if (e.isUp()) this.bringUp(e, back);
+      back.send(this.scheduler());
     });
-  }
-
-  /**
-   * The attempts lost in `e`'s cluster that have since exited 0 with all their outputs, found through `e`,
-   * which has just come back. Those still running on `e` are killed (they were re-planned), the others
-   * forgotten.
-   */
-  private async findLostAttemptsEnded(e: Endpoint): Promise<(LostAttempt & { outputs: OutputFacts[] })[]> {
-    const lost = this.lostAttempts.get(e.clusterId) ?? [];
-    this.lostAttempts.delete(e.clusterId);
-    if (!this.events?.sched_work_recovered) return [];
-    const found: (LostAttempt & { outputs: OutputFacts[] })[] = [];
-    await Promise.all(
-      lost.map(async (a) => {
-        if (!this.remaining.has(a.work) || this.computed.has(a.work)) return;
-        try {
-          if (!(await e.endedWell(a.workKey))) {
-            // Only on the machine that ran it (a process group id means nothing on another node), and not
-            // waited for: the kill gives the task a grace period, and the hosts need not wait for it.
-            if (e.spec.hostIds.includes(a.host)) void e.kill(a.workKey).catch(() => undefined);
-            return;
-          }
-          const outputs = await reportedOutputs(e, a.workKey, this.o.sweep.tasks[a.work]!.outputs.map((o) => o.path));
-          if (outputs) found.push({ ...a, outputs });
-        } catch {
-          // not found: the Work runs again, as planned
-        }
-      }),
-    );
-    return found;
-  }
-
-  /**
-   * Lost attempts of cluster `clusterId` that finished after all count as computed where they ran: the
-   * scheduler brings their outputs back. It must know the cluster up again: one of its hosts was offered
-   * since it went down.
-   */
-  private recover(clusterId: ClusterId, found: readonly (LostAttempt & { outputs: OutputFacts[] })[]): void {
-    if (found.length === 0 || ![...this.hosts.values()].some((h) => h.announced && h.info.clusterId === clusterId)) return;
-    for (const a of found) {
-      if (!this.remaining.has(a.work) || this.computed.has(a.work)) continue;
-      this.computed.set(a.work, { host: a.host, workKey: a.workKey, outputs: a.outputs });
-      this.journalNote({ type: 'done', work: a.work, host: a.host, outputs: a.outputs });
-      this.o.log({ kind: 'recovered', work: a.work, host: a.host });
-      this.scheduler().sched_work_recovered!([a.work], a.host);
-    }
-  }
-
-  /** A transfer's deadline on the cluster's link, from the median of its measured bandwidths. */
-  private transferDeadlineS(c: ClusterState, sizeBytes: number): number {
-    return transferDeadlineS(this.o.deadlines, sizeBytes, this.measured.medianBandwidthBps(c.id));
-  }
-
-  private recordStart(kind: SubtaskKind, resource: ResourceRef, extra: { work?: WorkId; file?: FileId; sizeBytes?: number }): number {
-    const id = this.nextSubtaskId++;
-    this.o.record({ type: 'start', t: this.o.clock.nowS(), id, kind, resource, ...extra });
-    return id;
-  }
-
-  private recordEnd(id: number, ok: boolean): void {
-    this.o.record({ type: 'end', t: this.o.clock.nowS(), id, ok });
-  }
-
-  private hostAdded(h: HostState, t: number): void {
-    const leaves = h.info.leavesAtS !== undefined ? { leavesAtS: h.info.leavesAtS } : {};
-    this.gridEvent({ kind: 'ADD_HOST', cluster: h.info.clusterId, host: h.info.id, behavior: 'real', offset: 0, arch: h.info.arch, ...leaves, timeS: t });
-  }
-
-  private gridEvent(event: GridEvent): void {
-    this.o.record({ type: 'grid', t: this.o.clock.nowS(), event });
-  }
-
-  /** Records `entry` in the journal (if any); resolves once it is on disk. A journal that cannot be written ends the run. */
-  private journaled(entry: JournalInput): Promise<void> {
-    const journal = this.o.journal;
-    if (!journal) return Promise.resolve();
-    return journal.append(entry).catch((err: unknown) => {
-      this.internalError(err); // an OriginWriteError (disk full...) stops the run as the origin's failure
-      throw err;
-    });
-  }
-
-  /** Records `entry` without waiting for it: nothing done next depends on it being on disk. */
-  private journalNote(entry: JournalInput): void {
-    void this.journaled(entry).catch(() => undefined);
   }
 
   /** A bug (ours or the scheduler's) surfaced in an asynchronous step: the run stops with it. */

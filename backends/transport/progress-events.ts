@@ -1,5 +1,6 @@
 // What a real run tells its user as it goes (`gridsweep run` prints one line per event): tasks done and
-// failed, inputs stored, machines down, up, joining and leaving, tasks collected or recovered, pilot jobs.
+// failed, inputs stored, machines down, up, joining and leaving, tasks collected, adopted or recovered, pilot
+// jobs.
 import type { FileId, WorkId } from '../../src/model/application.js';
 import type { ClusterId, HostId } from '../../src/model/grid.js';
 
@@ -18,6 +19,8 @@ export type ProgressEvent =
   /** A task that finished while no controller ran (a run killed, now resumed): its outputs collected and verified. */
   | { readonly kind: 'collected'; readonly work: WorkId; readonly host: HostId }
   /** A task lost with its machine's connection that finished meanwhile: found when the machine came back, not run again. */
-  | { readonly kind: 'recovered'; readonly work: WorkId; readonly host: HostId }
+  | { readonly kind: 'recovered'; readonly work: WorkId; readonly host: HostId; readonly adopted?: boolean }
+  /** A task lost with its machine's connection and still running when the machine answered again: adopted (its exit watched), not killed. */
+  | { readonly kind: 'adopted'; readonly work: WorkId; readonly host: HostId }
   /** A Slurm pilot job was submitted, started, or ended (`job` is '-' when none was submitted). */
   | { readonly kind: 'pilot'; readonly cluster: ClusterId; readonly job: string; readonly message: string };

@@ -49,7 +49,11 @@ function describeEvent(e: Exclude<RunLogEvent, { kind: 'start' }>): string {
     case 'collected':
       return `collected task ${e.work} on ${e.host}: it finished while gridsweep was not running`;
     case 'recovered':
-      return `recovered task ${e.work} on ${e.host}: it finished while the connection was down, not run again`;
+      return e.adopted
+        ? `recovered task ${e.work} on ${e.host}: adopted when the connection came back, it has finished; not run again`
+        : `recovered task ${e.work} on ${e.host}: it finished while the connection was down, not run again`;
+    case 'adopted':
+      return `adopted task ${e.work} on ${e.host}: still running when the connection came back; its exit is watched, it is not killed`;
     case 'pilot':
       return `pilot   ${e.cluster} job ${e.job}: ${e.message}`;
     case 'grid-edit':
