@@ -1,0 +1,239 @@
+// Runs a time-sharing experiment: every workload × offered load × seed × strategy configuration × MPL ×
+// slice, one simulation each (src/batch/timeshare), then writes results.json and results.csv (one row per
+// run), summary.md (means over seeds, as a Markdown table) and the plots (plots.ts). Runs go one after
+// another in this thread, in that nesting order; the files hold no timings, so the same spec gives the
+// same bytes.
+import { mkdirSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { simulateTimeshare } from '../../batch/timeshare/engine.js';
+import { rigidJob, type ParallelJob } from '../../batch/timeshare/job-structure.js';
+import { summarizeTimeshare } from '../../batch/timeshare/metrics.js';
+import { getTimeshareStrategy } from '../../batch/timeshare/registry.js';
+import { generateStructuredWorkload } from '../../batch/timeshare/workload-generator.js';
+import { SwfWorkload } from '../../batch/swf/workload.js';
+import { escapePointerToken } from '../../sweep/json-source.js';
+import { writeFileAtomicSync } from '../../util/atomic-write.js';
+import { InputError } from '../../util/diagnostics.js';
+import { wrongKind } from '../../formats/file-kind.js';
+import { timesharePlots } from './plots.js';
+import type { LoadedTimeshareExperiment, LoadedTimeshareStrategy, TimeshareWorkloadSource } from './spec.js';
+
+/** Shares of the CPUs' time over the run (Σ nodes × makespan = 1). */
+export interface ProfileShares {
+  readonly compute: number;
+  readonly spin: number;
+  readonly switch: number;
+  readonly interrupt: number;
+  readonly idle: number;
+}
+
+export const PROFILE_PARTS: readonly (keyof ProfileShares)[] = ['compute', 'spin', 'switch', 'interrupt', 'idle'];
+
+export interface TimeshareRow {
+  readonly workload: string;
+  /** null for an SWF workload (its arrivals are its own). */
+  readonly load: number | null;
+  readonly seed: number | null;
+  /** The configuration's name in the spec, and the strategy it runs. */
+  readonly config: string;
+  readonly strategy: string;
+  readonly mpl: number;
+  readonly sliceS: number;
+  readonly jobs: number;
+  readonly makespanS: number;
+  readonly meanResponseS: number;
+  readonly meanExecutionS: number;
+  readonly meanWaitS: number;
+  /** Mean over jobs of the pace of progress (1: never slowed). */
+  readonly meanPace: number;
+  readonly profile: ProfileShares;
+  readonly lossOfCpu: number;
+  readonly lossOfCapacity: number;
+  readonly schedulingSkewnessS: number;
+  readonly responseCv: number;
+  readonly classResponseCv: number;
+  readonly classMeanResponseS: Readonly<Record<string, number>>;
+  readonly events: number;
+  readonly messages: number;
+}
+
+export interface TimeshareExperimentResult {
+  readonly rows: readonly TimeshareRow[];
+  readonly written: readonly string[];
+}
+
+interface WorkloadInstance {
+  readonly workload: string;
+  readonly load: number | null;
+  readonly seed: number | null;
+  readonly jobs: readonly ParallelJob[];
+}
+
+function swfJobs(loaded: LoadedTimeshareExperiment, name: string, file: string): ParallelJob[] {
+  const path = isAbsolute(file) ? file : resolve(loaded.baseDir, file);
+  const wrong = wrongKind(path, ['swf'], 'an SWF workload');
+  if (wrong) throw new InputError([{ severity: 'error', pos: loaded.source.positionOf(`/workloads/${escapePointerToken(name)}/file`), message: `${file}: ${wrong.sentence}`, hint: 'name an SWF file (its jobs run as rigid jobs, one task per core)' }]);
+  const w = new SwfWorkload(path);
+  w.limitCores(loaded.spec.nodes);
+  const out: ParallelJob[] = [];
+  for (let j = w.next(); j !== undefined; j = w.next()) out.push(rigidJob(j));
+  return out;
+}
+
+function* instances(loaded: LoadedTimeshareExperiment, name: string, source: TimeshareWorkloadSource): Generator<WorkloadInstance> {
+  if ('file' in source) {
+    yield { workload: name, load: null, seed: null, jobs: swfJobs(loaded, name, source.file) };
+    return;
+  }
+  for (const load of loaded.loads) {
+    for (const seed of loaded.seeds) {
+      yield { workload: name, load, seed, jobs: generateStructuredWorkload({ ...source.generator, seed, nodes: loaded.spec.nodes, load }) };
+    }
+  }
+}
+
+/** The runs of an experiment, in the order they go. */
+export function runCount(loaded: LoadedTimeshareExperiment): number {
+  const perInstance = loaded.strategies.length * loaded.mpls.length * loaded.slices.length;
+  return Object.values(loaded.spec.workloads).reduce((n, w) => n + ('file' in w ? 1 : loaded.loads.length * loaded.seeds.length) * perInstance, 0);
+}
+
+function runCell(loaded: LoadedTimeshareExperiment, w: WorkloadInstance, s: LoadedTimeshareStrategy, mpl: number | null, slice: number | null): TimeshareRow {
+  const values = { ...s.values, ...(mpl === null ? {} : { mpl }), ...(slice === null ? {} : { slice }) };
+  const config = getTimeshareStrategy(s.strategy).configure(values);
+  const summary = summarizeTimeshare(simulateTimeshare(w.jobs, loaded.spec.nodes, config));
+  const p = summary.profile;
+  const total = p.computeS + p.spinS + p.switchS + p.interruptS + p.idleS;
+  const share = (x: number) => (total === 0 ? 0 : x / total);
+  return {
+    workload: w.workload,
+    load: w.load,
+    seed: w.seed,
+    config: s.name,
+    strategy: s.strategy,
+    mpl: config.mpl,
+    sliceS: config.sliceS,
+    jobs: summary.jobs,
+    makespanS: summary.makespanS,
+    meanResponseS: summary.meanResponseS,
+    meanExecutionS: summary.meanExecutionS,
+    meanWaitS: summary.meanWaitS,
+    meanPace: summary.perJob.length === 0 ? 1 : summary.perJob.reduce((a, j) => a + j.pace, 0) / summary.perJob.length,
+    profile: { compute: share(p.computeS), spin: share(p.spinS), switch: share(p.switchS), interrupt: share(p.interruptS), idle: share(p.idleS) },
+    lossOfCpu: summary.lossOfCpu,
+    lossOfCapacity: summary.lossOfCapacity,
+    schedulingSkewnessS: summary.schedulingSkewnessS,
+    responseCv: summary.responseCv,
+    classResponseCv: summary.classResponseCv,
+    classMeanResponseS: summary.classMeanResponseS,
+    events: summary.events,
+    messages: summary.messages,
+  };
+}
+
+export function runTimeshareExperiment(loaded: LoadedTimeshareExperiment, outDir: string, onRun: (row: TimeshareRow) => void = () => undefined): TimeshareExperimentResult {
+  mkdirSync(outDir, { recursive: true });
+  const rows: TimeshareRow[] = [];
+  for (const [name, source] of Object.entries(loaded.spec.workloads)) {
+    for (const w of instances(loaded, name, source)) {
+      for (const s of loaded.strategies) {
+        for (const mpl of loaded.mpls) {
+          for (const slice of loaded.slices) {
+            const row = runCell(loaded, w, s, mpl, slice);
+            rows.push(row);
+            onRun(row);
+          }
+        }
+      }
+    }
+  }
+  return { rows, written: writeResults(rows, loaded, outDir) };
+}
+
+/** Rows that differ only by seed, averaged: one per workload × load × configuration × MPL × slice, in first-seen order. */
+export interface TimeshareGroup {
+  readonly workload: string;
+  readonly load: number | null;
+  readonly config: string;
+  readonly strategy: string;
+  readonly mpl: number;
+  readonly sliceS: number;
+  readonly runs: number;
+  readonly meanResponseS: number;
+  readonly meanExecutionS: number;
+  readonly meanWaitS: number;
+  readonly makespanS: number;
+  readonly lossOfCpu: number;
+  readonly schedulingSkewnessS: number;
+  readonly profile: ProfileShares;
+}
+
+export function groupOverSeeds(rows: readonly TimeshareRow[]): TimeshareGroup[] {
+  const groups = new Map<string, TimeshareRow[]>();
+  for (const r of rows) {
+    const key = JSON.stringify([r.workload, r.load, r.config, r.mpl, r.sliceS]);
+    const list = groups.get(key) ?? [];
+    list.push(r);
+    groups.set(key, list);
+  }
+  return [...groups.values()].map((list) => {
+    const m = (f: (r: TimeshareRow) => number) => list.reduce((a, r) => a + f(r), 0) / list.length;
+    const first = list[0]!;
+    return {
+      workload: first.workload,
+      load: first.load,
+      config: first.config,
+      strategy: first.strategy,
+      mpl: first.mpl,
+      sliceS: first.sliceS,
+      runs: list.length,
+      meanResponseS: m((r) => r.meanResponseS),
+      meanExecutionS: m((r) => r.meanExecutionS),
+      meanWaitS: m((r) => r.meanWaitS),
+      makespanS: m((r) => r.makespanS),
+      lossOfCpu: m((r) => r.lossOfCpu),
+      schedulingSkewnessS: m((r) => r.schedulingSkewnessS),
+      profile: { compute: m((r) => r.profile.compute), spin: m((r) => r.profile.spin), switch: m((r) => r.profile.switch), interrupt: m((r) => r.profile.interrupt), idle: m((r) => r.profile.idle) },
+    };
+  });
+}
+
+const CSV_COLUMNS = ['workload', 'load', 'seed', 'config', 'strategy', 'mpl', 'slice_s', 'jobs', 'makespan_s', 'mean_response_s', 'mean_execution_s', 'mean_wait_s', 'mean_pace', 'compute', 'spin', 'switch', 'interrupt', 'idle', 'loss_of_cpu', 'loss_of_capacity', 'scheduling_skewness_s', 'response_cv', 'class_response_cv', 'events', 'messages'] as const;
+
+function csvCell(c: string | number | null): string {
+  if (c === null) return '';
+  return typeof c === 'string' && /[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : String(c);
+}
+
+function csvRow(r: TimeshareRow): string {
+  const p = r.profile;
+  return [r.workload, r.load, r.seed, r.config, r.strategy, r.mpl, r.sliceS, r.jobs, r.makespanS, r.meanResponseS, r.meanExecutionS, r.meanWaitS, r.meanPace, p.compute, p.spin, p.switch, p.interrupt, p.idle, r.lossOfCpu, r.lossOfCapacity, r.schedulingSkewnessS, r.responseCv, r.classResponseCv, r.events, r.messages].map(csvCell).join(',');
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}`;
+
+/** The means over seeds as a Markdown table (what docs/timesharing.md quotes). */
+export function summaryMarkdown(groups: readonly TimeshareGroup[]): string {
+  const head = '| workload | load | strategy | MPL | slice s | runs | mean response s | mean execution s | mean wait s | compute % | spin % | switch % | interrupt % | idle % | loss of CPU % |';
+  const sep = '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|';
+  const lines = groups.map((g) => {
+    const p = g.profile;
+    return `| ${g.workload} | ${g.load ?? '—'} | ${g.config} | ${g.mpl} | ${g.sliceS} | ${g.runs} | ${g.meanResponseS.toFixed(3)} | ${g.meanExecutionS.toFixed(3)} | ${g.meanWaitS.toFixed(3)} | ${pct(p.compute)} | ${pct(p.spin)} | ${pct(p.switch)} | ${pct(p.interrupt)} | ${pct(p.idle)} | ${pct(g.lossOfCpu)} |`;
+  });
+  return [head, sep, ...lines].join('\n') + '\n';
+}
+
+function writeResults(rows: readonly TimeshareRow[], loaded: LoadedTimeshareExperiment, outDir: string): string[] {
+  const groups = groupOverSeeds(rows);
+  const files: Array<[string, string]> = [
+    ['results.json', JSON.stringify({ timeshare: 1, name: loaded.spec.name ?? null, nodes: loaded.spec.nodes, rows }, null, 2) + '\n'],
+    ['results.csv', [CSV_COLUMNS.join(','), ...rows.map(csvRow)].join('\n') + '\n'],
+    ['summary.md', summaryMarkdown(groups)],
+    ...timesharePlots(groups, loaded.x),
+  ];
+  return files.map(([name, content]) => {
+    const path = join(outDir, name);
+    writeFileAtomicSync(path, content);
+    return path;
+  });
+}
