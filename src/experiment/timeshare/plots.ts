@@ -4,7 +4,7 @@
 // axis's last value (as in their Figure 9). Dimensions other than the axis that vary go into the labels.
 import { lineChart } from '../../plot/line-chart.js';
 import { stackedBarChart } from '../../plot/stacked-bar.js';
-import type { TimeshareGroup } from './run.js';
+import type { TimeshareGroup } from './rows.js';
 import type { PlotAxis } from './spec.js';
 
 const PART_LABELS = ['compute', 'spin', 'context switch', 'interrupt', 'idle'] as const;
