@@ -9,6 +9,7 @@ import experiment from '../../src/cli/commands/experiment.js';
 import { parseJsonSource } from '../../src/sweep/json-source.js';
 import { loadTimeshareExperiment } from '../../src/experiment/timeshare/spec.js';
 import { runCount, runTimeshareExperiment } from '../../src/experiment/timeshare/run.js';
+import { runTimeshareExperimentParallel } from '../../src/experiment/timeshare/parallel.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gridsweep-tsexp-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -77,16 +78,28 @@ describe('a time-sharing experiment', () => {
     }
   });
 
+  it('gives the same bytes on three worker threads, and reports the rows in order', async () => {
+    const seq = join(dir, 'seq');
+    const par = join(dir, 'par');
+    const order: string[] = [];
+    runTimeshareExperiment(load(SPEC), seq);
+    await runTimeshareExperimentParallel(load(SPEC), par, 3, (r) => order.push(`${r.workload} ${r.seed} ${r.config} ${r.mpl}`));
+    for (const f of ['results.json', 'results.csv', 'summary.md', 'response-mix.svg', 'profile-mix.svg']) {
+      expect(readFileSync(join(par, f), 'utf8')).toBe(readFileSync(join(seq, f), 'utf8'));
+    }
+    expect(order.slice(0, 5)).toEqual(['rigid null gang 1', 'rigid null gang 2', 'rigid null sb 1', 'rigid null sb 2', 'mix 1 gang 1']);
+  });
+
   it('runs from `gridsweep experiment`', async () => {
     const path = join(dir, 'cli.json');
     writeFileSync(path, JSON.stringify({ ...SPEC, workloads: { rigid: SPEC.workloads.rigid } }));
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     const err = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
-      expect(await experiment.run({ values: { out: join(dir, 'cli') }, positionals: [path] })).toBe(0);
+      expect(await experiment.run({ values: { out: join(dir, 'cli'), jobs: '2' }, positionals: [path] })).toBe(0);
       const printed = log.mock.calls.map((c) => String(c[0])).join('\n');
       expect(printed).toMatch(/^rigid\s+—\s+—\s+gang\s+2\s+1\s+4\.500\s+0\.0\s+0\.0$/m);
-      expect(String(err.mock.calls[0]![0])).toMatch(/4 time-sharing runs on 2 nodes/);
+      expect(String(err.mock.calls[0]![0])).toMatch(/4 time-sharing runs on 2 nodes, 2 worker thread\(s\)/);
     } finally {
       log.mockRestore();
       err.mockRestore();

@@ -12,7 +12,8 @@ import { loadExperimentSpec } from '../../experiment/spec.js';
 import { isBatchExperiment, loadBatchExperiment, readJsonSpec } from '../../batch/experiment/spec.js';
 import { runBatchExperiment, type BatchExperimentRow } from '../../batch/experiment/run.js';
 import { isTimeshareExperiment, loadTimeshareExperiment } from '../../experiment/timeshare/spec.js';
-import { runCount as timeshareRunCount, runTimeshareExperiment, type TimeshareRow } from '../../experiment/timeshare/run.js';
+import { runCount as timeshareRunCount, type TimeshareRow } from '../../experiment/timeshare/run.js';
+import { runTimeshareExperimentParallel } from '../../experiment/timeshare/parallel.js';
 import { matrixSize, runExperiment, type ExperimentProgress, type ExperimentSummary } from '../../experiment/run-experiment.js';
 import { defaultWorkerCount } from '../../experiment/pool.js';
 import { listHeuristics } from '../../scheduler/heuristics/registry.js';
@@ -82,7 +83,8 @@ const SPEC_HELP = [
   'It writes DIR/results.json and DIR/results.csv (one row per run: response, execution and wait times,',
   'the execution profile, loss of CPU, skewness), DIR/summary.md (means over seeds), and per workload',
   'DIR/response-W.svg (mean response time against load, MPL or slice — "x" picks — one line per',
-  'configuration) and DIR/profile-W.svg (the execution profile as stacked bars). See docs/timesharing.md.',
+  'configuration) and DIR/profile-W.svg (the execution profile as stacked bars); --jobs N runs N at a',
+  'time on worker threads (the same results). See docs/timesharing.md.',
 ].join('\n');
 
 /** Loads the heuristic plug-ins a specification lists (paths relative to it); returns their absolute paths. */
@@ -112,13 +114,13 @@ function runBatchSpec(specPath: string, outDir: string): number {
   return 0;
 }
 
-function runTimeshareSpec(specPath: string, outDir: string): number {
+async function runTimeshareSpec(specPath: string, outDir: string, jobs: number): Promise<number> {
   const loaded = loadTimeshareExperiment(readJsonSpec(specPath));
-  console.error(`${specPath}: ${timeshareRunCount(loaded)} time-sharing runs on ${loaded.spec.nodes} nodes → ${outDir}`);
+  console.error(`${specPath}: ${timeshareRunCount(loaded)} time-sharing runs on ${loaded.spec.nodes} nodes, ${jobs} worker thread(s) → ${outDir}`);
   console.log(`${'workload'.padEnd(14)} ${'load'.padStart(5)} ${'seed'.padStart(5)} ${'configuration'.padEnd(16)} ${'MPL'.padStart(4)} ${'slice s'.padStart(8)} ${'mean response s'.padStart(16)} ${'spin %'.padStart(7)} ${'idle %'.padStart(7)}`);
   const line = (r: TimeshareRow): string =>
     `${r.workload.padEnd(14)} ${String(r.load ?? '—').padStart(5)} ${String(r.seed ?? '—').padStart(5)} ${r.config.padEnd(16)} ${String(r.mpl).padStart(4)} ${String(r.sliceS).padStart(8)} ${r.meanResponseS.toFixed(3).padStart(16)} ${(100 * r.profile.spin).toFixed(1).padStart(7)} ${(100 * r.profile.idle).toFixed(1).padStart(7)}`;
-  const result = runTimeshareExperiment(loaded, outDir, (r) => console.log(line(r)));
+  const result = await runTimeshareExperimentParallel(loaded, outDir, jobs, (r) => console.log(line(r)));
   console.log(`wrote ${result.written.join(', ')}`);
   return 0;
 }
@@ -160,8 +162,7 @@ const command: Command = {
     expectFileKind(specPath, ['experiment-spec', 'batch-experiment-spec', 'timeshare-experiment-spec'], 'experiment', 'an experiment specification');
     if (isTimeshareExperiment(readJsonSpec(specPath))) {
       if (flagOption(args, 'dashboard')) throw new UsageError('a time-sharing experiment has no dashboard yet');
-      if (optionGiven(args, 'jobs')) printWarnings('experiment', ['--jobs has no effect on a time-sharing experiment (its runs go one after another); it is ignored']);
-      return runTimeshareSpec(specPath, outDir);
+      return runTimeshareSpec(specPath, outDir, numberOption(args, 'jobs', defaultWorkerCount(), { min: 1, max: 256, integer: true }));
     }
     if (isBatchExperiment(readJsonSpec(specPath))) {
       if (flagOption(args, 'dashboard')) throw new UsageError('a batch experiment has no dashboard yet');

@@ -16,7 +16,7 @@ import { writeFileAtomicSync } from '../../util/atomic-write.js';
 import { InputError } from '../../util/diagnostics.js';
 import { wrongKind } from '../../formats/file-kind.js';
 import { timesharePlots } from './plots.js';
-import type { LoadedTimeshareExperiment, LoadedTimeshareStrategy, TimeshareWorkloadSource } from './spec.js';
+import type { LoadedTimeshareExperiment, LoadedTimeshareStrategy } from './spec.js';
 import { groupOverSeeds, type TimeshareGroup, type TimeshareRow } from './rows.js';
 
 export { groupOverSeeds, PROFILE_PARTS, type ProfileShares, type TimeshareGroup, type TimeshareRow } from './rows.js';
@@ -44,22 +44,53 @@ function swfJobs(loaded: LoadedTimeshareExperiment, name: string, file: string):
   return out;
 }
 
-function* instances(loaded: LoadedTimeshareExperiment, name: string, source: TimeshareWorkloadSource): Generator<WorkloadInstance> {
-  if ('file' in source) {
-    yield { workload: name, load: null, seed: null, jobs: swfJobs(loaded, name, source.file) };
-    return;
-  }
-  for (const load of loaded.loads) {
-    for (const seed of loaded.seeds) {
-      yield { workload: name, load, seed, jobs: generateStructuredWorkload({ ...source.generator, seed, nodes: loaded.spec.nodes, load }) };
+/** One run: which workload instance, configuration, MPL and slice (plain values, so it can cross to a worker). */
+export interface TimeshareCell {
+  readonly workload: string;
+  readonly load: number | null;
+  readonly seed: number | null;
+  /** Index into loaded.strategies. */
+  readonly strategy: number;
+  readonly mpl: number | null;
+  readonly slice: number | null;
+}
+
+/** Every run of an experiment, in the order they go: workload × load × seed × configuration × MPL × slice. */
+export function timeshareCells(loaded: LoadedTimeshareExperiment): TimeshareCell[] {
+  const out: TimeshareCell[] = [];
+  for (const [name, source] of Object.entries(loaded.spec.workloads)) {
+    const instances: Array<[number | null, number | null]> = 'file' in source ? [[null, null]] : loaded.loads.flatMap((load) => loaded.seeds.map((seed): [number, number] => [load, seed]));
+    for (const [load, seed] of instances) {
+      loaded.strategies.forEach((_, strategy) => {
+        for (const mpl of loaded.mpls) for (const slice of loaded.slices) out.push({ workload: name, load, seed, strategy, mpl, slice });
+      });
     }
+  }
+  return out;
+}
+
+export function runCount(loaded: LoadedTimeshareExperiment): number {
+  return timeshareCells(loaded).length;
+}
+
+/** Builds the workload instance of a cell, keeping the last one (the cells of an instance come together). */
+export class WorkloadInstances {
+  private last: WorkloadInstance | undefined;
+  constructor(private readonly loaded: LoadedTimeshareExperiment) {}
+
+  of(cell: TimeshareCell): WorkloadInstance {
+    const l = this.last;
+    if (l !== undefined && l.workload === cell.workload && l.load === cell.load && l.seed === cell.seed) return l;
+    const source = this.loaded.spec.workloads[cell.workload]!;
+    const jobs = 'file' in source ? swfJobs(this.loaded, cell.workload, source.file) : generateStructuredWorkload({ ...source.generator, seed: cell.seed!, nodes: this.loaded.spec.nodes, load: cell.load! });
+    this.last = { workload: cell.workload, load: cell.load, seed: cell.seed, jobs };
+    return this.last;
   }
 }
 
-/** The runs of an experiment, in the order they go. */
-export function runCount(loaded: LoadedTimeshareExperiment): number {
-  const perInstance = loaded.strategies.length * loaded.mpls.length * loaded.slices.length;
-  return Object.values(loaded.spec.workloads).reduce((n, w) => n + ('file' in w ? 1 : loaded.loads.length * loaded.seeds.length) * perInstance, 0);
+/** One run of the experiment. */
+export function runTimeshareCell(loaded: LoadedTimeshareExperiment, cell: TimeshareCell, instances: WorkloadInstances): TimeshareRow {
+  return runCell(loaded, instances.of(cell), loaded.strategies[cell.strategy]!, cell.mpl, cell.slice);
 }
 
 function runCell(loaded: LoadedTimeshareExperiment, w: WorkloadInstance, s: LoadedTimeshareStrategy, mpl: number | null, slice: number | null): TimeshareRow {
@@ -95,23 +126,15 @@ function runCell(loaded: LoadedTimeshareExperiment, w: WorkloadInstance, s: Load
   };
 }
 
+/** Runs every cell in this thread, in order. */
 export function runTimeshareExperiment(loaded: LoadedTimeshareExperiment, outDir: string, onRun: (row: TimeshareRow) => void = () => undefined): TimeshareExperimentResult {
-  mkdirSync(outDir, { recursive: true });
-  const rows: TimeshareRow[] = [];
-  for (const [name, source] of Object.entries(loaded.spec.workloads)) {
-    for (const w of instances(loaded, name, source)) {
-      for (const s of loaded.strategies) {
-        for (const mpl of loaded.mpls) {
-          for (const slice of loaded.slices) {
-            const row = runCell(loaded, w, s, mpl, slice);
-            rows.push(row);
-            onRun(row);
-          }
-        }
-      }
-    }
-  }
-  return { rows, written: writeResults(rows, loaded, outDir) };
+  const instances = new WorkloadInstances(loaded);
+  const rows = timeshareCells(loaded).map((cell) => {
+    const row = runTimeshareCell(loaded, cell, instances);
+    onRun(row);
+    return row;
+  });
+  return { rows, written: writeTimeshareResults(rows, loaded, outDir) };
 }
 
 const CSV_COLUMNS = ['workload', 'load', 'seed', 'config', 'strategy', 'mpl', 'slice_s', 'jobs', 'makespan_s', 'mean_response_s', 'mean_execution_s', 'mean_wait_s', 'mean_pace', 'compute', 'spin', 'switch', 'interrupt', 'idle', 'loss_of_cpu', 'loss_of_capacity', 'scheduling_skewness_s', 'response_cv', 'class_response_cv', 'events', 'messages'] as const;
@@ -139,7 +162,9 @@ export function summaryMarkdown(groups: readonly TimeshareGroup[]): string {
   return [head, sep, ...lines].join('\n') + '\n';
 }
 
-function writeResults(rows: readonly TimeshareRow[], loaded: LoadedTimeshareExperiment, outDir: string): string[] {
+/** Writes results.json, results.csv, summary.md and the plots; returns their paths. */
+export function writeTimeshareResults(rows: readonly TimeshareRow[], loaded: LoadedTimeshareExperiment, outDir: string): string[] {
+  mkdirSync(outDir, { recursive: true });
   const groups = groupOverSeeds(rows);
   const files: Array<[string, string]> = [
     ['results.json', JSON.stringify({ timeshare: 1, name: loaded.spec.name ?? null, nodes: loaded.spec.nodes, rows }, null, 2) + '\n'],
