@@ -120,5 +120,22 @@ describe('time-sharing experiment specification errors', () => {
     expect(bad({ workloads: { rigid: { file: 'two.swf' } }, load: [0.5] })).toThrow(/\/load: no workload is generated/);
     expect(bad({ workloads: { m: { generator: { jobs: 2, classes: { comm: { iterations: [5, 2] } } } } } })).toThrow(/iterations must be \[min, max\]/);
     expect(bad({ workloads: { m: { generator: { jobs: 2, maxTasks: 4 } } } })).toThrow(/do not fit 2 nodes/);
+    expect(bad({ workloads: { r: { rigid: { jobs: 5, nodes: 2, coresPerNode: 2 } } } })).toThrow(/2 × 2 cores do not fit 2 nodes/);
+    expect(bad({ workloads: { r: { rigid: { jobs: 5, nodes: 2 } } } })).toThrow(/bad\.json:\d+:\d+.*coresPerNode/s);
+  });
+});
+
+describe('a generated rigid batch workload', () => {
+  it('keeps its own load unless "load" is swept, one instance per seed', () => {
+    const spec = { timeshare: 1, nodes: 4, strategies: { gang: { strategy: 'gang', slice: 60 } }, workloads: { r: { rigid: { jobs: 30, nodes: 2, coresPerNode: 2, load: 0.8 } } }, mpl: [1, 3], seeds: [1, 2] };
+    const own = runTimeshareExperiment(load(spec, 'rigid.json'), join(dir, 'rigid'));
+    expect(own.rows.map((r) => [r.load, r.seed, r.mpl])).toEqual([[null, 1, 1], [null, 1, 3], [null, 2, 1], [null, 2, 3]]);
+    for (const r of own.rows) expect(r.jobs).toBe(30);
+    const swept = runTimeshareExperiment(load({ ...spec, load: [0.4, 0.9] }, 'rigid2.json'), join(dir, 'rigid2'));
+    expect(swept.rows.map((r) => r.load)).toEqual([0.4, 0.4, 0.4, 0.4, 0.9, 0.9, 0.9, 0.9]);
+    const at = (l: number, m: number) => swept.rows.filter((r) => r.load === l && r.mpl === m).reduce((a, r) => a + r.meanWaitS, 0);
+    // More load, longer waits; more rows, shorter waits.
+    expect(at(0.9, 1)).toBeGreaterThan(at(0.4, 1));
+    expect(at(0.9, 3)).toBeLessThan(at(0.9, 1));
   });
 });

@@ -11,6 +11,7 @@ import { summarizeTimeshare } from '../../batch/timeshare/metrics.js';
 import { getTimeshareStrategy } from '../../batch/timeshare/registry.js';
 import { generateStructuredWorkload } from '../../batch/timeshare/workload-generator.js';
 import { SwfWorkload } from '../../batch/swf/workload.js';
+import { generateWorkload } from '../../batch/workload-generator.js';
 import { escapePointerToken } from '../../sweep/json-source.js';
 import { writeFileAtomicSync } from '../../util/atomic-write.js';
 import { InputError } from '../../util/diagnostics.js';
@@ -59,7 +60,9 @@ export interface TimeshareCell {
 export function timeshareCells(loaded: LoadedTimeshareExperiment): TimeshareCell[] {
   const out: TimeshareCell[] = [];
   for (const [name, source] of Object.entries(loaded.spec.workloads)) {
-    const instances: Array<[number | null, number | null]> = 'file' in source ? [[null, null]] : loaded.loads.flatMap((load) => loaded.seeds.map((seed): [number, number] => [load, seed]));
+    // A generated rigid workload keeps its own load unless the experiment sweeps "load".
+    const loads: readonly (number | null)[] = 'rigid' in source && loaded.spec.load === undefined ? [null] : loaded.loads;
+    const instances: Array<[number | null, number | null]> = 'file' in source ? [[null, null]] : loads.flatMap((load) => loaded.seeds.map((seed): [number | null, number] => [load, seed]));
     for (const [load, seed] of instances) {
       loaded.strategies.forEach((_, strategy) => {
         for (const mpl of loaded.mpls) for (const slice of loaded.slices) out.push({ workload: name, load, seed, strategy, mpl, slice });
@@ -82,7 +85,12 @@ export class WorkloadInstances {
     const l = this.last;
     if (l !== undefined && l.workload === cell.workload && l.load === cell.load && l.seed === cell.seed) return l;
     const source = this.loaded.spec.workloads[cell.workload]!;
-    const jobs = 'file' in source ? swfJobs(this.loaded, cell.workload, source.file) : generateStructuredWorkload({ ...source.generator, seed: cell.seed!, nodes: this.loaded.spec.nodes, load: cell.load! });
+    const jobs =
+      'file' in source
+        ? swfJobs(this.loaded, cell.workload, source.file)
+        : 'rigid' in source
+          ? [...generateWorkload({ ...source.rigid, ...(cell.load === null ? {} : { load: cell.load }) }, cell.seed!)].map(rigidJob)
+          : generateStructuredWorkload({ ...source.generator, seed: cell.seed!, nodes: this.loaded.spec.nodes, load: cell.load! });
     this.last = { workload: cell.workload, load: cell.load, seed: cell.seed, jobs };
     return this.last;
   }

@@ -9,11 +9,17 @@ import { COMM_PATTERNS } from '../../batch/timeshare/job-structure.js';
 import { checkAgainstSchema, compileSchema } from '../../sweep/schema-check.js';
 import { escapePointerToken, type JsonSource } from '../../sweep/json-source.js';
 import { InputError, type Diagnostic } from '../../util/diagnostics.js';
+import type { WorkloadSpec } from '../../batch/workload-generator.js';
+import { workloadSpecDiagnostics } from '../../batch/workload-schema.js';
 
 /** A generated workload: the generator's parameters less seed, nodes and load (the experiment's dimensions). */
 export type TimeshareGeneratorSpec = Omit<StructuredWorkloadSpec, 'seed' | 'nodes' | 'load'>;
 
-export type TimeshareWorkloadSource = { readonly file: string } | { readonly generator: TimeshareGeneratorSpec };
+/**
+ * A file (SWF, rigid jobs), a generated structured mix, or a generated rigid batch workload (the batch
+ * workload generator's parameters: `gridsweep generate swf`; its cores map onto single-CPU nodes).
+ */
+export type TimeshareWorkloadSource = { readonly file: string } | { readonly generator: TimeshareGeneratorSpec } | { readonly rigid: WorkloadSpec };
 
 /** A named strategy configuration: the strategy and values for its parameters (the rest take defaults). */
 export type StrategyConfigSpec = { readonly strategy: string } & Readonly<Record<string, number | string>>;
@@ -113,11 +119,12 @@ function schema(): object {
       workloads: {
         type: 'object',
         minProperties: 1,
-        description: 'named workloads: {"generator": {"jobs": N, ...}} or {"file": "W.swf"}',
+        description: 'named workloads: {"generator": {"jobs": N, ...}}, {"rigid": {"jobs": N, "nodes": N, "coresPerNode": N, ...}} or {"file": "W.swf"}',
         additionalProperties: {
           oneOf: [
             { type: 'object', required: ['file'], additionalProperties: false, properties: { file: { type: 'string', minLength: 1 } } },
             { type: 'object', required: ['generator'], additionalProperties: false, properties: { generator } },
+            { type: 'object', required: ['rigid'], additionalProperties: false, properties: { rigid: { type: 'object' } } },
           ],
         },
       },
@@ -179,6 +186,16 @@ export function loadTimeshareExperiment(source: JsonSource): LoadedTimeshareExpe
   }
   let generated = false;
   for (const [name, w] of Object.entries(spec.workloads)) {
+    if ('rigid' in w) {
+      generated = true;
+      const at = `/workloads/${escapePointerToken(name)}/rigid`;
+      const found = workloadSpecDiagnostics(source, at, w.rigid);
+      problems.push(...found);
+      if (found.length === 0 && w.rigid.nodes * w.rigid.coresPerNode > spec.nodes) {
+        problems.push({ severity: 'error', pos: source.positionOf(at), message: `${at}: ${w.rigid.nodes} × ${w.rigid.coresPerNode} cores do not fit ${spec.nodes} nodes (one core per node)`, hint: 'lower nodes/coresPerNode or raise "nodes"' });
+      }
+      continue;
+    }
     if (!('generator' in w)) continue;
     generated = true;
     const at = `/workloads/${escapePointerToken(name)}/generator`;
