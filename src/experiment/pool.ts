@@ -50,9 +50,9 @@ export function siblingModule(name: string): string {
   return new URL(`./${name}${RUNNING_FROM_SOURCES ? '.ts' : '.js'}`, import.meta.url).href;
 }
 
-/** From sources (tests), a worker must first register tsx to load TypeScript; built, it loads worker.js. */
-function workerUrl(): URL {
-  const worker = siblingModule('worker');
+/** From sources (tests), a worker must first register tsx to load TypeScript; built, it loads NAME.js (a module beside this file). */
+export function workerUrl(name = 'worker'): URL {
+  const worker = siblingModule(name);
   if (!RUNNING_FROM_SOURCES) return new URL(worker);
   const api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/index\.cjs$/, 'index.mjs')).href;
   const boot = `import { register } from ${JSON.stringify(api)}; register(); await import(${JSON.stringify(worker)});`;

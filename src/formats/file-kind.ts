@@ -35,6 +35,7 @@ export type FileKind =
   | 'sweep'
   | 'experiment-spec'
   | 'batch-experiment-spec'
+  | 'timeshare-experiment-spec'
   | 'mcell-spec'
   | 'ins2d-spec'
   | 'grid-spec'
@@ -63,6 +64,7 @@ export const FILE_KINDS: Readonly<Record<Exclude<FileKind, 'unknown'>, { readonl
   sweep: { what: 'a sweep file', takenBy: '`gridsweep run FILE --grid REALGRID.json` or `gridsweep describe FILE`' },
   'experiment-spec': { what: 'an experiment specification', takenBy: '`gridsweep experiment FILE`' },
   'batch-experiment-spec': { what: 'a batch experiment specification', takenBy: '`gridsweep experiment FILE`' },
+  'timeshare-experiment-spec': { what: 'a time-sharing experiment specification', takenBy: '`gridsweep experiment FILE`' },
   'mcell-spec': { what: 'an mcell generator specification', takenBy: '`gridsweep generate mcell FILE -o OUT.app`' },
   'ins2d-spec': { what: 'an ins2d generator specification', takenBy: '`gridsweep generate ins2d FILE -o OUT.app`' },
   'grid-spec': { what: 'a grid generator specification', takenBy: '`gridsweep generate grid FILE -o OUT.grid`' },
@@ -127,6 +129,7 @@ function jsonKind(text: string, whole: boolean): FileKind {
   if (has('traceEvents')) return 'chrome-trace';
   if (has('header') && has('rows')) return 'experiment-results';
   if (has('realgrid')) return 'real-grid';
+  if (has('timeshare') && has('workloads')) return 'timeshare-experiment-spec';
   if (has('batch') && has('workloads')) return 'batch-experiment-spec';
   if (has('heuristics') || (has('grids') && has('applications'))) return 'experiment-spec';
   if (has('sweep') && (has('command') || has('parameters'))) return 'sweep';

@@ -21,6 +21,8 @@ export interface StackedBarOptions {
   readonly unit?: string;
   readonly width?: number;
   readonly height?: number;
+  /** Colours per part; default the palette in order. */
+  readonly colors?: readonly string[];
 }
 
 export function stackedBarChart(o: StackedBarOptions): string {
@@ -52,11 +54,11 @@ export function stackedBarChart(o: StackedBarOptions): string {
       below += share;
       if (share === 0) return;
       segments.push(
-        el('rect', { x, y: y1, width: barWidth, height: Math.max(0, y0 - y1), fill: seriesStyle(p).color, stroke: 'white', 'stroke-width': 0.5, class: 'segment', 'data-part': o.parts[p]!, 'data-share': share.toFixed(4) }, el('title', {}, escapeXml(`${b.label}: ${o.parts[p]} ${fmt(share)} % (${fmt(v)}${unit})`))),
+        el('rect', { x, y: y1, width: barWidth, height: Math.max(0, y0 - y1), fill: o.colors?.[p] ?? seriesStyle(p).color, stroke: 'white', 'stroke-width': 0.5, class: 'segment', 'data-part': o.parts[p]!, 'data-share': share.toFixed(4) }, el('title', {}, escapeXml(`${b.label}: ${o.parts[p]} ${fmt(share)} % (${fmt(v)}${unit})`))),
       );
     });
     body.push(el('g', { class: 'bar', 'data-bar': b.label }, segments));
   });
-  body.push(legend(area.left + area.width + 20, area.top, [...o.parts].map((name, p) => ({ label: name, color: seriesStyle(p).color, marker: 'box' as const })).reverse()));
+  body.push(legend(area.left + area.width + 20, area.top, [...o.parts].map((name, p) => ({ label: name, color: o.colors?.[p] ?? seriesStyle(p).color, marker: 'box' as const })).reverse()));
   return svgDocument(width, height, body, o.title);
 }

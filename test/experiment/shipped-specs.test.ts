@@ -6,6 +6,8 @@ import { parseExperimentSpec, substituteVariables } from '../../src/experiment/s
 import { absolutize, loadApplicationInput, loadGridInput } from '../../src/experiment/inputs.js';
 import { listHeuristics } from '../../src/scheduler/heuristics/registry.js';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
+import { parseJsonSource } from '../../src/sweep/json-source.js';
+import { isTimeshareExperiment, loadTimeshareExperiment } from '../../src/experiment/timeshare/spec.js';
 
 const dir = join(PACKAGE_ROOT, 'experiments');
 const specs = readdirSync(dir).filter((f) => f.endsWith('.json'));
@@ -15,6 +17,13 @@ describe('shipped experiment specifications', () => {
   for (const file of specs) {
     it(file, () => {
       const path = join(dir, file);
+      const source = parseJsonSource(readFileSync(path, 'utf8'), path);
+      if (isTimeshareExperiment(source)) {
+        // A time-sharing experiment: checked, every strategy configuration fits every MPL and slice.
+        const t = loadTimeshareExperiment(source);
+        expect(t.strategies.length).toBeGreaterThan(0);
+        return;
+      }
       const l = parseExperimentSpec(readFileSync(path, 'utf8'), path, listHeuristics());
       expect(l.heuristics.length).toBeGreaterThan(0);
       for (const sweep of l.sweepValues) {

@@ -11,6 +11,9 @@ import { flagOption, numberOption, optionGiven, stringOption } from '../args.js'
 import { loadExperimentSpec } from '../../experiment/spec.js';
 import { isBatchExperiment, loadBatchExperiment, readJsonSpec } from '../../batch/experiment/spec.js';
 import { runBatchExperiment, type BatchExperimentRow } from '../../batch/experiment/run.js';
+import { isTimeshareExperiment, loadTimeshareExperiment } from '../../experiment/timeshare/spec.js';
+import { runCount as timeshareRunCount, type TimeshareRow } from '../../experiment/timeshare/run.js';
+import { runTimeshareExperimentParallel } from '../../experiment/timeshare/parallel.js';
 import { matrixSize, runExperiment, type ExperimentProgress, type ExperimentSummary } from '../../experiment/run-experiment.js';
 import { defaultWorkerCount } from '../../experiment/pool.js';
 import { listHeuristics } from '../../scheduler/heuristics/registry.js';
@@ -64,6 +67,25 @@ const SPEC_HELP = [
   'DIR/bounded-slowdown.svg and DIR/queue-size.svg (one box per dispatcher, policy/allocator), and with a',
   'mesh or torus DIR/pairwise-hops.svg and DIR/pieces.svg (allocation quality). Combinations that cannot',
   'run (a contiguous allocator under conservative, a bag allocator on a mesh) are skipped and listed.',
+  '',
+  'A time-sharing experiment (gang scheduling and dynamic coscheduling of parallel jobs with a structure:',
+  'every workload × load × seed × strategy configuration × MPL × slice) is JSON with "timeshare": 1:',
+  '  {',
+  '    "timeshare": 1,',
+  '    "nodes": 32,',
+  '    "strategies": { "gang": { "strategy": "gang", "slice": 0.2, "context-switch": 0.002 },',
+  '                    "sb": { "strategy": "spin-block", "spin": 0.0002 } },',
+  '    "workloads": { "comm": { "generator": { "jobs": 100, "mix": { "comm": 1 } } },',
+  '                   "seth": { "file": "seth.swf" },      (SWF jobs run as rigid jobs)',
+  '                   "batch": { "rigid": { "jobs": 2000, "nodes": 16, "coresPerNode": 4 } } },',
+  '    "load": [0.5, 0.7, 0.9], "mpl": [2, 4], "slice": [0.1],  (optional dimensions)',
+  '    "seeds": [1, 2, 3]                        (optional, default [1]; generated workloads only)',
+  '  }',
+  'It writes DIR/results.json and DIR/results.csv (one row per run: response, execution and wait times,',
+  'the execution profile, loss of CPU, skewness), DIR/summary.md (means over seeds), and per workload',
+  'DIR/response-W.svg (mean response time against load, MPL or slice — "x" picks — one line per',
+  'configuration) and DIR/profile-W.svg (the execution profile as stacked bars); --jobs N runs N at a',
+  'time on worker threads (the same results). See docs/timesharing.md.',
 ].join('\n');
 
 /** Loads the heuristic plug-ins a specification lists (paths relative to it); returns their absolute paths. */
@@ -93,6 +115,17 @@ function runBatchSpec(specPath: string, outDir: string): number {
   return 0;
 }
 
+async function runTimeshareSpec(specPath: string, outDir: string, jobs: number): Promise<number> {
+  const loaded = loadTimeshareExperiment(readJsonSpec(specPath));
+  console.error(`${specPath}: ${timeshareRunCount(loaded)} time-sharing runs on ${loaded.spec.nodes} nodes, ${jobs} worker thread(s) → ${outDir}`);
+  console.log(`${'workload'.padEnd(14)} ${'load'.padStart(5)} ${'seed'.padStart(5)} ${'configuration'.padEnd(16)} ${'MPL'.padStart(4)} ${'slice s'.padStart(8)} ${'mean response s'.padStart(16)} ${'spin %'.padStart(7)} ${'idle %'.padStart(7)}`);
+  const line = (r: TimeshareRow): string =>
+    `${r.workload.padEnd(14)} ${String(r.load ?? '—').padStart(5)} ${String(r.seed ?? '—').padStart(5)} ${r.config.padEnd(16)} ${String(r.mpl).padStart(4)} ${String(r.sliceS).padStart(8)} ${r.meanResponseS.toFixed(3).padStart(16)} ${(100 * r.profile.spin).toFixed(1).padStart(7)} ${(100 * r.profile.idle).toFixed(1).padStart(7)}`;
+  const result = await runTimeshareExperimentParallel(loaded, outDir, jobs, (r) => console.log(line(r)));
+  console.log(`wrote ${result.written.join(', ')}`);
+  return 0;
+}
+
 /** The dashboard of an experiment: matrix progress above, the runs being simulated below. */
 async function startExperimentDashboard(title: string, jobs: number, address: { port: number; host: string }): Promise<{ dashboard: Dashboard; lanes: ExperimentLanes }> {
   const dashboard = await startCommandDashboard({ sources: [], title, ...address });
@@ -112,7 +145,7 @@ function printSummary(summary: ExperimentSummary): void {
 
 const command: Command = {
   name: 'experiment',
-  summary: 'run a matrix of simulations (heuristics × strategies × grids × applications × seeds), cached; or of batch policies on SWF workloads',
+  summary: 'run a matrix of simulations (heuristics × strategies × grids × applications × seeds), cached; or of batch policies on SWF workloads; or of time-sharing strategies',
   usage: 'gridsweep experiment SPEC.json [--out DIR] [--jobs N] [--dashboard [--port N] [--host ADDR]]',
   details: SPEC_HELP,
   options: {
@@ -127,7 +160,11 @@ const command: Command = {
   async run(args) {
     const specPath = args.positionals[0]!;
     const outDir = stringOption(args, 'out') ?? join('results', basename(specPath).replace(/\.json$/i, ''));
-    expectFileKind(specPath, ['experiment-spec', 'batch-experiment-spec'], 'experiment', 'an experiment specification');
+    expectFileKind(specPath, ['experiment-spec', 'batch-experiment-spec', 'timeshare-experiment-spec'], 'experiment', 'an experiment specification');
+    if (isTimeshareExperiment(readJsonSpec(specPath))) {
+      if (flagOption(args, 'dashboard')) throw new UsageError('a time-sharing experiment has no dashboard yet');
+      return runTimeshareSpec(specPath, outDir, numberOption(args, 'jobs', defaultWorkerCount(), { min: 1, max: 256, integer: true }));
+    }
     if (isBatchExperiment(readJsonSpec(specPath))) {
       if (flagOption(args, 'dashboard')) throw new UsageError('a batch experiment has no dashboard yet');
       if (optionGiven(args, 'jobs')) printWarnings('experiment', ['--jobs has no effect on a batch experiment (its trace runs go one after another); it is ignored']);
