@@ -23,8 +23,12 @@ const APP_PATH = join(PACKAGE_ROOT, 'apps/appendix-b.app');
 const MAX_EVENTS = 3000;
 /** Events per engine step: how often the budget is checked. */
 const STEP_EVENTS = 100;
-/** Wall time a run may take before it is stopped. */
-const MAX_RUN_MS = 1000;
+/**
+ * Wall time a run may take before it is stopped. One case of seed 31 plans at every event (a Work stays
+ * todo) and had simulated only about 3e5 s after 1 s on a loaded 2-core machine: 3 s keeps such a run well
+ * past MIN_SIMULATED_AT_BUDGET_S on a slower one.
+ */
+const MAX_RUN_MS = 3000;
 const HEURISTICS = ['xsufferage', 'workqueue', 'minmin'];
 
 /** Numbers a mutation may write: ordinary, degenerate, long, at the 2^53 limit, beyond it, not finite. */
@@ -152,8 +156,8 @@ describe('fuzzing simulate over the appendix example', () => {
       if (outcome === 'budget') stoppedAtS.push(lastS);
       rmSync(join(root, `case-${i}`), { recursive: true, force: true });
     }
-    // Seen with seed 31: 135 refused, 59 finished, 0 stuck, 6 stopped at the budget (between 3e5 and 1e6 s
-    // simulated: where a run stops depends on the wall-time bound as well).
+    // Seen with seed 31: 135 refused, 59 finished, 0 stuck, 6 stopped at the budget (between 8.5e5 and
+    // 9.2e5 s simulated).
     // Both main outcomes occur, or the mutations are not exercising the parsers and the simulator.
     expect(counts['input-error']).toBeGreaterThan(20);
     expect(counts.finished).toBeGreaterThan(20);
