@@ -7,4 +7,6 @@
 // 3: EASY backfilling counts the cores of every running job expected to end at the shadow time (it counted
 //    only the first that made the head job fit); batch clusters under EASY start some jobs earlier. A batch
 //    cluster's utilization counts the jobs still running when the simulation ends.
-export const RESULTS_VERSION = 3;
+// 4: a periodic scheduling event that finds no Work to do and none queued runs no plan (scheduler.ts): fewer
+//    plan calls (planCalls, the run record's plan events); the link FIFOs are no longer re-sorted then.
+export const RESULTS_VERSION = 4;

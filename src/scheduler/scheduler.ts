@@ -9,6 +9,13 @@
 //    re-plan waits, idle, for the next scheduling event);
 //  - when do_schedule() finds a host with an empty FIFO (Fig. 10 line 9), unless that host got nothing from
 //    the last plan (nothing would change), nothing is left to plan, or a plan already ran at this instant.
+// A periodic event (the timer) that finds no Work to do and none queued on a host (every Work running,
+// computed, on its way back, done or given up) is skipped: no plan runs, none is counted or recorded, and
+// the timer is set again one interval later. The skip still does what an empty plan would have done to the
+// scheduler's own state: S2/S3 compare their prediction with what runs, adapt the interval and predict what
+// runs now; Δ is worked out for the planning state; a host that joined without a re-plan stops waiting.
+// What it does not do: re-sort the link FIFOs (a plan orders the outputs waiting there by the chart's
+// estimated starts; they keep their order). So a long computation costs a timer per interval, not a plan.
 // The other strategies of Berman et al. 1999, §5.2 and §5.6 (quality of information, running estimates, Δ, task-space
 // reduction, link order) are options too; each is described in its file under strategies/.
 // Requests are coalesced through a timer due now, which the clock runs after every other event of the
@@ -31,7 +38,7 @@ import { makePlan, type PlanOutput, type RunningOn } from './planner.js';
 import { LinkQueue, PendingWorks, WaitingHead, type ClusterState, type HostState, type LinkItem, type RunningSubtask, type WorkState, type WorkStatus } from './state.js';
 import { DeltaController } from './strategies/delta.js';
 import { maySkipOutput, type LinkOrderRule } from './strategies/link-order.js';
-import { IntervalController } from './strategies/plan-events.js';
+import { IntervalController, type PlannedSlot } from './strategies/plan-events.js';
 import { planLimits } from './strategies/plan-fill.js';
 import { Beliefs } from './strategies/quality.js';
 import { checkStrategies } from './strategies/registry.js';
@@ -546,18 +553,9 @@ export class Scheduler implements SchedulerEvents {
     if (this.periodicTimer !== null) clock.cancel(this.periodicTimer);
     this.periodicTimer = null;
     const upHosts = this.hostOrder.filter((h) => h.up);
-    const computing = new Map<HostId, WorkId>();
-    for (const h of upHosts) if (h.running !== null) computing.set(h.info.id, h.running.workId);
-    const intervalS = this.intervals.update(nowS, computing);
+    const intervalS = this.intervals.update(nowS, computingOn(upHosts));
     let nextPlanS: number | null = null;
-    if (upHosts.length > 0 && Number.isFinite(intervalS) && intervalS > 0) {
-      nextPlanS = nowS + intervalS;
-      this.periodicTimer = clock.at(nextPlanS, () => {
-        this.periodicTimer = null;
-        if (this.planPending) this.replanAfterMerge = true;
-        else this.doPlan();
-      });
-    }
+    if (upHosts.length > 0 && Number.isFinite(intervalS) && intervalS > 0) nextPlanS = this.armPeriodic(nowS + intervalS);
     const cpuStart = performance.now();
     this.truncateFifos(upHosts);
     // The plan looks up port (3)'s storage for the files it reads (input.storedFiles); only the shared-files
@@ -631,6 +629,44 @@ export class Scheduler implements SchedulerEvents {
       this.merge(plan);
     }
     this.doSchedule();
+  }
+
+  /** The periodic scheduling event t(i+1) (S1, S2, S3) at `atS`; returns `atS`. */
+  private armPeriodic(atS: number): number {
+    this.periodicTimer = this.deps.clock.at(atS, () => {
+      this.periodicTimer = null;
+      if (this.planPending) this.replanAfterMerge = true;
+      else if (this.statusCount.todo + this.statusCount.queued === 0) this.skipPlan();
+      else this.doPlan();
+    });
+    return atS;
+  }
+
+  /**
+   * A periodic scheduling event with no Work to do and none queued (the file header's rule): no plan runs.
+   * The event still counts as the one a host that joined without a re-plan waits for.
+   */
+  private skipPlan(): void {
+    if (this.isFinished()) return;
+    const nowS = this.deps.clock.nowS();
+    const upHosts = this.hostOrder.filter((h) => h.up);
+    for (const host of upHosts) host.awaitingPlan = false;
+    let intervalS = this.intervals.currentS;
+    if (this.options.planEvents !== 'constant') {
+      // S2/S3 observe and predict as the empty plan would have: the prediction is what runs now.
+      intervalS = this.intervals.update(nowS, computingOn(upHosts));
+      const slots = new Map<HostId, PlannedSlot[]>();
+      for (const host of upHosts) {
+        if (!this.clusters.get(host.info.clusterId)!.up) continue;
+        const running = host.running;
+        const on: RunningOn = { kind: 'host', hostId: host.info.id };
+        slots.set(host.info.id, running === null ? [] : [{ workId: running.workId, startS: running.startS, endS: this.runningEndS(running, on) }]);
+      }
+      this.intervals.predict(slots);
+    }
+    const armed = upHosts.length > 0 && Number.isFinite(intervalS) && intervalS > 0;
+    if (armed) this.armPeriodic(nowS + intervalS);
+    this.lastDeltaS = this.delta.deltaS(armed ? intervalS : 0);
   }
 
   /**
@@ -846,4 +882,11 @@ function compareStrings(a: string, b: string): number {
 /** Host order: cluster id, then host id (plain string order, independent of locale). */
 function compareHosts(a: HostState, b: HostState): number {
   return compareStrings(a.info.clusterId, b.info.clusterId) || compareStrings(a.info.id, b.info.id);
+}
+
+/** Host → the Work it computes, for the up hosts computing one. */
+function computingOn(upHosts: readonly HostState[]): Map<HostId, WorkId> {
+  const computing = new Map<HostId, WorkId>();
+  for (const h of upHosts) if (h.running !== null) computing.set(h.info.id, h.running.workId);
+  return computing;
 }
