@@ -8,43 +8,14 @@ import { MinHeap } from '../../util/min-heap.js';
 import { NicQueues, wireTimeS } from './interconnect.js';
 import { GangMatrix } from './gang-matrix.js';
 import { receivesCount, receivesFrom, sendsTo, validateJob, type ParallelJob } from './job-structure.js';
-import { CpuNode, EPS_S, type ExecutionProfile, type SegmentSink } from './node.js';
+import { CpuNode, EPS_S } from './node.js';
+import { rigidGangApplies, simulateRigidGang } from './rigid-gang.js';
+import { jobOutcome, type SimulationOptions, type TimeshareObserver, type TimeshareRun } from './run-result.js';
+import { StallGuard } from './stall-guard.js';
 import type { SchedulerConfig } from './strategies/strategy.js';
 import { Task, type JobRun } from './task.js';
 
-/** Told of what the engine does, for the schedule checker and traces. */
-export interface TimeshareObserver extends SegmentSink {
-  placed?(task: Task, atS: number): void;
-  left?(task: Task, atS: number): void;
-  /** Gang: from atS every node runs (only) tasks of `row`; -1 when the matrix is empty. */
-  rowActive?(row: number, atS: number): void;
-  delivered?(task: Task, iteration: number, atS: number): void;
-}
-
-export interface JobOutcome {
-  readonly id: number;
-  readonly submitS: number;
-  readonly startS: number;
-  readonly endS: number;
-  readonly tasks: number;
-  /** Compute the job had to do, summed over its tasks and iterations. */
-  readonly workS: number;
-  readonly jobClass?: string;
-}
-
-export interface TimeshareRun {
-  readonly jobs: JobOutcome[];
-  /** One per node, over [0, makespanS]. */
-  readonly profiles: ExecutionProfile[];
-  readonly makespanS: number;
-  readonly events: number;
-  readonly messages: number;
-  /** Σ free MPL slots × time over the stretches in which some job waited (loss of capacity's numerator). */
-  readonly idleSlotWhileWaitingS: number;
-  /** Scheduling skewness: how many waits found a sender descheduled, and the total time until it was scheduled. */
-  readonly skewedWaits: number;
-  readonly skewTotalS: number;
-}
+export type { JobOutcome, SimulationOptions, TimeshareObserver, TimeshareRun } from './run-result.js';
 
 const ARRIVAL = 0;
 const NODE_TIMER = 1;
@@ -71,8 +42,24 @@ interface SimEvent {
   task: Task | null;
 }
 
-export function simulateTimeshare(jobs: readonly ParallelJob[], nodes: number, config: SchedulerConfig, observer?: TimeshareObserver): TimeshareRun {
-  return new Engine(jobs, nodes, config, observer).run();
+/**
+ * Simulates `jobs` on `nodes` time-shared nodes under `config`. Gang scheduling of rigid jobs alone (no
+ * observer) goes through the per-job fast path (rigid-gang.ts), which gives the same results.
+ */
+export function simulateTimeshare(jobs: readonly ParallelJob[], nodes: number, config: SchedulerConfig, observer?: TimeshareObserver, options: SimulationOptions = {}): TimeshareRun {
+  validateWorkload(jobs, nodes);
+  if (observer === undefined && options.rigidFastPath !== false && rigidGangApplies(jobs, config)) return simulateRigidGang(jobs, nodes, config, options);
+  return new Engine(jobs, nodes, config, observer, options).run();
+}
+
+function validateWorkload(jobs: readonly ParallelJob[], nodeCount: number): void {
+  if (!Number.isInteger(nodeCount) || nodeCount < 1) throw new Error(`a time-shared cluster needs a whole number of nodes >= 1, got ${nodeCount}`);
+  const ids = new Set<number>();
+  for (const job of jobs) {
+    validateJob(job, nodeCount);
+    if (ids.has(job.id)) throw new Error(`job ${job.id} appears twice; job ids must be unique`);
+    ids.add(job.id);
+  }
 }
 
 class Engine {
@@ -81,7 +68,7 @@ class Engine {
   );
   private seq = 0;
   private nowS = 0;
-  private events = 0;
+  private readonly guard: StallGuard;
   private messages = 0;
   private readonly nodes: CpuNode[];
   private readonly nics: NicQueues;
@@ -107,18 +94,13 @@ class Engine {
     nodeCount: number,
     private readonly cfg: SchedulerConfig,
     private readonly obs: TimeshareObserver | undefined,
+    options: SimulationOptions,
   ) {
-    if (!Number.isInteger(nodeCount) || nodeCount < 1) throw new Error(`a time-shared cluster needs a whole number of nodes >= 1, got ${nodeCount}`);
+    this.guard = new StallGuard(options);
     this.nodes = Array.from({ length: nodeCount }, (_, i) => new CpuNode(i, obs));
     this.nics = new NicQueues(nodeCount, cfg.network.dmaS);
     this.gang = cfg.mode === 'gang';
     this.matrix = this.gang ? new GangMatrix(cfg.mpl, nodeCount) : undefined;
-    const ids = new Set<number>();
-    for (const job of jobs) {
-      validateJob(job, nodeCount);
-      if (ids.has(job.id)) throw new Error(`job ${job.id} appears twice; job ids must be unique`);
-      ids.add(job.id);
-    }
   }
 
   run(): TimeshareRun {
@@ -126,29 +108,25 @@ class Engine {
     let ev: SimEvent | undefined;
     while ((ev = this.heap.pop()) !== undefined) {
       this.nowS = ev.timeS;
-      this.events++;
+      this.guard.tick(this.nowS, () => this.state());
       this.handle(ev);
     }
     const makespanS = this.runs.reduce((m, r) => Math.max(m, r.endS), 0);
     for (const n of this.nodes) n.settle(makespanS);
     return {
-      jobs: this.runs.map((r) => ({
-        id: r.job.id,
-        submitS: r.job.submitS,
-        startS: r.startS,
-        endS: r.endS,
-        tasks: r.job.tasks,
-        workS: r.job.iterations * r.job.computeS.reduce((a, b) => a + b, 0),
-        ...(r.job.jobClass === undefined ? {} : { jobClass: r.job.jobClass }),
-      })),
+      jobs: this.runs.map(jobOutcome),
       profiles: this.nodes.map((n) => ({ ...n.profile })),
       makespanS,
-      events: this.events,
+      events: this.guard.count,
       messages: this.messages,
       idleSlotWhileWaitingS: this.idleSlotWhileWaitingS,
       skewedWaits: this.skewedWaits,
       skewTotalS: this.skewTotalS,
     };
+  }
+
+  private state(): string {
+    return `${this.runs.filter((r) => r.tasksLeft > 0).length} jobs running, ${this.waiting.length - this.waitingHead} waiting`;
   }
 
   private push(timeS: number, kind: number, a: number, b: number, task: Task | null): void {
@@ -210,6 +188,7 @@ class Engine {
       const columns = this.gang ? this.placeGang(run) : this.placeDynamic(run);
       if (columns === undefined) break;
       this.waitingHead++;
+      this.guard.progress();
       run.startS = this.nowS;
       this.runs.push(run);
       columns.forEach((c, i) => this.placeTask(run.tasks[i]!, this.nodes[c]!));
@@ -403,6 +382,7 @@ class Engine {
 
   /** The task (on the CPU) finished its iteration's compute: I/O, or straight to communication. */
   private computeDone(task: Task, node: CpuNode): void {
+    this.guard.progress();
     const ioS = task.run.job.ioS[task.index]!;
     if (ioS > 0) {
       task.state = 'io';
@@ -414,6 +394,7 @@ class Engine {
   }
 
   private ioEnd(task: Task): void {
+    this.guard.progress();
     this.nodes[task.node]!.settle(this.nowS);
     this.communicate(task);
     this.refresh(this.nodes[task.node]!);
@@ -432,6 +413,7 @@ class Engine {
   }
 
   private nextIteration(task: Task): void {
+    this.guard.progress();
     task.received.delete(task.iteration);
     task.iteration++;
     if (task.iteration >= task.run.job.iterations) {

@@ -33,6 +33,8 @@ export interface SchedulerConfig {
   readonly boostPeriodS: number;
   /** Gang: a node whose active-row slot has nothing to run runs a task of another row that has compute to do. */
   readonly alternate: boolean;
+  /** Gang: when the head waiting job fits no row, later waiting jobs that fit may start (see gang-backfill.ts). */
+  readonly backfill?: boolean;
   readonly network: NetworkModel;
 }
 
