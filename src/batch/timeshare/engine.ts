@@ -181,26 +181,46 @@ class Engine {
     this.admit();
   }
 
-  /** Starts waiting jobs in arrival order while the head one fits (FCFS: a job that does not fit blocks those behind it). */
+  /**
+   * Starts waiting jobs in arrival order while the head one fits (FCFS: a job that does not fit blocks those
+   * behind it). Gang with backfilling: then every job among the next backfillDepth behind the head that
+   * fits some row starts too, in arrival order (the head keeps its place: it is tried first next time).
+   */
   private admit(): void {
     while (this.waitingHead < this.waiting.length) {
       const run = this.waiting[this.waitingHead]!;
       const columns = this.gang ? this.placeGang(run) : this.placeDynamic(run);
       if (columns === undefined) break;
       this.waitingHead++;
-      this.guard.progress();
-      run.startS = this.nowS;
-      this.runs.push(run);
-      columns.forEach((c, i) => this.placeTask(run.tasks[i]!, this.nodes[c]!));
-      if (this.gang) {
-        if (this.activeRow === -1) this.activateRow(run.row);
-        // Its row runs now, or (alternate scheduling) its tasks may fill idle slots of the active row.
-        else if (run.row === this.activeRow || this.cfg.alternate) for (const t of run.tasks) this.refresh(this.nodes[t.node]!);
+      this.start(run, columns);
+    }
+    if (this.cfg.backfill === true && this.waitingHead < this.waiting.length) {
+      let k = this.waitingHead + 1;
+      for (let looked = 0; k < this.waiting.length && looked < (this.cfg.backfillDepth ?? Infinity); looked++) {
+        const run = this.waiting[k]!;
+        const columns = this.placeGang(run);
+        if (columns === undefined) k++;
+        else {
+          this.waiting.splice(k, 1);
+          this.start(run, columns);
+        }
       }
     }
     if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {
       this.waiting.splice(0, this.waitingHead);
       this.waitingHead = 0;
+    }
+  }
+
+  private start(run: JobRun, columns: readonly number[]): void {
+    this.guard.progress();
+    run.startS = this.nowS;
+    this.runs.push(run);
+    columns.forEach((c, i) => this.placeTask(run.tasks[i]!, this.nodes[c]!));
+    if (this.gang) {
+      if (this.activeRow === -1) this.activateRow(run.row);
+      // Its row runs now, or (alternate scheduling) its tasks may fill idle slots of the active row.
+      else if (run.row === this.activeRow || this.cfg.alternate) for (const t of run.tasks) this.refresh(this.nodes[t.node]!);
     }
   }
 

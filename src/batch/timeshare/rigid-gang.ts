@@ -21,7 +21,7 @@ import { Task, type JobRun } from './task.js';
 
 /** Whether the per-job simulation applies: gang without alternate scheduling or switch cost, rigid jobs only. */
 export function rigidGangApplies(jobs: readonly ParallelJob[], config: SchedulerConfig): boolean {
-  if (config.mode !== 'gang' || config.alternate || config.contextSwitchS !== 0 || config.backfill) return false;
+  if (config.mode !== 'gang' || config.alternate || config.contextSwitchS !== 0) return false;
   for (const j of jobs) {
     if (j.iterations !== 1 || j.pattern !== 'none') return false;
     const w = j.computeS[0];
@@ -149,29 +149,46 @@ class RigidGang {
     this.admit();
   }
 
+  /** As the general engine's admission (FCFS, then backfilling if configured). */
   private admit(): void {
     while (this.waitingHead < this.waiting.length) {
       const rr = this.waiting[this.waitingHead]!;
       const placed = this.matrix.place(rr.run);
       if (placed === undefined) break;
       this.waitingHead++;
-      this.guard.progress();
-      rr.run.startS = this.nowS;
-      this.runs.push(rr.run);
-      placed.columns.forEach((c, i) => (rr.run.tasks[i]!.node = c));
-      this.heldTotal += rr.run.tasks.length;
-      const row = this.rows[placed.row]!;
-      rr.slot = row.length;
-      row.push(rr);
-      if (this.activeRow === -1) this.activateRow(placed.row);
-      else if (placed.row === this.activeRow) {
-        rr.sinceS = this.nowS;
-        this.arm(rr, this.epoch++);
+      this.start(rr, placed);
+    }
+    if (this.cfg.backfill === true && this.waitingHead < this.waiting.length) {
+      let k = this.waitingHead + 1;
+      for (let looked = 0; k < this.waiting.length && looked < (this.cfg.backfillDepth ?? Infinity); looked++) {
+        const rr = this.waiting[k]!;
+        const placed = this.matrix.place(rr.run);
+        if (placed === undefined) k++;
+        else {
+          this.waiting.splice(k, 1);
+          this.start(rr, placed);
+        }
       }
     }
     if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {
       this.waiting.splice(0, this.waitingHead);
       this.waitingHead = 0;
+    }
+  }
+
+  private start(rr: RigidRun, placed: { row: number; columns: number[] }): void {
+    this.guard.progress();
+    rr.run.startS = this.nowS;
+    this.runs.push(rr.run);
+    placed.columns.forEach((c, i) => (rr.run.tasks[i]!.node = c));
+    this.heldTotal += rr.run.tasks.length;
+    const row = this.rows[placed.row]!;
+    rr.slot = row.length;
+    row.push(rr);
+    if (this.activeRow === -1) this.activateRow(placed.row);
+    else if (placed.row === this.activeRow) {
+      rr.sinceS = this.nowS;
+      this.arm(rr, this.epoch++);
     }
   }
 

@@ -35,6 +35,8 @@ export interface SchedulerConfig {
   readonly alternate: boolean;
   /** Gang: when the head waiting job fits no row, later waiting jobs that fit may start (see gang-backfill.ts). */
   readonly backfill?: boolean;
+  /** Gang with backfilling: how many waiting jobs behind the head are considered (default: all). */
+  readonly backfillDepth?: number;
   readonly network: NetworkModel;
 }
 
