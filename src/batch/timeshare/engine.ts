@@ -12,6 +12,7 @@ import { CpuNode, EPS_S } from './node.js';
 import { rigidGangApplies, simulateRigidGang } from './rigid-gang.js';
 import { jobOutcome, type SimulationOptions, type TimeshareObserver, type TimeshareRun } from './run-result.js';
 import { StallGuard } from './stall-guard.js';
+import { quantumS } from './node-scheduler.js';
 import type { SchedulerConfig } from './strategies/strategy.js';
 import { Task, type JobRun } from './task.js';
 
@@ -243,7 +244,7 @@ class Engine {
     this.heldTotal++;
     this.obs?.placed?.(task, this.nowS);
     if (!this.gang) {
-      node.ready.push(task);
+      this.makeReady(node, task, false);
       this.refresh(node);
       this.armBoost(node);
     }
@@ -330,9 +331,32 @@ class Engine {
         if (runnable !== null) this.dispatch(node, runnable, Infinity);
       }
     } else if (node.cur === null && node.ready.length > 0) {
-      this.dispatch(node, node.ready.shift()!, this.cfg.sliceS);
+      const task = node.ready.shift()!;
+      this.dispatch(node, task, quantumS(this.cfg, task.level));
     }
     this.arm(node);
+  }
+
+  /**
+   * A task off the CPU becomes ready (settle first). Round robin: it joins the queue's tail. Multilevel
+   * feedback queue: it goes to the highest level — at the head when it comes back from a block or I/O
+   * (boosted), at the tail when newly placed — and preempts a running task of a lower level, which goes
+   * back to the head of its own level.
+   */
+  private makeReady(node: CpuNode, task: Task, boosted: boolean): void {
+    const m = this.cfg.nodeScheduler;
+    if (m === undefined) {
+      node.ready.push(task);
+      return;
+    }
+    task.level = m.levels - 1;
+    if (boosted) node.enqueueFront(task);
+    else node.enqueue(task);
+    const cur = node.cur;
+    if (cur !== null && cur.level < task.level) {
+      node.release();
+      node.enqueueFront(cur);
+    }
   }
 
   private dispatch(node: CpuNode, task: Task, sliceS: number): void {
@@ -389,11 +413,13 @@ class Engine {
       else if (t.state === 'spin' && t.spunS >= this.cfg.spinThresholdS - EPS_S) this.block(t, node);
     }
     if (node.cur !== null && node.cur === t && this.nowS >= node.sliceEndS - EPS_S) {
-      // Slice expired: round-robin to the next ready task, or go on with a fresh slice if none.
-      if (node.ready.length > 0) {
-        node.ready.push(t);
+      // Slice expired: (multilevel feedback queue) the task drops a level; it goes to the tail of its level
+      // if a ready task is at that level or above, otherwise it goes on with a fresh quantum.
+      if (this.cfg.nodeScheduler !== undefined && t.level > 0) t.level--;
+      if (node.ready.length > 0 && node.ready[0]!.level >= t.level) {
+        node.enqueue(t);
         node.release();
-      } else node.sliceEndS = this.nowS + this.cfg.sliceS;
+      } else node.sliceEndS = this.nowS + quantumS(this.cfg, t.level);
     }
     this.refresh(node);
   }
@@ -444,8 +470,8 @@ class Engine {
     const was = task.state;
     task.state = 'compute';
     task.remainingS = task.run.job.computeS[task.index]!;
-    // Off the CPU and not already queued (it was blocked or in I/O): it joins the ready queue's tail.
-    if (!this.gang && node.cur !== task && (was === 'blocked' || was === 'io')) node.ready.push(task);
+    // Off the CPU and not already queued (it was blocked or in I/O): it becomes ready.
+    if (!this.gang && node.cur !== task && (was === 'blocked' || was === 'io')) this.makeReady(node, task, true);
   }
 
   private beginWait(task: Task): void {
@@ -462,7 +488,7 @@ class Engine {
     if (this.cfg.spinThresholdS > 0) {
       const was = task.state;
       task.state = 'spin';
-      if (!this.gang && node.cur !== task && was === 'io') node.ready.push(task);
+      if (!this.gang && node.cur !== task && was === 'io') this.makeReady(node, task, true);
     } else this.block(task, node);
   }
 
@@ -516,9 +542,10 @@ class Engine {
       const cur = node.cur;
       if (cur !== null) {
         node.release();
-        node.ready.unshift(cur);
+        node.enqueueFront(cur);
       }
-      node.ready.unshift(task);
+      if (this.cfg.nodeScheduler !== undefined) task.level = this.cfg.nodeScheduler.levels - 1;
+      node.enqueueFront(task);
     }
     this.refresh(node);
   }
@@ -542,8 +569,9 @@ class Engine {
       if (q >= 0) {
         const chosen = node.ready.splice(q, 1)[0]!;
         node.release();
-        node.ready.push(cur);
-        node.ready.unshift(chosen);
+        node.enqueue(cur);
+        if (this.cfg.nodeScheduler !== undefined) chosen.level = this.cfg.nodeScheduler.levels - 1;
+        node.enqueueFront(chosen);
       }
     }
     this.refresh(node);

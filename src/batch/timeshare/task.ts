@@ -34,6 +34,8 @@ export class Task {
   readonly skewWaitersS: number[] = [];
   /** An interrupt that will wake it is under way. */
   wakePending = false;
+  /** Its priority level in the node's multilevel feedback queue (higher runs first; always 0 under round robin). */
+  level = 0;
   /** The node it runs on (set when placed). */
   node = -1;
 

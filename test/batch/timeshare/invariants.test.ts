@@ -39,7 +39,7 @@ describe('every strategy on a generated mix', () => {
 describe('random configurations (seeded), every one under the checker', () => {
   // Small clusters, short slices, switch costs up to half a slice, interrupts, zero and non-zero latency
   // and DMA, spin thresholds from 0 to Infinity: the checker finds nothing and every job ends.
-  it('210 runs: 30 workloads × gang, gang+alternate, local, spin-block, demand, boost, gang-backfill', () => {
+  it('240 runs: 30 workloads × gang, gang+alternate, local, spin-block, demand, boost, gang-backfill, a dynamic one with mlfq', () => {
     const found: string[] = [];
     for (let seed = 1; seed <= 30; seed++) {
       const rng = new Rng(seed * 7919);
@@ -52,12 +52,20 @@ describe('random configurations (seeded), every one under the checker', () => {
         ['spin-block', { spin: rng.pick([0, 0.00005, 0.001, 0.01]) }],
         ['demand', { spin: rng.pick([0, 0.0001, Infinity]) }],
         ['boost', { 'boost-period': rng.pick([0.001, 0.005, 0.02]), spin: rng.pick([0.0002, Infinity]) }],
-        // Appended last: the draws for the cases above stay those of the original 180 runs.
-        ['gang-backfill', { alternate: rng.int(2), depth: 1 + rng.int(4) }],
       ];
-      for (const [name, extraParams] of cases) {
-        const sliceS = rng.pick([0.001, 0.01, 0.05]);
-        const params = { mpl: 1 + rng.int(4), slice: sliceS, 'context-switch': rng.pick([0, sliceS / 10, sliceS / 2]), interrupt: rng.pick([0, 0.00005, 0.001]), latency: rng.pick([0, 0.00001, 0.001]), dma: rng.pick([0, 0.000005, 0.0005]), ...extraParams };
+      // Cases added later draw from their own generator, so the 180 original runs keep their draws.
+      const more = new Rng(seed * 7919 + 1);
+      cases.push(
+        ['gang-backfill', { alternate: more.int(2), depth: 1 + more.int(4) }],
+        // The multilevel feedback queue on a dynamic strategy (its quanta: the slice at the top level, up to
+        // ten times it at the bottom, so the switch cost always fits).
+        [more.pick(['local', 'spin-block', 'demand', 'boost']), { 'node-scheduler': 1, levels: more.pick([1, 2, 5, 60]), quantumFactor: more.pick([1, 4, 10]) }],
+      );
+      for (const [i, [name, { quantumFactor, ...extraParams }]] of cases.entries()) {
+        const r0 = i < 6 ? rng : more;
+        const sliceS = r0.pick([0.001, 0.01, 0.05]);
+        if (quantumFactor !== undefined) Object.assign(extraParams, { 'quantum-high': sliceS, 'quantum-low': sliceS * quantumFactor });
+        const params = { mpl: 1 + r0.int(4), slice: sliceS, 'context-switch': r0.pick([0, sliceS / 10, sliceS / 2]), interrupt: r0.pick([0, 0.00005, 0.001]), latency: r0.pick([0, 0.00001, 0.001]), dma: r0.pick([0, 0.000005, 0.0005]), ...extraParams };
         const r = checkedRun(jobs, nodes, name, params);
         if (r.violations.length > 0 || r.run.jobs.length !== jobs.length) found.push(`seed ${seed} ${name} ${JSON.stringify(params)}: ${r.run.jobs.length} jobs, ${r.violations.slice(0, 2).join('; ')}`);
       }

@@ -13,6 +13,8 @@ export interface StrategyParameter {
   readonly max?: number;
   readonly exclusiveMin?: boolean;
   readonly integer?: boolean;
+  /** A choice among names: the value is the index of the chosen name (e.g. 0 for choices[0]). */
+  readonly choices?: readonly string[];
 }
 
 /** Everything the engine needs to know about how nodes schedule. */
@@ -38,6 +40,19 @@ export interface SchedulerConfig {
   /** Gang with backfilling: how many waiting jobs behind the head are considered (default: all). */
   readonly backfillDepth?: number;
   readonly network: NetworkModel;
+  /**
+   * Dynamic strategies: the nodes' CPU scheduler is a multilevel feedback queue (see node-scheduler.ts);
+   * absent: round robin with `sliceS`.
+   */
+  readonly nodeScheduler?: MlfqConfig;
+}
+
+export interface MlfqConfig {
+  /** Priority levels, 0 (lowest) to levels − 1 (highest). */
+  readonly levels: number;
+  /** Quantum at the highest level and at level 0; the levels between are spaced evenly. */
+  readonly quantumHighS: number;
+  readonly quantumLowS: number;
 }
 
 export interface TimeshareStrategy {
