@@ -6,7 +6,7 @@
 // messages of iteration k were delivered; a finished task got exactly its compute time; and each node's
 // profile adds up to the makespan. Used on every test's schedule.
 import type { TimeshareObserver, TimeshareRun } from './engine.js';
-import type { Activity } from './node.js';
+import { EPS_S as ENGINE_EPS_S, type Activity } from './node.js';
 import type { Task } from './task.js';
 
 const EPS_S = 1e-7;
@@ -54,9 +54,11 @@ export class TimeshareChecker implements TimeshareObserver {
     const before = this.computedS.get(task) ?? 0;
     this.computedS.set(task, before + (toS - fromS));
     if (perIter > 0) {
-      // The iteration the stretch's middle falls in (no slack: rounding may hide a violation by a hair,
-      // never invent one).
-      const iteration = Math.floor((before + (toS - fromS) / 2) / perIter);
+      // The iteration the stretch's middle falls in, less the engine's rounding allowance (a phase within
+      // ENGINE_EPS_S of its end counts as done): a sliver of a phase left by rounding and computed after a
+      // row switch must not be charged to the next iteration. Rounding may hide a violation by a hair,
+      // never invent one.
+      const iteration = Math.floor((before + (toS - fromS) / 2 - ENGINE_EPS_S) / perIter);
       const released = task.needs === 0 ? Infinity : (this.released.get(task) ?? 0);
       if (iteration > released) this.report(`${task.label} computed in iteration ${iteration} at ${fromS} s before all its messages of iteration ${iteration - 1} came`);
     }

@@ -562,6 +562,8 @@ class Engine {
 
   private boost(node: CpuNode): void {
     node.boostArmed = false;
+    // A node left empty has nothing to boost; settling it could account time past the last job's end.
+    if (node.held.length === 0) return;
     node.settle(this.nowS);
     const cur = node.cur;
     if (cur !== null && cur.state === 'spin') {
