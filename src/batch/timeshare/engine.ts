@@ -97,7 +97,7 @@ class Engine {
     private readonly obs: TimeshareObserver | undefined,
     options: SimulationOptions,
   ) {
-    this.guard = new StallGuard(options);
+    this.guard = new StallGuard(options, () => this.state());
     this.nodes = Array.from({ length: nodeCount }, (_, i) => new CpuNode(i, obs));
     this.nics = new NicQueues(nodeCount, cfg.network.dmaS);
     this.gang = cfg.mode === 'gang';
@@ -109,7 +109,7 @@ class Engine {
     let ev: SimEvent | undefined;
     while ((ev = this.heap.pop()) !== undefined) {
       this.nowS = ev.timeS;
-      this.guard.tick(this.nowS, () => this.state());
+      this.guard.tick(this.nowS);
       this.handle(ev);
     }
     const makespanS = this.runs.reduce((m, r) => Math.max(m, r.endS), 0);

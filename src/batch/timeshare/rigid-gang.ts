@@ -94,7 +94,7 @@ class RigidGang {
     private readonly cfg: SchedulerConfig,
     options: SimulationOptions,
   ) {
-    this.guard = new StallGuard(options);
+    this.guard = new StallGuard(options, () => this.state());
     this.matrix = new GangMatrix(cfg.mpl, nodeCount);
     this.rows = Array.from({ length: cfg.mpl }, () => []);
     this.computeS = new Float64Array(nodeCount);
@@ -105,7 +105,7 @@ class RigidGang {
     let ev: SimEvent | undefined;
     while ((ev = this.heap.pop()) !== undefined) {
       this.nowS = ev.timeS;
-      this.guard.tick(this.nowS, () => this.state());
+      this.guard.tick(this.nowS);
       if (ev.kind === ARRIVAL) this.arrive(this.jobs[ev.a]!);
       else if (ev.kind === ROW_SWITCH) {
         if (ev.a === this.rowVersion) this.switchRow();
@@ -263,7 +263,7 @@ class RigidGang {
       const top = this.heap.peek();
       if (top === undefined || top.timeS !== this.nowS || top.rank !== 0) break;
       this.heap.pop();
-      this.guard.tick(this.nowS, () => this.state());
+      this.guard.tick(this.nowS);
       if (top.job!.version === top.a) due.push(top.job!);
     }
     const batch = this.batch;

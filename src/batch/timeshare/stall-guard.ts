@@ -15,7 +15,11 @@ export class StallGuard {
   private readonly maxEvents: number;
   private readonly maxWithoutProgress: number;
 
-  constructor(options: { maxEvents?: number | undefined; maxEventsWithoutProgress?: number | undefined } = {}) {
+  constructor(
+    options: { maxEvents?: number | undefined; maxEventsWithoutProgress?: number | undefined } = {},
+    /** What is still going on (jobs running, waiting), for the error. */
+    private readonly state: () => string = () => 'no state',
+  ) {
     this.maxEvents = options.maxEvents ?? Infinity;
     this.maxWithoutProgress = options.maxEventsWithoutProgress ?? DEFAULT_MAX_EVENTS_WITHOUT_PROGRESS;
     for (const [name, v] of [['maxEvents', this.maxEvents], ['maxEventsWithoutProgress', this.maxWithoutProgress]] as const) {
@@ -23,16 +27,16 @@ export class StallGuard {
     }
   }
 
-  /** Counts one event at simulated time nowS; throws when a limit is passed. `state` says what is still going on. */
-  tick(nowS: number, state: () => string): void {
+  /** Counts one event at simulated time nowS; throws when a limit is passed. */
+  tick(nowS: number): void {
     this.events++;
     this.sinceProgress++;
     if (this.events > this.maxEvents) {
-      throw new StallError(`time-sharing simulation stopped at ${nowS} s after ${this.maxEvents} events (the event limit, maxEvents); ${state()}. Raise the limit if the workload needs more events.`);
+      throw new StallError(`time-sharing simulation stopped at ${nowS} s after ${this.maxEvents} events (the event limit, maxEvents); ${this.state()}. Raise the limit if the workload needs more events.`);
     }
     if (this.sinceProgress > this.maxWithoutProgress) {
       throw new StallError(
-        `time-sharing simulation stalled at ${nowS} s: ${this.maxWithoutProgress} events in a row without any task changing phase (no compute phase, I/O or wait ended, no task ended, no job started); ${state()}. ` +
+        `time-sharing simulation stalled at ${nowS} s: ${this.maxWithoutProgress} events in a row without any task changing phase (no compute phase, I/O or wait ended, no task ended, no job started); ${this.state()}. ` +
           'This is an engine bug (a lost timer) unless a single phase really spans that many slices; then raise maxEventsWithoutProgress.',
       );
     }
