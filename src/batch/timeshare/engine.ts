@@ -361,10 +361,11 @@ class Engine {
 
   private dispatch(node: CpuNode, task: Task, sliceS: number): void {
     node.dispatch(task, this.nowS, this.cfg.contextSwitchS, sliceS);
-    if (task.skewWaitersS.length > 0) {
-      for (const fromS of task.skewWaitersS) this.skewTotalS += this.nowS - fromS;
-      this.skewedWaits += task.skewWaitersS.length;
-      task.skewWaitersS.length = 0;
+    const waiters = task.skewWaitersS;
+    if (waiters !== null && waiters.length > 0) {
+      for (const fromS of waiters) this.skewTotalS += this.nowS - fromS;
+      this.skewedWaits += waiters.length;
+      waiters.length = 0;
     }
   }
 
@@ -460,7 +461,7 @@ class Engine {
 
   private nextIteration(task: Task): void {
     this.guard.progress();
-    task.received.delete(task.iteration);
+    task.forget(task.iteration);
     task.iteration++;
     if (task.iteration >= task.run.job.iterations) {
       this.taskDone(task);
@@ -483,7 +484,7 @@ class Engine {
     const job = task.run.job;
     if (node.cur === task) for (const p of receivesFrom(job.pattern, task.index, job.tasks)) {
       const peer = task.run.tasks[p]!;
-      if (peer.state === 'compute' && peer.iteration <= task.iteration && this.nodes[peer.node]!.cur !== peer) peer.skewWaitersS.push(this.nowS);
+      if (peer.state === 'compute' && peer.iteration <= task.iteration && this.nodes[peer.node]!.cur !== peer) (peer.skewWaitersS ??= []).push(this.nowS);
     }
     if (this.cfg.spinThresholdS > 0) {
       const was = task.state;
