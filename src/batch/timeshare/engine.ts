@@ -1,9 +1,11 @@
 // The event-driven time-sharing simulation: jobs arrive, the front end admits them FCFS (under gang into the
-// matrix, otherwise onto N nodes that each have a free MPL slot), nodes run their tasks, messages cross the
-// interconnect. A node is woken only when something happens on it (a compute phase or a spin ends, a slice
+// matrix, with backfilling if asked; otherwise onto N nodes that each have a free MPL slot), nodes run their
+// tasks (round robin or a multilevel feedback queue, node-scheduler.ts), messages cross the interconnect. A node is woken only when something happens on it (a compute phase or a spin ends, a slice
 // expires, a task blocks or becomes ready, a message or an interrupt arrives, a gang row switch or a boost
 // is due) — never per timer tick. Events at the same instant: CPU timers first, gang row switches last,
 // the rest in the order they were scheduled (jobs with equal submission times: in the order given).
+// Gang scheduling of rigid jobs alone goes through a per-job fast path (rigid-gang.ts); a stall guard
+// ends a run that stops making progress (stall-guard.ts).
 import { MinHeap } from '../../util/min-heap.js';
 import { NicQueues, wireTimeS } from './interconnect.js';
 import { GangMatrix } from './gang-matrix.js';
