@@ -19,15 +19,32 @@ import { StallGuard } from './stall-guard.js';
 import type { SchedulerConfig } from './strategies/strategy.js';
 import { Task, type JobRun } from './task.js';
 
-/** Whether the per-job simulation applies: gang without alternate scheduling or switch cost, rigid jobs only. */
+/** Times on this grid (multiples of 2^-10 s) below EXACT_LIMIT_S add and subtract without rounding. */
+const GRID = 1024;
+const EXACT_LIMIT_S = 2 ** 40;
+
+/**
+ * Whether the per-job simulation applies: gang without alternate scheduling or switch cost, rigid jobs
+ * only, and every time exact in binary (submission, work and slice on a 2^-10 s grid — whole seconds, as
+ * in SWF traces — with the last submission plus all the work, a bound on the makespan, below 2^40 s).
+ * Then the two engines compute the same numbers; with other times they would differ by rounding (the
+ * general engine subtracts elapsed time in other pieces), so the general engine runs them.
+ */
 export function rigidGangApplies(jobs: readonly ParallelJob[], config: SchedulerConfig): boolean {
-  if (config.mode !== 'gang' || config.alternate || config.contextSwitchS !== 0) return false;
+  if (config.mode !== 'gang' || config.alternate || config.contextSwitchS !== 0 || !onGrid(config.sliceS)) return false;
+  let boundS = 0;
   for (const j of jobs) {
-    if (j.iterations !== 1 || j.pattern !== 'none') return false;
-    const w = j.computeS[0];
+    if (j.iterations !== 1 || j.pattern !== 'none' || !onGrid(j.submitS)) return false;
+    const w = j.computeS[0]!;
+    if (!onGrid(w)) return false;
     for (let i = 0; i < j.tasks; i++) if (j.computeS[i] !== w || j.ioS[i] !== 0) return false;
+    boundS = Math.max(boundS, j.submitS) + w;
   }
-  return true;
+  return boundS < EXACT_LIMIT_S;
+}
+
+function onGrid(s: number): boolean {
+  return Number.isInteger(s * GRID) && s < EXACT_LIMIT_S;
 }
 
 const ARRIVAL = 0;

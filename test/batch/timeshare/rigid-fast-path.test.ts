@@ -66,12 +66,19 @@ describe('gang scheduling of rigid jobs: the per-job fast path gives the per-nod
     expect(fast.profiles[3]).toEqual({ computeS: 3, spinS: 0, switchS: 0, interruptS: 0, idleS: 2 });
   });
 
-  it('is not used where it would not be exact: switch cost, alternate scheduling, structured jobs', () => {
+  it('is not used where it would not be exact: switch cost, alternate scheduling, structured jobs, times off the 2^-10 s grid', () => {
     const rigid = [uniformJob({ id: 1, submitS: 0, tasks: 2, iterations: 1, computeS: 1 })];
     const gang = getTimeshareStrategy('gang');
-    expect(rigidGangApplies(rigid, gang.configure({ 'context-switch': 0.01 }))).toBe(false);
-    expect(rigidGangApplies(rigid, gang.configure({ 'context-switch': 0, alternate: 1 }))).toBe(false);
-    expect(rigidGangApplies([uniformJob({ id: 1, submitS: 0, tasks: 2, iterations: 2, computeS: 1, pattern: 'ring' })], gang.configure({ 'context-switch': 0 }))).toBe(false);
+    expect(rigidGangApplies(rigid, gang.configure({ 'context-switch': 0, slice: 1 }))).toBe(true);
+    expect(rigidGangApplies(rigid, gang.configure({ 'context-switch': 0.01, slice: 1 }))).toBe(false);
+    expect(rigidGangApplies(rigid, gang.configure({ 'context-switch': 0, alternate: 1, slice: 1 }))).toBe(false);
+    expect(rigidGangApplies([uniformJob({ id: 1, submitS: 0, tasks: 2, iterations: 2, computeS: 1, pattern: 'ring' })], gang.configure({ 'context-switch': 0, slice: 1 }))).toBe(false);
     expect(rigidGangApplies(rigid, getTimeshareStrategy('local').configure({ 'context-switch': 0 }))).toBe(false);
+    // Fractional times: the general engine subtracts elapsed time in other pieces, so the two would differ
+    // by rounding (about 1e-13 s); such workloads go to the general engine.
+    expect(rigidGangApplies(rigid, gang.configure({ 'context-switch': 0, slice: 0.1 }))).toBe(false);
+    expect(rigidGangApplies([uniformJob({ id: 1, submitS: 0.3, tasks: 2, iterations: 1, computeS: 1 })], gang.configure({ 'context-switch': 0, slice: 1 }))).toBe(false);
+    expect(rigidGangApplies([uniformJob({ id: 1, submitS: 0, tasks: 2, iterations: 1, computeS: 1.1 })], gang.configure({ 'context-switch': 0, slice: 1 }))).toBe(false);
+    expect(rigidGangApplies([uniformJob({ id: 1, submitS: 0.25, tasks: 2, iterations: 1, computeS: 1.5 })], gang.configure({ 'context-switch': 0, slice: 0.125 }))).toBe(true);
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { simulateTimeshare } from '../../../src/batch/timeshare/engine.js';
 import { uniformJob } from '../../../src/batch/timeshare/job-structure.js';
 import { getTimeshareStrategy } from '../../../src/batch/timeshare/registry.js';
+import { rigidGangApplies } from '../../../src/batch/timeshare/rigid-gang.js';
 import { StallError, StallGuard } from '../../../src/batch/timeshare/stall-guard.js';
 
 // One job of two tasks, 100 s of compute, alone under gang with 10 ms slices: the only row keeps the CPUs
@@ -20,17 +21,19 @@ describe('stall guard', () => {
   });
 
   it('ends a run that goes too many events without a task changing phase (general engine and fast path)', () => {
-    // With a switch cost the general engine runs it; without, the per-job fast path. 10,000 row switches
-    // pass before the phase ends: a limit of 1,000 stops both at 10 s (1,000 switches of 10 ms after the start).
-    for (const cs of [0.001, 0]) {
-      const config = getTimeshareStrategy('gang').configure({ mpl: 2, slice: 0.01, 'context-switch': cs });
-      expect(() => simulateTimeshare(long, 2, config, undefined, { maxEventsWithoutProgress: 1000 })).toThrow(/stalled at 10\.0\d* s: 1000 events in a row without any task changing phase.*1 jobs running, 0 waiting/);
+    // With a switch cost the general engine runs it; without, the per-job fast path (slices of 2^-7 s:
+    // exact in binary, as the fast path requires). Thousands of row switches pass before the phase ends:
+    // a limit of 1,000 stops both after 1,000 events without progress (the admission at 0 was the last).
+    for (const [cs, slice, fast] of [[0.001, 0.01, false], [0, 2 ** -7, true]] as const) {
+      const config = getTimeshareStrategy('gang').configure({ mpl: 2, slice, 'context-switch': cs });
+      expect(rigidGangApplies(long, config)).toBe(fast);
+      expect(() => simulateTimeshare(long, 2, config, undefined, { maxEventsWithoutProgress: 1000 })).toThrow(/stalled at \d+(\.\d+)? s: 1000 events in a row without any task changing phase.*1 jobs running, 0 waiting/);
     }
   });
 
   it('leaves a normal run alone: the same job ends at 100 s (plus one switch) under the defaults', () => {
     const gang = getTimeshareStrategy('gang');
-    expect(simulateTimeshare(long, 2, gang.configure({ mpl: 2, slice: 0.01, 'context-switch': 0 })).jobs[0]!.endS).toBeCloseTo(100, 9);
+    expect(simulateTimeshare(long, 2, gang.configure({ mpl: 2, slice: 2 ** -7, 'context-switch': 0 })).jobs[0]!.endS).toBe(100);
     // The switch is paid once: the only row keeps the CPUs, no further switches.
     expect(simulateTimeshare(long, 2, gang.configure({ mpl: 2, slice: 0.01, 'context-switch': 0.001 })).jobs[0]!.endS).toBeCloseTo(100.001, 9);
   });
