@@ -3,10 +3,11 @@
 // and leave no gap; a node never holds more than MPL tasks; a task gets CPU time only on the node it was
 // placed on, between its placement and its end; under gang scheduling every CPU stretch belongs to the
 // active row, and rows switch for all nodes at once; a task never computes in iteration k+1 before all its
-// messages of iteration k were delivered; a finished task got exactly its compute time; and each node's
-// profile adds up to the makespan. Used on every test's schedule.
+// messages of iteration k were delivered; a finished task got exactly its compute time; each node's
+// profile adds up to the makespan; and, with the multilevel feedback queue, a task runs only while no task
+// of a higher priority level on its node is ready. Used on every test's schedule.
 import type { TimeshareObserver, TimeshareRun } from './engine.js';
-import type { Activity } from './node.js';
+import { EPS_S as ENGINE_EPS_S, type Activity } from './node.js';
 import type { Task } from './task.js';
 
 const EPS_S = 1e-7;
@@ -30,10 +31,15 @@ export class TimeshareChecker implements TimeshareObserver {
     private readonly gang: boolean,
     /** Gang with alternate scheduling: another row's task may run where the active row's slot has nothing runnable. */
     private readonly alternate = false,
+    /** Nodes schedule with a multilevel feedback queue: the running task's level is the highest ready one. */
+    private readonly mlfq = false,
   ) {
     this.lastToS = new Float64Array(nodes);
     this.held = new Int32Array(nodes);
+    this.heldTasks = Array.from({ length: nodes }, () => []);
   }
+
+  private readonly heldTasks: Task[][];
 
   violations(): string[] {
     return this.count > this.found.length ? [...this.found, `… and ${this.count - this.found.length} more`] : [...this.found];
@@ -48,15 +54,18 @@ export class TimeshareChecker implements TimeshareObserver {
       this.report(`${task.label} got CPU time (${kind}) on node ${node} at ${fromS} s but is ${on === undefined ? 'not placed (or finished)' : `on node ${on}`}`);
       return;
     }
+    if (this.mlfq) this.checkPriority(node, task, kind, fromS);
     if (this.gang && task.run.row !== this.activeRow && !this.alternateAllowed(node, kind)) this.report(`gang: ${task.label} of row ${task.run.row} got CPU time (${kind}) at ${fromS} s while row ${this.activeRow} was active`);
     if (kind !== 'compute') return;
     const perIter = task.run.job.computeS[task.index]!;
     const before = this.computedS.get(task) ?? 0;
     this.computedS.set(task, before + (toS - fromS));
     if (perIter > 0) {
-      // The iteration the stretch's middle falls in (no slack: rounding may hide a violation by a hair,
-      // never invent one).
-      const iteration = Math.floor((before + (toS - fromS) / 2) / perIter);
+      // The iteration the stretch's middle falls in, less the engine's rounding allowance (a phase within
+      // ENGINE_EPS_S of its end counts as done): a sliver of a phase left by rounding and computed after a
+      // row switch must not be charged to the next iteration. Rounding may hide a violation by a hair,
+      // never invent one.
+      const iteration = Math.floor((before + (toS - fromS) / 2 - ENGINE_EPS_S) / perIter);
       const released = task.needs === 0 ? Infinity : (this.released.get(task) ?? 0);
       if (iteration > released) this.report(`${task.label} computed in iteration ${iteration} at ${fromS} s before all its messages of iteration ${iteration - 1} came`);
     }
@@ -72,7 +81,15 @@ export class TimeshareChecker implements TimeshareObserver {
     return true;
   }
 
+  /** Levels are read live, as the alternate rule reads states: a node reports a stretch before anything on it changes. */
+  private checkPriority(node: number, task: Task, kind: Activity, fromS: number): void {
+    for (const u of this.heldTasks[node]!) {
+      if (u !== task && u.runnable && u.level > task.level) this.report(`mlfq: ${task.label} (level ${task.level}) got CPU time (${kind}) on node ${node} at ${fromS} s while ${u.label} (level ${u.level}) was ready`);
+    }
+  }
+
   placed(task: Task, atS: number): void {
+    this.heldTasks[task.node]!.push(task);
     this.placedOn.set(task, task.node);
     this.held[task.node] = this.held[task.node]! + 1;
     if (this.held[task.node]! > this.mpl) this.report(`node ${task.node} holds ${this.held[task.node]} tasks at ${atS} s, over MPL ${this.mpl}`);
@@ -80,6 +97,8 @@ export class TimeshareChecker implements TimeshareObserver {
   }
 
   left(task: Task, atS: number): void {
+    const list = this.heldTasks[task.node]!;
+    list.splice(list.indexOf(task), 1);
     this.placedOn.delete(task);
     this.held[task.node] = this.held[task.node]! - 1;
     const job = task.run.job;

@@ -1,50 +1,24 @@
 // The event-driven time-sharing simulation: jobs arrive, the front end admits them FCFS (under gang into the
-// matrix, otherwise onto N nodes that each have a free MPL slot), nodes run their tasks, messages cross the
-// interconnect. A node is woken only when something happens on it (a compute phase or a spin ends, a slice
+// matrix, with backfilling if asked; otherwise onto N nodes that each have a free MPL slot), nodes run their
+// tasks (round robin or a multilevel feedback queue, node-scheduler.ts), messages cross the interconnect. A node is woken only when something happens on it (a compute phase or a spin ends, a slice
 // expires, a task blocks or becomes ready, a message or an interrupt arrives, a gang row switch or a boost
 // is due) — never per timer tick. Events at the same instant: CPU timers first, gang row switches last,
 // the rest in the order they were scheduled (jobs with equal submission times: in the order given).
+// Gang scheduling of rigid jobs alone goes through a per-job fast path (rigid-gang.ts); a stall guard
+// ends a run that stops making progress (stall-guard.ts).
 import { MinHeap } from '../../util/min-heap.js';
 import { NicQueues, wireTimeS } from './interconnect.js';
 import { GangMatrix } from './gang-matrix.js';
 import { receivesCount, receivesFrom, sendsTo, validateJob, type ParallelJob } from './job-structure.js';
-import { CpuNode, EPS_S, type ExecutionProfile, type SegmentSink } from './node.js';
+import { CpuNode, EPS_S } from './node.js';
+import { rigidGangApplies, simulateRigidGang } from './rigid-gang.js';
+import { jobOutcome, type SimulationOptions, type TimeshareObserver, type TimeshareRun } from './run-result.js';
+import { StallGuard } from './stall-guard.js';
+import { quantumS } from './node-scheduler.js';
 import type { SchedulerConfig } from './strategies/strategy.js';
 import { Task, type JobRun } from './task.js';
 
-/** Told of what the engine does, for the schedule checker and traces. */
-export interface TimeshareObserver extends SegmentSink {
-  placed?(task: Task, atS: number): void;
-  left?(task: Task, atS: number): void;
-  /** Gang: from atS every node runs (only) tasks of `row`; -1 when the matrix is empty. */
-  rowActive?(row: number, atS: number): void;
-  delivered?(task: Task, iteration: number, atS: number): void;
-}
-
-export interface JobOutcome {
-  readonly id: number;
-  readonly submitS: number;
-  readonly startS: number;
-  readonly endS: number;
-  readonly tasks: number;
-  /** Compute the job had to do, summed over its tasks and iterations. */
-  readonly workS: number;
-  readonly jobClass?: string;
-}
-
-export interface TimeshareRun {
-  readonly jobs: JobOutcome[];
-  /** One per node, over [0, makespanS]. */
-  readonly profiles: ExecutionProfile[];
-  readonly makespanS: number;
-  readonly events: number;
-  readonly messages: number;
-  /** Σ free MPL slots × time over the stretches in which some job waited (loss of capacity's numerator). */
-  readonly idleSlotWhileWaitingS: number;
-  /** Scheduling skewness: how many waits found a sender descheduled, and the total time until it was scheduled. */
-  readonly skewedWaits: number;
-  readonly skewTotalS: number;
-}
+export type { JobOutcome, SimulationOptions, TimeshareObserver, TimeshareRun } from './run-result.js';
 
 const ARRIVAL = 0;
 const NODE_TIMER = 1;
@@ -71,8 +45,24 @@ interface SimEvent {
   task: Task | null;
 }
 
-export function simulateTimeshare(jobs: readonly ParallelJob[], nodes: number, config: SchedulerConfig, observer?: TimeshareObserver): TimeshareRun {
-  return new Engine(jobs, nodes, config, observer).run();
+/**
+ * Simulates `jobs` on `nodes` time-shared nodes under `config`. Gang scheduling of rigid jobs alone (no
+ * observer) goes through the per-job fast path (rigid-gang.ts), which gives the same results.
+ */
+export function simulateTimeshare(jobs: readonly ParallelJob[], nodes: number, config: SchedulerConfig, observer?: TimeshareObserver, options: SimulationOptions = {}): TimeshareRun {
+  validateWorkload(jobs, nodes);
+  if (observer === undefined && options.rigidFastPath !== false && rigidGangApplies(jobs, config)) return simulateRigidGang(jobs, nodes, config, options);
+  return new Engine(jobs, nodes, config, observer, options).run();
+}
+
+function validateWorkload(jobs: readonly ParallelJob[], nodeCount: number): void {
+  if (!Number.isInteger(nodeCount) || nodeCount < 1) throw new Error(`a time-shared cluster needs a whole number of nodes >= 1, got ${nodeCount}`);
+  const ids = new Set<number>();
+  for (const job of jobs) {
+    validateJob(job, nodeCount);
+    if (ids.has(job.id)) throw new Error(`job ${job.id} appears twice; job ids must be unique`);
+    ids.add(job.id);
+  }
 }
 
 class Engine {
@@ -81,7 +71,7 @@ class Engine {
   );
   private seq = 0;
   private nowS = 0;
-  private events = 0;
+  private readonly guard: StallGuard;
   private messages = 0;
   private readonly nodes: CpuNode[];
   private readonly nics: NicQueues;
@@ -107,18 +97,13 @@ class Engine {
     nodeCount: number,
     private readonly cfg: SchedulerConfig,
     private readonly obs: TimeshareObserver | undefined,
+    options: SimulationOptions,
   ) {
-    if (!Number.isInteger(nodeCount) || nodeCount < 1) throw new Error(`a time-shared cluster needs a whole number of nodes >= 1, got ${nodeCount}`);
+    this.guard = new StallGuard(options, () => this.state());
     this.nodes = Array.from({ length: nodeCount }, (_, i) => new CpuNode(i, obs));
     this.nics = new NicQueues(nodeCount, cfg.network.dmaS);
     this.gang = cfg.mode === 'gang';
     this.matrix = this.gang ? new GangMatrix(cfg.mpl, nodeCount) : undefined;
-    const ids = new Set<number>();
-    for (const job of jobs) {
-      validateJob(job, nodeCount);
-      if (ids.has(job.id)) throw new Error(`job ${job.id} appears twice; job ids must be unique`);
-      ids.add(job.id);
-    }
   }
 
   run(): TimeshareRun {
@@ -126,29 +111,25 @@ class Engine {
     let ev: SimEvent | undefined;
     while ((ev = this.heap.pop()) !== undefined) {
       this.nowS = ev.timeS;
-      this.events++;
+      this.guard.tick(this.nowS);
       this.handle(ev);
     }
     const makespanS = this.runs.reduce((m, r) => Math.max(m, r.endS), 0);
     for (const n of this.nodes) n.settle(makespanS);
     return {
-      jobs: this.runs.map((r) => ({
-        id: r.job.id,
-        submitS: r.job.submitS,
-        startS: r.startS,
-        endS: r.endS,
-        tasks: r.job.tasks,
-        workS: r.job.iterations * r.job.computeS.reduce((a, b) => a + b, 0),
-        ...(r.job.jobClass === undefined ? {} : { jobClass: r.job.jobClass }),
-      })),
+      jobs: this.runs.map(jobOutcome),
       profiles: this.nodes.map((n) => ({ ...n.profile })),
       makespanS,
-      events: this.events,
+      events: this.guard.count,
       messages: this.messages,
       idleSlotWhileWaitingS: this.idleSlotWhileWaitingS,
       skewedWaits: this.skewedWaits,
       skewTotalS: this.skewTotalS,
     };
+  }
+
+  private state(): string {
+    return `${this.runs.filter((r) => r.tasksLeft > 0).length} jobs running, ${this.waiting.length - this.waitingHead} waiting`;
   }
 
   private push(timeS: number, kind: number, a: number, b: number, task: Task | null): void {
@@ -203,25 +184,46 @@ class Engine {
     this.admit();
   }
 
-  /** Starts waiting jobs in arrival order while the head one fits (FCFS: a job that does not fit blocks those behind it). */
+  /**
+   * Starts waiting jobs in arrival order while the head one fits (FCFS: a job that does not fit blocks those
+   * behind it). Gang with backfilling: then every job among the next backfillDepth behind the head that
+   * fits some row starts too, in arrival order (the head keeps its place: it is tried first next time).
+   */
   private admit(): void {
     while (this.waitingHead < this.waiting.length) {
       const run = this.waiting[this.waitingHead]!;
       const columns = this.gang ? this.placeGang(run) : this.placeDynamic(run);
       if (columns === undefined) break;
       this.waitingHead++;
-      run.startS = this.nowS;
-      this.runs.push(run);
-      columns.forEach((c, i) => this.placeTask(run.tasks[i]!, this.nodes[c]!));
-      if (this.gang) {
-        if (this.activeRow === -1) this.activateRow(run.row);
-        // Its row runs now, or (alternate scheduling) its tasks may fill idle slots of the active row.
-        else if (run.row === this.activeRow || this.cfg.alternate) for (const t of run.tasks) this.refresh(this.nodes[t.node]!);
+      this.start(run, columns);
+    }
+    if (this.cfg.backfill === true && this.waitingHead < this.waiting.length) {
+      let k = this.waitingHead + 1;
+      for (let looked = 0; k < this.waiting.length && looked < (this.cfg.backfillDepth ?? Infinity); looked++) {
+        const run = this.waiting[k]!;
+        const columns = this.placeGang(run);
+        if (columns === undefined) k++;
+        else {
+          this.waiting.splice(k, 1);
+          this.start(run, columns);
+        }
       }
     }
     if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {
       this.waiting.splice(0, this.waitingHead);
       this.waitingHead = 0;
+    }
+  }
+
+  private start(run: JobRun, columns: readonly number[]): void {
+    this.guard.progress();
+    run.startS = this.nowS;
+    this.runs.push(run);
+    columns.forEach((c, i) => this.placeTask(run.tasks[i]!, this.nodes[c]!));
+    if (this.gang) {
+      if (this.activeRow === -1) this.activateRow(run.row);
+      // Its row runs now, or (alternate scheduling) its tasks may fill idle slots of the active row.
+      else if (run.row === this.activeRow || this.cfg.alternate) for (const t of run.tasks) this.refresh(this.nodes[t.node]!);
     }
   }
 
@@ -244,7 +246,7 @@ class Engine {
     this.heldTotal++;
     this.obs?.placed?.(task, this.nowS);
     if (!this.gang) {
-      node.ready.push(task);
+      this.makeReady(node, task, false);
       this.refresh(node);
       this.armBoost(node);
     }
@@ -331,17 +333,41 @@ class Engine {
         if (runnable !== null) this.dispatch(node, runnable, Infinity);
       }
     } else if (node.cur === null && node.ready.length > 0) {
-      this.dispatch(node, node.ready.shift()!, this.cfg.sliceS);
+      const task = node.ready.shift()!;
+      this.dispatch(node, task, quantumS(this.cfg, task.level));
     }
     this.arm(node);
   }
 
+  /**
+   * A task off the CPU becomes ready (settle first). Round robin: it joins the queue's tail. Multilevel
+   * feedback queue: it goes to the highest level — at the head when it comes back from a block or I/O
+   * (boosted), at the tail when newly placed — and preempts a running task of a lower level, which goes
+   * back to the head of its own level.
+   */
+  private makeReady(node: CpuNode, task: Task, boosted: boolean): void {
+    const m = this.cfg.nodeScheduler;
+    if (m === undefined) {
+      node.ready.push(task);
+      return;
+    }
+    task.level = m.levels - 1;
+    if (boosted) node.enqueueFront(task);
+    else node.enqueue(task);
+    const cur = node.cur;
+    if (cur !== null && cur.level < task.level) {
+      node.release();
+      node.enqueueFront(cur);
+    }
+  }
+
   private dispatch(node: CpuNode, task: Task, sliceS: number): void {
     node.dispatch(task, this.nowS, this.cfg.contextSwitchS, sliceS);
-    if (task.skewWaitersS.length > 0) {
-      for (const fromS of task.skewWaitersS) this.skewTotalS += this.nowS - fromS;
-      this.skewedWaits += task.skewWaitersS.length;
-      task.skewWaitersS.length = 0;
+    const waiters = task.skewWaitersS;
+    if (waiters !== null && waiters.length > 0) {
+      for (const fromS of waiters) this.skewTotalS += this.nowS - fromS;
+      this.skewedWaits += waiters.length;
+      waiters.length = 0;
     }
   }
 
@@ -390,11 +416,13 @@ class Engine {
       else if (t.state === 'spin' && t.spunS >= this.cfg.spinThresholdS - EPS_S) this.block(t, node);
     }
     if (node.cur !== null && node.cur === t && this.nowS >= node.sliceEndS - EPS_S) {
-      // Slice expired: round-robin to the next ready task, or go on with a fresh slice if none.
-      if (node.ready.length > 0) {
-        node.ready.push(t);
+      // Slice expired: (multilevel feedback queue) the task drops a level; it goes to the tail of its level
+      // if a ready task is at that level or above, otherwise it goes on with a fresh quantum.
+      if (this.cfg.nodeScheduler !== undefined && t.level > 0) t.level--;
+      if (node.ready.length > 0 && node.ready[0]!.level >= t.level) {
+        node.enqueue(t);
         node.release();
-      } else node.sliceEndS = this.nowS + this.cfg.sliceS;
+      } else node.sliceEndS = this.nowS + quantumS(this.cfg, t.level);
     }
     this.refresh(node);
   }
@@ -403,6 +431,7 @@ class Engine {
 
   /** The task (on the CPU) finished its iteration's compute: I/O, or straight to communication. */
   private computeDone(task: Task, node: CpuNode): void {
+    this.guard.progress();
     const ioS = task.run.job.ioS[task.index]!;
     if (ioS > 0) {
       task.state = 'io';
@@ -414,6 +443,7 @@ class Engine {
   }
 
   private ioEnd(task: Task): void {
+    this.guard.progress();
     this.nodes[task.node]!.settle(this.nowS);
     this.communicate(task);
     this.refresh(this.nodes[task.node]!);
@@ -432,7 +462,8 @@ class Engine {
   }
 
   private nextIteration(task: Task): void {
-    task.received.delete(task.iteration);
+    this.guard.progress();
+    task.forget(task.iteration);
     task.iteration++;
     if (task.iteration >= task.run.job.iterations) {
       this.taskDone(task);
@@ -442,8 +473,8 @@ class Engine {
     const was = task.state;
     task.state = 'compute';
     task.remainingS = task.run.job.computeS[task.index]!;
-    // Off the CPU and not already queued (it was blocked or in I/O): it joins the ready queue's tail.
-    if (!this.gang && node.cur !== task && (was === 'blocked' || was === 'io')) node.ready.push(task);
+    // Off the CPU and not already queued (it was blocked or in I/O): it becomes ready.
+    if (!this.gang && node.cur !== task && (was === 'blocked' || was === 'io')) this.makeReady(node, task, true);
   }
 
   private beginWait(task: Task): void {
@@ -455,12 +486,12 @@ class Engine {
     const job = task.run.job;
     if (node.cur === task) for (const p of receivesFrom(job.pattern, task.index, job.tasks)) {
       const peer = task.run.tasks[p]!;
-      if (peer.state === 'compute' && peer.iteration <= task.iteration && this.nodes[peer.node]!.cur !== peer) peer.skewWaitersS.push(this.nowS);
+      if (peer.state === 'compute' && peer.iteration <= task.iteration && this.nodes[peer.node]!.cur !== peer) (peer.skewWaitersS ??= []).push(this.nowS);
     }
     if (this.cfg.spinThresholdS > 0) {
       const was = task.state;
       task.state = 'spin';
-      if (!this.gang && node.cur !== task && was === 'io') node.ready.push(task);
+      if (!this.gang && node.cur !== task && was === 'io') this.makeReady(node, task, true);
     } else this.block(task, node);
   }
 
@@ -514,9 +545,10 @@ class Engine {
       const cur = node.cur;
       if (cur !== null) {
         node.release();
-        node.ready.unshift(cur);
+        node.enqueueFront(cur);
       }
-      node.ready.unshift(task);
+      if (this.cfg.nodeScheduler !== undefined) task.level = this.cfg.nodeScheduler.levels - 1;
+      node.enqueueFront(task);
     }
     this.refresh(node);
   }
@@ -533,6 +565,8 @@ class Engine {
 
   private boost(node: CpuNode): void {
     node.boostArmed = false;
+    // A node left empty has nothing to boost; settling it could account time past the last job's end.
+    if (node.held.length === 0) return;
     node.settle(this.nowS);
     const cur = node.cur;
     if (cur !== null && cur.state === 'spin') {
@@ -540,8 +574,9 @@ class Engine {
       if (q >= 0) {
         const chosen = node.ready.splice(q, 1)[0]!;
         node.release();
-        node.ready.push(cur);
-        node.ready.unshift(chosen);
+        node.enqueue(cur);
+        if (this.cfg.nodeScheduler !== undefined) chosen.level = this.cfg.nodeScheduler.levels - 1;
+        node.enqueueFront(chosen);
       }
     }
     this.refresh(node);

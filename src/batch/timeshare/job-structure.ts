@@ -126,7 +126,7 @@ export function validateJob(job: ParallelJob, nodes: number): void {
   if (!Number.isInteger(job.iterations) || job.iterations < 1) throw new Error(`${where}: iterations must be a whole number >= 1, got ${job.iterations}`);
   if (!(job.submitS >= 0)) throw new Error(`${where}: submitS must be >= 0, got ${job.submitS}`);
   if (job.computeS.length !== job.tasks || job.ioS.length !== job.tasks) throw new Error(`${where}: computeS and ioS need one value per task (${job.tasks})`);
-  for (const v of [...job.computeS, ...job.ioS]) if (!(v >= 0) || !Number.isFinite(v)) throw new Error(`${where}: compute and I/O times must be finite seconds >= 0, got ${v}`);
+  for (const times of [job.computeS, job.ioS]) for (const v of times) if (!(v >= 0) || !Number.isFinite(v)) throw new Error(`${where}: compute and I/O times must be finite seconds >= 0, got ${v}`);
   if (!COMM_PATTERNS.includes(job.pattern)) throw new Error(`${where}: unknown pattern "${job.pattern}"; expected one of ${COMM_PATTERNS.join(', ')}`);
   if (!(job.messageBytes >= 0)) throw new Error(`${where}: messageBytes must be >= 0, got ${job.messageBytes}`);
 }

@@ -39,7 +39,7 @@ export class CpuNode {
   sliceEndS = Infinity;
   /** Tasks placed here (at most MPL), in placement order. */
   readonly held: Task[] = [];
-  /** Runnable tasks not on the CPU, in round-robin order (dynamic strategies). */
+  /** Runnable tasks not on the CPU (dynamic strategies), highest priority level first, each level in queue order. */
   readonly ready: Task[] = [];
   /** Bumped whenever the node's timer is re-armed (older timer events are stale). */
   timerVersion = 0;
@@ -87,6 +87,20 @@ export class CpuNode {
       this.profile.spinS += dt;
       this.emit(t, 'spin', at, nowS);
     }
+  }
+
+  /** Puts `task` at the tail of its level's part of the ready queue (under round robin: the tail). */
+  enqueue(task: Task): void {
+    let i = this.ready.length;
+    while (i > 0 && this.ready[i - 1]!.level < task.level) i--;
+    this.ready.splice(i, 0, task);
+  }
+
+  /** Puts `task` at the head of its level's part of the ready queue (under round robin: the head). */
+  enqueueFront(task: Task): void {
+    let i = 0;
+    while (i < this.ready.length && this.ready[i]!.level > task.level) i++;
+    this.ready.splice(i, 0, task);
   }
 
   /** Gives the CPU to `task` now (settle first); a task other than the last one run costs a switch. */

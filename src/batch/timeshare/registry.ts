@@ -3,13 +3,14 @@
 import { boost } from './strategies/boost.js';
 import { demand } from './strategies/demand.js';
 import { gang } from './strategies/gang.js';
+import { gangBackfill } from './strategies/gang-backfill.js';
 import { local } from './strategies/local.js';
 import { spinBlock } from './strategies/spin-block.js';
 import type { TimeshareStrategy } from './strategies/strategy.js';
 
 export type { SchedulerConfig, StrategyParameter, TimeshareStrategy } from './strategies/strategy.js';
 
-const STRATEGIES: readonly TimeshareStrategy[] = [gang, local, spinBlock, demand, boost];
+const STRATEGIES: readonly TimeshareStrategy[] = [gang, gangBackfill, local, spinBlock, demand, boost];
 
 export function listTimeshareStrategies(): readonly TimeshareStrategy[] {
   return STRATEGIES;

@@ -28,12 +28,14 @@ export class Task {
   state: TaskState = 'compute';
   /** Busy-wait time spent on the CPU in the current wait (spin-block blocks when it reaches the threshold). */
   spunS = 0;
-  /** Messages arrived, by iteration. */
-  readonly received = new Map<number, number>();
+  /** Messages arrived, by iteration (made on the first message: a rigid job's tasks never get one). */
+  private receivedByIteration: Map<number, number> | null = null;
   /** When peers began waiting for a message it still had to compute before sending, while it was off its CPU (scheduling skewness). */
-  readonly skewWaitersS: number[] = [];
+  skewWaitersS: number[] | null = null;
   /** An interrupt that will wake it is under way. */
   wakePending = false;
+  /** Its priority level in the node's multilevel feedback queue (higher runs first; always 0 under round robin). */
+  level = 0;
   /** The node it runs on (set when placed). */
   node = -1;
 
@@ -55,8 +57,17 @@ export class Task {
     return this.state === 'compute' || this.state === 'spin';
   }
 
+  get received(): Map<number, number> {
+    return (this.receivedByIteration ??= new Map());
+  }
+
+  /** Forgets the messages of an iteration it is done with. */
+  forget(iteration: number): void {
+    this.receivedByIteration?.delete(iteration);
+  }
+
   /** Whether every message of its current iteration has come. */
   get messagesIn(): boolean {
-    return (this.received.get(this.iteration) ?? 0) >= this.needs;
+    return this.needs === 0 || (this.receivedByIteration?.get(this.iteration) ?? 0) >= this.needs;
   }
 }

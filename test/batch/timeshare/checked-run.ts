@@ -15,7 +15,7 @@ export interface CheckedRun {
 
 export function checkedRun(jobs: readonly ParallelJob[], nodes: number, strategy: string, params: Record<string, number>): CheckedRun {
   const config = getTimeshareStrategy(strategy).configure(params);
-  const checker = new TimeshareChecker(nodes, config.mpl, config.mode === 'gang', config.alternate);
+  const checker = new TimeshareChecker(nodes, config.mpl, config.mode === 'gang', config.alternate, config.nodeScheduler !== undefined);
   const run = simulateTimeshare(jobs, nodes, config, checker);
   const violations = checker.finish(run);
   const ends: Record<number, number> = {};

@@ -25,6 +25,25 @@ describe('the time-sharing schedule checker', () => {
     expect(c.violations()).toEqual([]);
   });
 
+  it('mlfq: a task running while a task of a higher level on its node is ready', () => {
+    // Two tasks of different jobs on node 0: a (level 1) computes while b (level 3) is ready — reported;
+    // once b is at level 1 too, or blocked, nothing is.
+    const c = new TimeshareChecker(2, 2, false, false, true);
+    const a = twoTaskRun(1, -1).tasks[0]!;
+    const b = twoTaskRun(2, -1).tasks[0]!;
+    a.level = 1;
+    b.level = 3;
+    c.placed(a, 0);
+    c.placed(b, 0);
+    c.segment(0, a, 'compute', 0, 0.5);
+    b.level = 1;
+    c.segment(0, a, 'compute', 0.5, 1);
+    b.level = 3;
+    b.state = 'blocked';
+    c.segment(0, a, 'compute', 1, 1.5);
+    expect(c.violations()).toEqual(['mlfq: job 1 task 0 (level 1) got CPU time (compute) on node 0 at 0 s while job 2 task 0 (level 3) was ready']);
+  });
+
   it('overlapping or gapped stretches on one node', () => {
     const c = new TimeshareChecker(2, 2, false);
     const a = twoTaskRun(1, -1).tasks[0]!;

@@ -13,6 +13,8 @@ export interface StrategyParameter {
   readonly max?: number;
   readonly exclusiveMin?: boolean;
   readonly integer?: boolean;
+  /** A choice among names: the value is the index of the chosen name (e.g. 0 for choices[0]). */
+  readonly choices?: readonly string[];
 }
 
 /** Everything the engine needs to know about how nodes schedule. */
@@ -33,7 +35,24 @@ export interface SchedulerConfig {
   readonly boostPeriodS: number;
   /** Gang: a node whose active-row slot has nothing to run runs a task of another row that has compute to do. */
   readonly alternate: boolean;
+  /** Gang: when the head waiting job fits no row, later waiting jobs that fit may start (see gang-backfill.ts). */
+  readonly backfill?: boolean;
+  /** Gang with backfilling: how many waiting jobs behind the head are considered (default: all). */
+  readonly backfillDepth?: number;
   readonly network: NetworkModel;
+  /**
+   * Dynamic strategies: the nodes' CPU scheduler is a multilevel feedback queue (see node-scheduler.ts);
+   * absent: round robin with `sliceS`.
+   */
+  readonly nodeScheduler?: MlfqConfig;
+}
+
+export interface MlfqConfig {
+  /** Priority levels, 0 (lowest) to levels − 1 (highest). */
+  readonly levels: number;
+  /** Quantum at the highest level and at level 0; the levels between are spaced evenly. */
+  readonly quantumHighS: number;
+  readonly quantumLowS: number;
 }
 
 export interface TimeshareStrategy {
