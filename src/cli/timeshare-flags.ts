@@ -72,8 +72,13 @@ export function readTimeshareFlags(args: CommandArgs, strategy: string): Record<
       throw new UsageError(`--${name} does not apply to --timeshare ${strategy}; its parameters are ${own.parameters.map((p) => `--${p.name}`).join(', ')}`);
     }
     const raw = stringOption(args, name)!.trim();
-    const v = /^\+?inf(inity)?$/i.test(raw) ? Infinity : raw === '' ? NaN : Number(raw);
-    if (Number.isNaN(v)) throw new UsageError(`--${name} takes a number (or Infinity), got '${raw}'`);
+    const choices = own.parameters.find((p) => p.name === name)!.choices;
+    const chosen = choices?.indexOf(raw.toLowerCase()) ?? -1;
+    const v = chosen >= 0 ? chosen : /^\+?inf(inity)?$/i.test(raw) ? Infinity : raw === '' ? NaN : Number(raw);
+    if (Number.isNaN(v)) {
+      const names = choices === undefined ? '' : ` or one of ${choices.map((c, i) => `${c} (${i})`).join(', ')}`;
+      throw new UsageError(`--${name} takes a number (or Infinity)${names}, got '${raw}'`);
+    }
     values[name] = v;
   }
   return values;

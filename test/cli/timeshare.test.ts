@@ -106,6 +106,23 @@ describe('gridsweep trace --timeshare', () => {
     expect(text.stdout).toMatch(/class comm +mean response/);
   });
 
+  it('a parameter with named choices takes the name or its number: --node-scheduler mlfq is --node-scheduler 1', () => {
+    const byName = gs('trace', EXAMPLE, '--nodes', '8', '--timeshare', 'local', '--node-scheduler', 'mlfq', '--json');
+    const byNumber = gs('trace', EXAMPLE, '--nodes', '8', '--timeshare', 'local', '--node-scheduler', '1', '--json');
+    const roundRobin = gs('trace', EXAMPLE, '--nodes', '8', '--timeshare', 'local', '--json');
+    expect(byName.status, byName.stderr).toBe(0);
+    expect(byName.stdout).toBe(byNumber.stdout);
+    expect(byName.stdout).not.toBe(roundRobin.stdout);
+  });
+
+  it('--check on a long SWF trace: clock rounding over thousands of slices is not a violation', () => {
+    // background.swf runs jobs of up to ~10^4 s late into a trace of ~10^6 s; with 10 s slices a task
+    // computes in about a thousand stretches, each a difference of two clock readings near 10^6 s.
+    const r = gs('trace', 'griddescs/batch/background.swf', '--timeshare', 'gang', '--mpl', '2', '--slice', '10', '--check');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toContain('checked 2,000 jobs: no violation');
+  });
+
   it('a bad parallel workload: every mistake at file:line:column, exit 1', () => {
     const r = gs('trace', 'test/fixtures/parallel/bad-fields.pwl', '--nodes', '8', '--timeshare', 'gang');
     expect(r.status).toBe(1);
@@ -123,8 +140,9 @@ describe('gridsweep trace --timeshare', () => {
       [['--timeshare', 'gang', '--mpl', '0'], '--timeshare gang: mpl must be a whole number >= 1, got 0'],
       [['--timeshare', 'gang', '--spin', '0.001'], '--spin does not apply to --timeshare gang; its parameters are --mpl, --slice'],
       [['--timeshare', 'local', '--slice', 'fast'], "--slice takes a number (or Infinity), got 'fast'"],
+      [['--timeshare', 'local', '--node-scheduler', 'fifo'], "--node-scheduler takes a number (or Infinity) or one of rr (0), mlfq (1), got 'fifo'"],
       [['--timeshare', 'spin-block', '--slice', '0.001', '--context-switch', '0.002'], 'context-switch (0.002 s) must be shorter than slice (0.001 s)'],
-      [['--timeshare', 'gangs'], "unknown --timeshare 'gangs'; expected one of gang, local"],
+      [['--timeshare', 'gangs'], "unknown --timeshare 'gangs'; expected one of gang, gang-backfill, local"],
       [['--timeshare', 'gang', '--policy', 'easy'], '--policy belongs to space sharing, not to --timeshare'],
       [['--mpl', '2'], '--mpl goes with --timeshare STRATEGY'],
     ];
