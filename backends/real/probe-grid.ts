@@ -1,8 +1,10 @@
 // Measuring a real grid so that it can be simulated: every machine's CPU availability (from its load
 // average and core count), and each cluster's link: latency from a tiny round trip (the load probe's
 // command), bandwidth from a timed transfer of a test file into the cluster's storage. One sample per
-// round, rounds `intervalS` apart. Every machine must answer: an unreachable one is an error (nothing is
-// measured half-way), and this run's files are removed from the storage afterwards.
+// round, rounds `intervalS` apart. A cluster whose hosts come as batch jobs (Slurm) has no hosts to measure:
+// its batch system is asked what it is (the transport's probeBatch: nodes, cores, time limit, scheduler),
+// and it is described as a batch cluster. Every machine and batch system must answer: one that does not is
+// an error (nothing is measured half-way), and this run's files are removed from the storage afterwards.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import type { RealGrid } from '../../src/realgrid/real-grid-file.js';
 import { Rng } from '../../src/util/rng.js';
 import { transferDeadlineS } from '../transport/deadline.js';
 import { availabilityFromLoad, type Endpoint } from '../transport/endpoint.js';
+import type { BatchClusterFacts } from '../transport/registry.js';
 import { TRANSPORTS } from '../transports.js';
 
 export interface ProbeOptions {
@@ -39,6 +42,8 @@ export interface ProbedCluster {
   readonly id: string;
   readonly link: readonly LinkSample[];
   readonly hosts: readonly ProbedHost[];
+  /** A batch cluster: what its batch system said, and the architecture of its cores. */
+  readonly batch?: BatchClusterFacts & { readonly arch: number };
 }
 
 export interface ProbeResult {
@@ -51,6 +56,14 @@ export class UnreachableHostsError extends Error {
   constructor(readonly problems: readonly string[]) {
     super(`cannot probe the real grid: ${problems.length} machine(s) unreachable:\n${problems.map((p) => `  ${p}`).join('\n')}\nfix the real grid file or bring them up, then probe again`);
     this.name = 'UnreachableHostsError';
+  }
+}
+
+/** The batch system of some clusters did not answer, or said what cannot be described; `problems` names each. */
+export class BatchProbeError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`cannot probe the real grid: ${problems.length} batch cluster(s) could not be described:\n${problems.map((p) => `  ${p}`).join('\n')}\nfix the real grid file or the cluster, then probe again`);
+    this.name = 'BatchProbeError';
   }
 }
 
@@ -84,6 +97,23 @@ export async function probeRealGrid(grid: RealGrid, o: ProbeOptions): Promise<Pr
       }),
     );
     if (problems.length > 0) throw new UnreachableHostsError(problems.sort());
+
+    // Batch clusters: their batch system says what they are (before any measurement: a failure writes nothing).
+    const batch = new Map<string, BatchClusterFacts & { arch: number }>();
+    await Promise.all(
+      clusters.map(async (c) => {
+        const storage = c.endpoints[0];
+        if (storage === undefined) return;
+        try {
+          const facts = await TRANSPORTS.probeBatch(c.spec, storage, { deadlines: grid.deadlines });
+          if (facts) batch.set(c.spec.id, { ...facts, arch: c.spec.slurm?.arch ?? 0 });
+        } catch (err) {
+          problems.push(`${c.spec.id}: ${(err as Error).message}`);
+        }
+      }),
+    );
+    if (problems.length > 0) throw new BatchProbeError(problems.sort());
+    for (const [id, b] of batch) o.log?.(`${id}: batch cluster, partition ${b.partition}: ${b.nodes} node(s) of ${b.coresPerNode} CPU(s), policy ${b.policy}`);
 
     const testFile = join(scratch, 'probe.bin');
     const rng = new Rng(o.seed ?? 1);
@@ -119,11 +149,15 @@ export async function probeRealGrid(grid: RealGrid, o: ProbeOptions): Promise<Pr
     }
     return {
       samplePeriodS: o.intervalS,
-      clusters: clusters.map((c) => ({
-        id: c.spec.id,
-        link: links.get(c.spec.id)!,
-        hosts: c.endpoints.flatMap((e) => e.spec.hostIds.map((id) => ({ id, arch: e.spec.arch, availabilityPct: availability.get(e)! }))),
-      })),
+      clusters: clusters.map((c) => {
+        const b = batch.get(c.spec.id);
+        return {
+          id: c.spec.id,
+          link: links.get(c.spec.id)!,
+          hosts: c.endpoints.flatMap((e) => e.spec.hostIds.map((id) => ({ id, arch: e.spec.arch, availabilityPct: availability.get(e)! }))),
+          ...(b ? { batch: b } : {}),
+        };
+      }),
     };
   } finally {
     rmSync(scratch, { recursive: true, force: true });

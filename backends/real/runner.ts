@@ -33,6 +33,7 @@ import { WallClock } from './wall-clock.js';
 import { checkReplayPlan, computeStarts, type LoadedReplayPlan } from '../../src/scheduler/replay/replay-plan.js';
 import { ReplayScheduler } from '../../src/scheduler/replay/replay-scheduler.js';
 import { compareTimelines } from './timeline-compare.js';
+import { HostsToCome } from './hosts-to-come.js';
 
 export interface RealRunInput {
   readonly sweepPath: string;
@@ -107,7 +108,12 @@ export interface RealRunResult {
   readonly expanded: ExpandedSweep;
   readonly prediction?: PredictionComparison;
   /** Per Slurm cluster: pilots submitted and the queue wait of each that started, seconds. */
-  readonly pilots: readonly { readonly cluster: string; readonly submitted: number; readonly queueWaitsS: readonly number[] }[];
+  readonly pilots: readonly { readonly cluster: string; readonly submitted: number; readonly queueWaitsS: readonly number[]; readonly gaveUp?: string }[];
+  /**
+   * The run ended before every Work was done because no host could come any more (every batch cluster
+   * given up, no other machine left): why. The tasks not done are neither failed nor done.
+   */
+  readonly unfinished?: string;
   /**
    * The run stopped because the origin refused a write (an output, the journal, the run record, a task
    * log: disk full, over quota, read-only, I/O error). The outputs verified before are kept; the tasks
@@ -192,7 +198,8 @@ export async function runReal(runInput: RealRunInput, makeScheduler: MakeRealSch
   const taskLogs = input.taskLogsDir !== undefined ? TaskLogs.open(input.taskLogsDir) : undefined;
   await journal?.append({ type: 'run', sweep: resolve(input.sweepPath), tasks: app.works.length, runId });
 
-  const makeEndpoint = (c: RealClusterSpec, e: GridEndpointSpec): Endpoint => TRANSPORTS.endpoint(c, e, { runId, acceptNew: input.acceptNew });
+  const hostsToCome = new HostsToCome();
+  const makeEndpoint = (c: RealClusterSpec, e: GridEndpointSpec): Endpoint => hostsToCome.machine(TRANSPORTS.endpoint(c, e, { runId, acceptNew: input.acceptNew }));
   const clusters = input.grid.clusters.map((c) => ({ id: c.id, endpoints: c.endpoints.map((e) => makeEndpoint(c, e)) }));
   const clock = new WallClock();
   const samplePeriodS = input.samplePeriodS ?? 5;
@@ -249,10 +256,11 @@ export async function runReal(runInput: RealRunInput, makeScheduler: MakeRealSch
   });
 
   // The clusters whose hosts come as batch jobs (Slurm's pilots), each with the pool its transport builds.
-  const pools = input.grid.clusters.flatMap((c) => {
+  const exhausted = (clusterId: string, why: string): void => hostsToCome.poolExhausted(clusterId, why, pools, (h) => grid.hostRemoved(h));
+  const pools: HostPool[] = input.grid.clusters.flatMap((c) => {
     const storage = clusters.find((x) => x.id === c.id)!.endpoints[0];
     if (!storage) return [];
-    const pool = TRANSPORTS.hostPool(c, storage, { runDir: join(c.storageDir, 'gridsweep', runId), jobName, grid, clock, record, log: input.log, deadlines: input.grid.deadlines });
+    const pool = TRANSPORTS.hostPool(c, storage, { runDir: join(c.storageDir, 'gridsweep', runId), jobName, grid, clock, record, log: input.log, deadlines: input.grid.deadlines, exhausted });
     return pool ? [pool] : [];
   });
 
@@ -309,7 +317,7 @@ export async function runReal(runInput: RealRunInput, makeScheduler: MakeRealSch
       );
       await watcher.ready;
     }
-    await grid.finishedPromise;
+    await Promise.race([grid.finishedPromise, hostsToCome.noneLeft]);
   } catch (err) {
     if (err instanceof OriginWriteError) originFailure = err;
     else failedToStart = err as Error;
@@ -335,7 +343,7 @@ export async function runReal(runInput: RealRunInput, makeScheduler: MakeRealSch
     const tail = grid.stderrTailOf(w);
     return tail !== undefined && tail.trim() !== '' ? [[w, tail] as const] : [];
   }));
-  const pilots = pools.map((p) => ({ cluster: p.clusterId, submitted: p.submitted, queueWaitsS: p.queueWaitsS }));
+  const pilots = pools.map((p) => ({ cluster: p.clusterId, submitted: p.submitted, queueWaitsS: p.queueWaitsS, ...(p.gaveUp !== undefined ? { gaveUp: p.gaveUp } : {}) }));
   const logs = taskLogs ? { taskLogs: { dir: taskLogs.dir, ...(taskLogs.problem !== undefined ? { problem: taskLogs.problem } : {}) } } : {};
-  return { makespanS, worksTotal: app.works.length, worksDone: done, worksSkipped: skip.size, worksFailed: failed, whyFailed, stderrTails, ...logs, inputSends: grid.inputSends, expanded, pilots, ...(prediction ? { prediction } : {}), ...(originFailure ? { originFailure } : {}) };
+  return { makespanS, worksTotal: app.works.length, worksDone: done, worksSkipped: skip.size, worksFailed: failed, whyFailed, stderrTails, ...logs, inputSends: grid.inputSends, expanded, pilots, ...(prediction ? { prediction } : {}), ...(originFailure ? { originFailure } : {}), ...(hostsToCome.why !== undefined ? { unfinished: hostsToCome.why } : {}) };
 }

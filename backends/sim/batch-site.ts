@@ -10,7 +10,7 @@ import { createPlacement, machineOf } from '../../src/batch/cluster-setup.js';
 import type { BatchJob, StartedJob } from '../../src/batch/job.js';
 import type { JobMetricsSummary } from '../../src/batch/job-metrics.js';
 import { getBatchPolicy } from '../../src/batch/policies/registry.js';
-import type { SubmissionOptions } from '../../src/batch/submission.js';
+import { IdlePilots, type SubmissionOptions } from '../../src/batch/submission.js';
 import { SwfWorkload } from '../../src/batch/swf/workload.js';
 import type { AddBatchCluster, HostId } from '../../src/model/grid.js';
 import type { BatchJobRecord } from '../../src/record/events.js';
@@ -46,13 +46,6 @@ export interface BatchSiteOutcome {
   readonly pilotsGivenUp: boolean;
 }
 
-/**
- * After this many pilots in a row (or twice the pilots kept at once, if more) end with no Work computed on
- * them, the site stops submitting: the Works left cannot run on its pilots (longer than the walltime), and
- * the simulation must end instead of resubmitting for ever.
- */
-const IDLE_PILOTS_LIMIT = 4;
-
 /** Pilot jobs are numbered -1, -2, … so that they never collide with a workload's job numbers. */
 const PILOT_USER = -2;
 
@@ -68,9 +61,8 @@ export class BatchSite {
   private readonly hostsOfPilot = new Map<number, HostId[]>();
   /** Waiting jobs whose first reservation is recorded (a policy renews them at every dispatch). */
   private readonly reserved = new Set<number>();
-  /** Pilots in a row that ended with no Work computed on them; past IDLE_PILOTS_LIMIT none is submitted. */
-  private idlePilotsInARow = 0;
-  private givenUp = false;
+  /** Pilots in a row that ended with no Work computed on them: past the limit none is submitted (src/batch/submission.ts). */
+  private readonly idlePilots: IdlePilots;
   /** Bumped at every wake scheduled: the engine skips the wakes an earlier advance() left behind. */
   wakeVersion = 0;
   private readonly perWork: boolean;
@@ -84,6 +76,7 @@ export class BatchSite {
     const cores = event.nodes * event.coresPerNode;
     this.perWork = submission.strategy === 'per-work';
     this.pilotCores = this.perWork ? 1 : (submission.pilotCores ?? event.coresPerNode);
+    this.idlePilots = new IdlePilots(submission.pilots);
     if (this.pilotCores > cores) throw new Error(`pilots of ${this.pilotCores} cores cannot run on batch cluster '${event.cluster}' (${cores} cores)`);
     const shape = { nodes: event.nodes, coresPerNode: event.coresPerNode };
     const placement = createPlacement(machineOf(event.machine ?? 'bag'), shape, event.allocator);
@@ -132,7 +125,7 @@ export class BatchSite {
     }
     const left = this.hooks.worksLeft();
     const wanted = left === 0 ? 0 : this.perWork ? Math.min(this.submission.pilots, left) : this.submission.pilots;
-    while (this.pilotsLive < wanted && !this.givenUp) this.submitPilot(nowS);
+    while (this.pilotsLive < wanted && !this.idlePilots.givenUp) this.submitPilot(nowS);
     this.cluster.dispatch();
     const nextS = Math.min(this.nextBackground?.submitS ?? Infinity, this.cluster.nextEndS());
     this.wakeVersion++;
@@ -169,7 +162,7 @@ export class BatchSite {
       pilotsSubmitted: this.pilotsSubmitted,
       pilotsStarted: this.pilotsStarted,
       pilotMeanWaitS: this.pilotsStarted === 0 ? 0 : this.pilotWaitS / this.pilotsStarted,
-      pilotsGivenUp: this.givenUp,
+      pilotsGivenUp: this.idlePilots.givenUp,
     };
   }
 
@@ -204,7 +197,6 @@ export class BatchSite {
     const hosts = this.hostsOfPilot.get(s.job.id)!;
     this.hostsOfPilot.delete(s.job.id);
     for (const h of hosts) this.jobOfHost.delete(h);
-    this.idlePilotsInARow = this.hooks.pilotEnded(this, hosts) ? 0 : this.idlePilotsInARow + 1;
-    if (this.idlePilotsInARow >= Math.max(IDLE_PILOTS_LIMIT, 2 * this.submission.pilots)) this.givenUp = true;
+    this.idlePilots.ended(this.hooks.pilotEnded(this, hosts));
   }
 }

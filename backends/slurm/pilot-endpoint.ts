@@ -30,6 +30,7 @@ export interface PilotLaunch {
 export class PilotEndpoint implements Endpoint {
   private readonly link: AgentLink;
   private firstTaskEnded = false;
+  private ranToEnd = 0;
 
   constructor(
     readonly spec: PilotEndpointSpec,
@@ -47,6 +48,11 @@ export class PilotEndpoint implements Endpoint {
     const script = [...this.launch.setup, agentCommand()].join('\n');
     const argv = ['srun', `--jobid=${this.spec.jobId}`, '--overlap', '--nodes=1', '--ntasks=1', `--cpus-per-task=${this.spec.hostIds.length}`, '--mem=0', '--quiet', '/bin/sh', '-c', script];
     return this.link.connect(() => this.launch.access.open(argv), this.launch.deadlines.loginS);
+  }
+
+  /** Tasks that ran here to their end, whatever their exit status (the pool gives a cluster up after pilots with none). */
+  get tasksEnded(): number {
+    return this.ranToEnd;
   }
 
   isUp(): boolean {
@@ -68,7 +74,9 @@ export class PilotEndpoint implements Endpoint {
   async run(task: TaskLaunch): Promise<TaskExit> {
     const spec = agentTaskFor(task, this.runDir, INLINE_BYTES);
     try {
-      return taskExitOf(await this.link.on('a task', Infinity, (a) => a.task(spec)));
+      const exit = taskExitOf(await this.link.on('a task', Infinity, (a) => a.task(spec)));
+      this.ranToEnd++;
+      return exit;
     } finally {
       if (!this.firstTaskEnded) {
         this.firstTaskEnded = true;

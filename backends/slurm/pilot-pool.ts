@@ -5,7 +5,11 @@
 // leave (a running task first finishes) and the job is cancelled. A pilot that ends otherwise (cancelled,
 // preempted, its node lost, its walltime reached) takes its hosts with it, and what ran there is planned
 // again elsewhere. With "per-work", each job has one core and ends as soon as one Work has been computed
-// on it. One squeue call covers all the pilots; polls back off while nothing changes.
+// on it. One squeue call covers all the pilots; polls back off while nothing changes. Pilots that keep
+// ending with no task run to its end on them (dead as they start, or too short for any task) make the pool
+// give the cluster up by the simulated batch clusters' rule (IdlePilots, src/batch/submission.ts): it
+// submits no more, says why, and tells the run once its last pilot has ended.
+import { IdlePilots } from '../../src/batch/submission.js';
 import type { Clock } from '../../src/interfaces/clock.js';
 import type { ClusterId } from '../../src/model/grid.js';
 import type { RecordSink } from '../../src/record/events.js';
@@ -37,6 +41,8 @@ export interface PilotPoolOptions {
   readonly record: RecordSink;
   readonly log: (event: ProgressEvent) => void;
   readonly deadlines: Deadlines;
+  /** Called once the pool has given up and its last pilot has ended (the registry's HostPoolContext). */
+  readonly exhausted?: (clusterId: ClusterId, why: string) => void;
 }
 
 interface Pilot {
@@ -85,9 +91,19 @@ export class PilotPool implements HostPool {
   private busy: Promise<void> = Promise.resolve();
   /** Queue waits of the pilots that started, seconds. */
   readonly queueWaitsS: number[] = [];
+  /** Pilots in a row that ended with no task run on them: the give-up rule the simulated clusters follow. */
+  private readonly idlePilots: IdlePilots;
+  /** Why the pool gave the cluster up (no more pilots), once it has. */
+  private whyGivenUp: string | undefined;
+  private exhaustedTold = false;
 
   constructor(private readonly o: PilotPoolOptions) {
     this.commands = new SlurmCommands(o.access);
+    this.idlePilots = new IdlePilots(o.cluster.slurm.pilots);
+  }
+
+  get gaveUp(): string | undefined {
+    return this.whyGivenUp;
   }
 
   private get spec(): SlurmSpec {
@@ -131,7 +147,7 @@ export class PilotPool implements HostPool {
     let alive = [...this.pilots.values()].filter((p) => !p.ended).length;
     const left = this.o.grid.worksLeft();
     const wanted = left === 0 ? 0 : this.spec.submission === 'per-work' ? Math.min(this.spec.pilots, left) : this.spec.pilots;
-    while (!this.stopped && alive < wanted && this.o.clock.nowS() >= this.submitAgainAtS) {
+    while (!this.stopped && !this.idlePilots.givenUp && alive < wanted && this.o.clock.nowS() >= this.submitAgainAtS) {
       if (!(await this.submit())) return;
       alive++;
     }
@@ -299,6 +315,22 @@ export class PilotPool implements HostPool {
     const how = why ?? (p.released && state === 'CANCELLED' ? 'released (cancelled once its hosts had left)' : ending);
     this.o.log({ kind: 'pilot', cluster: this.clusterId, job: p.jobId, message: how });
     this.letHostsGo(p, state);
+    const ranTasks = (p.endpoint?.tasksEnded ?? 0) > 0;
+    if (this.idlePilots.ended(ranTasks)) this.giveUp(how);
+    if (this.whyGivenUp !== undefined && !this.exhaustedTold && ![...this.pilots.values()].some((x) => !x.ended)) {
+      this.exhaustedTold = true;
+      this.o.exhausted?.(this.clusterId, this.whyGivenUp);
+    }
+  }
+
+  /** The give-up rule fired at a pilot that ended `how`: no more pilots, said once, with why. */
+  private giveUp(how: string): void {
+    const n = this.idlePilots.idleInARow;
+    this.whyGivenUp =
+      `${n} pilots in a row ended with no task run on them (the last: ${how}): ` +
+      `they die as they start (see the cluster's "setup" and "sbatchArgs", and the pilots' own errors in Slurm's logs) ` +
+      `or their walltime (${this.walltimeMinutes} min, "pilotWalltimeS") is too short for any task left`;
+    this.o.log({ kind: 'pilot', cluster: this.clusterId, job: '-', message: `GAVE UP on cluster ${this.clusterId}, no more pilots are submitted to it: ${this.whyGivenUp}` });
   }
 
   /** The pilot's job is ending (`state`): its hosts leave the run now, once. */

@@ -1,7 +1,8 @@
 // The transport registry: how the run controller and the prober reach the machines of a real grid file,
 // keyed by the file's host kind ("local", "ssh", "slurm"). Each transport is one object in its own folder
 // (backends/<kind>/transport.ts): its kind, one line of help, how to build an endpoint for a machine the
-// grid file names, and, for a cluster whose hosts come as batch jobs, the pool that brings them. The one
+// grid file names, and, for a cluster whose hosts come as batch jobs, the pool that brings them and what its
+// batch system says of the cluster (for the prober, which describes it as a simulated batch cluster). The one
 // list of transports is backends/transports.ts; the controller and the prober find a transport there and
 // nowhere else, so a new transport is one file and one line in that list.
 import type { Clock } from '../../src/interfaces/clock.js';
@@ -49,6 +50,11 @@ export interface HostPoolContext {
   readonly record: RecordSink;
   readonly log: (event: ProgressEvent) => void;
   readonly deadlines: Deadlines;
+  /**
+   * The pool gave up (its jobs kept ending with no task run on them: the rule of src/batch/submission.ts)
+   * and none of its jobs is left: it brings no more hosts. `why` says so in a sentence.
+   */
+  readonly exhausted?: (clusterId: ClusterId, why: string) => void;
 }
 
 /** The hosts of a batch cluster: batch jobs whose cores join the run while they run. */
@@ -57,12 +63,39 @@ export interface HostPool {
   /** Jobs submitted so far, and the queue wait of each that started, seconds. */
   readonly submitted: number;
   readonly queueWaitsS: readonly number[];
+  /** Why it submits no more jobs (its jobs kept ending with no task run on them); undefined while it submits. */
+  readonly gaveUp: string | undefined;
   /** Submits jobs while Works remain; resolves once the first submissions are made. */
   start(): Promise<void>;
   /** Cancels the jobs still queued or running; `atS` is the run's end on its clock. */
   stop(atS?: number): Promise<void>;
   /** A resumed run: cancels the jobs the run it continues left behind; how many. */
   cancelLeftovers(): Promise<number>;
+}
+
+/** What a batch cluster's own batch system says of it: the prober writes it as a simulated batch cluster. */
+export interface BatchClusterFacts {
+  /** The partition (or queue) described: the grid file's, or the cluster's default. */
+  readonly partition: string;
+  /** Nodes of that partition that can run jobs now. */
+  readonly nodes: number;
+  /** CPUs a job can have on each of those nodes (the fewest of them, when they differ). */
+  readonly coresPerNode: number;
+  /** Nodes of the partition that cannot run jobs now (down, drained, failed...). */
+  readonly nodesUnavailable: number;
+  /** The partition's longest time a job may ask for, seconds; undefined when it has no limit. */
+  readonly timeLimitS?: number;
+  /** The simulated batch policy closest to the cluster's scheduler (a name of src/batch/policies). */
+  readonly policy: string;
+  /** Where the policy comes from, in a phrase ("SchedulerType sched/backfill"). */
+  readonly policyFrom: string;
+  /** Anything else the description should say, one line each (nodes of several sizes, say). */
+  readonly notes: readonly string[];
+}
+
+/** What asking a batch system about its cluster needs. */
+export interface BatchProbeContext {
+  readonly deadlines: Deadlines;
 }
 
 export interface Transport<K extends HostKind = HostKind> {
@@ -79,6 +112,12 @@ export interface Transport<K extends HostKind = HostKind> {
    * cluster's storage machine (the first endpoint of the cluster). Undefined when the cluster has none.
    */
   hostPool?(cluster: RealClusterSpec, storage: Endpoint, ctx: HostPoolContext): HostPool | undefined;
+  /**
+   * For a cluster of this kind whose hosts come as batch jobs: what its batch system says of it (nodes,
+   * cores, time limit, scheduler), asked through the cluster's storage machine (connected), each command
+   * within the grid file's command deadline. Undefined when the cluster has no batch system.
+   */
+  probeBatch?(cluster: RealClusterSpec, storage: Endpoint, ctx: BatchProbeContext): Promise<BatchClusterFacts | undefined>;
 }
 
 /** A transport of any kind (what the list holds). */
@@ -118,5 +157,10 @@ export class TransportRegistry {
   /** The host pool of a cluster, when the transport of its kind has one for it. */
   hostPool(cluster: RealClusterSpec, storage: Endpoint, ctx: HostPoolContext): HostPool | undefined {
     return (this.get(cluster.kind) as Transport).hostPool?.(cluster, storage, ctx);
+  }
+
+  /** What the batch system of a cluster says of it, when the transport of its kind can ask one. */
+  async probeBatch(cluster: RealClusterSpec, storage: Endpoint, ctx: BatchProbeContext): Promise<BatchClusterFacts | undefined> {
+    return (this.get(cluster.kind) as Transport).probeBatch?.(cluster, storage, ctx);
   }
 }

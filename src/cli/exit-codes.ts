@@ -8,7 +8,7 @@ export const EXIT = {
   failure: 1,
   /** Bad command line: unknown option or command, a missing or bad value. */
   usage: 2,
-  /** A simulation stopped before every Work was done (the grid could make no more progress). */
+  /** A simulation stopped before every Work was done (the grid could make no more progress), or a real run with no host left to come. */
   unfinished: 3,
   /** A real run stopped because the origin could not be written (full, over quota, read-only, I/O error). */
   originWrite: 4,
@@ -25,7 +25,8 @@ export function exitStatusHelp(): string[] {
     `  ${EXIT.failure}    failure: bad input, a task or run that failed, a schedule violation (trace --check)`,
     `  ${EXIT.usage}    usage error: unknown command or option, missing or bad option value`,
     `  ${EXIT.unfinished}    not finished: a simulation stopped before every Work was done (simulate; experiment if`,
-    '       any run did; 1 wins when something also failed)',
+    '       any run did), or a real run whose batch clusters were given up with no other host left (run);',
+    '       1 wins when something also failed',
     `  ${EXIT.originWrite}    the origin could not be written (run: disk full, over quota, read-only or I/O error);`,
     '       the verified outputs are kept: free space and run the same command again to finish',
     `  ${EXIT.internal}   internal error (a bug: please report it)`,

@@ -32,8 +32,12 @@ function transportOf(path: string): string | undefined {
   return TRANSPORT_FOLDERS.find((p) => path.startsWith(p));
 }
 
-/** What the transport layer and the transports may import besides their own folder: the core. */
-const TRANSPORT_MAY_IMPORT = ['backends/transport/', 'src/util/', 'src/model/', 'src/interfaces/', 'src/realgrid/', 'src/record/'];
+/**
+ * What the transport layer and the transports may import besides their own folder: the core, and of the
+ * batch library only the submission strategies that simulated and real batch clusters share (the
+ * idle-pilot give-up rule; src/realgrid's Slurm spec takes its defaults from there too).
+ */
+const TRANSPORT_MAY_IMPORT = ['backends/transport/', 'src/util/', 'src/model/', 'src/interfaces/', 'src/realgrid/', 'src/record/', 'src/batch/submission.ts'];
 
 function layerOf(path: string): number {
   const i = LAYERS.findIndex((prefixes) => prefixes.some((p) => path.startsWith(p)));

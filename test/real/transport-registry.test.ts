@@ -1,7 +1,8 @@
 // The transport registry: the run controller and the prober reach every machine of a real grid file
 // through it, by the file's host kind. Real grid files parsed for real, real endpoint objects built (none
 // connected): a "local" cluster gets local endpoints, an "ssh" cluster SSH endpoints, a Slurm cluster a
-// pilot pool whose commands go through its login node's command shell when the storage is reached over SSH.
+// pilot pool whose commands go through its login node's command shell when the storage is reached over SSH,
+// and only a Slurm cluster is asked by the prober what its batch system is.
 import { describe, expect, it } from 'vitest';
 import { LocalEndpoint } from '../../backends/local/local-endpoint.js';
 import { localTransport } from '../../backends/local/transport.js';
@@ -75,5 +76,13 @@ describe('the transport registry', () => {
     // where the Slurm commands run: this machine for a local storage, the login node for an SSH one
     expect(hasCommandShell(TRANSPORTS.endpoint(cluster('hpc'), cluster('hpc').endpoints[0]!, ctx))).toBe(false);
     expect(hasCommandShell(TRANSPORTS.endpoint(cluster('remote-hpc'), cluster('remote-hpc').endpoints[0]!, ctx))).toBe(true);
+  });
+
+  it('the prober asks Slurm clusters only what their batch system is (probeBatch: sinfo, test/slurm/slurm-probe.test.ts)', async () => {
+    expect(TRANSPORTS.list().filter((t) => t.probeBatch !== undefined).map((t) => t.kind)).toEqual(['slurm']);
+    for (const name of ['here', 'far']) {
+      const c = cluster(name);
+      await expect(TRANSPORTS.probeBatch(c, TRANSPORTS.endpoint(c, c.endpoints[0]!, ctx), { deadlines: DEFAULT_DEADLINES })).resolves.toBeUndefined();
+    }
   });
 });

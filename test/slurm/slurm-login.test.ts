@@ -3,11 +3,13 @@
 // listening on the root namespace's address on that host's link; sbatch, squeue, scancel and srun (the
 // pilots' agents) run there, and files go through it to the cluster's storage. Every task is verified
 // at the origin exactly once, and the pilots are cancelled at the end; a run killed and resumed collects
-// what its pilots finished and cancels them, all through the login node.
-import { rmSync } from 'node:fs';
+// what its pilots finished and cancels them, all through the login node; `gridsweep probe` runs sinfo there.
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNetnsGrid, type NetnsGrid } from '../support/netns.js';
 import { readJournal } from '../../backends/real/journal.js';
+import { loadGrid } from '../../src/formats/index.js';
 import { expectEachTaskDoneOnce, makeOrigin, runCli, type GridWriter, type Origin } from '../support/run-support.js';
 import { startSlurm, type TestSlurm } from '../support/slurm.js';
 import { recordOf } from './slurm-run-support.js';
@@ -93,4 +95,19 @@ describe('gridsweep run on a Slurm cluster through its login node', () => {
     expect(journal.flatMap((e) => (e.type === 'started' ? [e.work] : [])).sort((a, b) => a - b)).toEqual([...Array(8).keys()]);
     expect(await liveJobs()).toBe('');
   }, 180_000);
+
+  it('gridsweep probe asks Slurm through the login node (sinfo there) and writes the cluster as a batch cluster', async () => {
+    const o = makeOrigin(loginGrid(), 1, 1);
+    origins.push(o);
+    const out = join(o.dir, 'probed');
+    const r = await runCli(['probe', o.gridPath, '-o', out, '--samples', '1', '--transfer-bytes', '65536'], () => undefined, 60, env);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    // the test Slurm: one node of 4 CPUs, partition main, sched/backfill; this process has no SLURM_CONF,
+    // so only the login node's sinfo (with the grid file's env) can have said so
+    const { grid } = loadGrid(join(out, 'real.grid'));
+    const batch = grid.events.filter((e) => e.kind === 'ADD_BATCH_CLUSTER');
+    expect(batch).toHaveLength(1);
+    expect(batch[0]).toMatchObject({ cluster: 'hpc', nodes: 1, coresPerNode: 4, policy: 'conservative', allocator: 'first-fit' });
+    expect(readFileSync(join(out, 'real.grid'), 'utf8')).toMatch(/^# hpc: partition main, 1 node\(s\) of 4 CPU\(s\)/m);
+  }, 90_000);
 });

@@ -3,7 +3,7 @@
 import type { Command } from '../command.js';
 import { flagOption, numberOption, requiredString } from '../args.js';
 import { loadRealGrid } from '../../realgrid/real-grid-file.js';
-import { probeRealGrid, UnreachableHostsError } from '../../../backends/real/probe-grid.js';
+import { BatchProbeError, probeRealGrid, UnreachableHostsError } from '../../../backends/real/probe-grid.js';
 import { writeProbedGrid } from '../../../backends/real/probe-description.js';
 import { expectFileKind } from '../../formats/file-kind.js';
 
@@ -19,6 +19,12 @@ const command: Command = {
     'and one behaviour file per link (link_CLUSTER) and per host (host_HOST), each noting the sample period',
     'to pass to `gridsweep simulate --sample-period`. A machine that cannot be reached is an error (exit 1)',
     'and nothing is written.',
+    'A Slurm cluster is written as a batch cluster (ADD_BATCH_CLUSTER) from `sinfo` on its login node (or',
+    'here), each command within the grid file\'s commandS deadline: the nodes of its partition that can run',
+    'jobs and their CPUs (the fewest, if they differ), the policy closest to its scheduler (`scontrol show',
+    'config`: sched/backfill is conservative, sched/builtin fcfs), first-fit, its measured link, and cores',
+    'always available (behaviour cores_CLUSTER); real.grid\'s header notes the partition\'s time limit. A',
+    'batch system that does not answer is an error too.',
   ].join('\n'),
   options: {
     out: { type: 'string', short: 'o', description: 'folder to write the grid description into', valueName: 'DIR' },
@@ -40,7 +46,7 @@ const command: Command = {
     try {
       result = await probeRealGrid(grid, { samples, intervalS, transferBytes, acceptNew: flagOption(args, 'accept-new'), log: (l) => console.error(l) });
     } catch (err) {
-      if (err instanceof UnreachableHostsError) {
+      if (err instanceof UnreachableHostsError || err instanceof BatchProbeError) {
         console.error(`gridsweep probe: ${err.message}`);
         return 1;
       }
@@ -50,7 +56,8 @@ const command: Command = {
     for (const c of result.clusters) {
       const bw = c.link.map((s) => s.bandwidthBps).sort((a, b) => a - b);
       const lat = c.link.map((s) => s.latencyMs).sort((a, b) => a - b);
-      console.log(`${c.id}: bandwidth median ${bw[bw.length >> 1]} B/s, latency median ${lat[lat.length >> 1]} ms, ${c.hosts.length} host(s)`);
+      const what = c.batch ? `batch cluster, partition ${c.batch.partition}: ${c.batch.nodes} node(s) of ${c.batch.coresPerNode} CPU(s), policy ${c.batch.policy}` : `${c.hosts.length} host(s)`;
+      console.log(`${c.id}: bandwidth median ${bw[bw.length >> 1]} B/s, latency median ${lat[lat.length >> 1]} ms, ${what}`);
       for (const h of c.hosts) console.log(`  ${h.id}: availability ${h.availabilityPct.join(' ')} %`);
     }
     console.log(`grid description: ${written} (sample period ${intervalS} s)`);

@@ -229,7 +229,10 @@ const command: Command = {
     'hosts from its start until shortly before its walltime ends; the agent runs in it as a job step (srun',
     '--overlap); files go through the cluster\'s shared storage. "submission": "per-work" submits single-core',
     'jobs that each compute one Work. A pilot cancelled, preempted or ended by its walltime takes its hosts',
-    'with it and its tasks run again elsewhere. The run cancels its pilots when it ends or is interrupted',
+    'with it and its tasks run again elsewhere. After 4 pilots in a row (or twice "pilots", if more) end with',
+    'no task run on them (they die as they start, or are too short for any task), the cluster is given up',
+    'as in simulation: no more pilots, and the run goes on with its other hosts or, with none, ends not',
+    'finished (exit status 3). The run cancels its pilots when it ends or is interrupted',
     '(SIGINT); --resume collects what a killed run\'s pilots finished without it, then cancels them.',
     'The real grid file is watched during the run: a host added to it joins (and the scheduler re-plans);',
     'a host removed from it finishes its running task and takes no new one (the next plan moves the tasks',
@@ -371,7 +374,8 @@ const command: Command = {
           `tasks: ${result.worksDone} done and verified, ${result.worksSkipped} skipped (verified before), ${result.worksFailed.length} failed, of ${result.worksTotal}`,
           ...(result.originFailure ? [`${result.worksTotal - result.worksDone - result.worksSkipped - result.worksFailed.length} task(s) not done: the run stopped because the origin could not be written (below)`] : []),
           `inputs sent: ${sends.reduce((a, b) => a + b, 0)} transfer(s), at most ${Math.max(0, ...sends)} per file and cluster`,
-          ...result.pilots.map((p) => `pilots on ${p.cluster}: ${p.submitted} submitted, ${p.queueWaitsS.length} started, queue wait ${waitSummary(p.queueWaitsS)}`),
+          ...(result.unfinished !== undefined ? [`${result.worksTotal - result.worksDone - result.worksSkipped - result.worksFailed.length} task(s) NOT DONE: ${result.unfinished}`] : []),
+          ...result.pilots.map((p) => `pilots on ${p.cluster}: ${p.submitted} submitted, ${p.queueWaitsS.length} started, queue wait ${waitSummary(p.queueWaitsS)}${p.gaveUp !== undefined ? '; given up (no more pilots)' : ''}`),
           ...failedTaskLines(result.whyFailed),
           ...placesSummary(result, places),
           ...(result.prediction ? [formatComparison(result.prediction)] : []),
@@ -381,7 +385,12 @@ const command: Command = {
         for (const line of originFailureLines(result.originFailure, again)) console.error(line);
         return EXIT.originWrite;
       }
-      return result.worksFailed.length > 0 ? 1 : 0;
+      if (result.worksFailed.length > 0) return EXIT.failure;
+      if (result.unfinished !== undefined) {
+        console.error(`gridsweep run: not finished (exit status ${EXIT.unfinished}): ${result.unfinished}; fix the cluster, then run the same command again to do the rest (journal ${shownPath(journalPath)})`);
+        return EXIT.unfinished;
+      }
+      return EXIT.ok;
     } catch (err) {
       progress.stop();
       if (err instanceof OriginWriteError) {
