@@ -18,6 +18,8 @@
 // per host), in (c) and (d) with the agent only. Both tools get the same number of job slots per host.
 // Times are wall-clock times of each tool's whole process, from start to exit; every output is checked
 // after every run, and gridsweep's own count of tasks verified.
+// For gridsweep each run also gives the CPU time (user + system) of its own process, the controller's
+// cost, per task (issue 28's target: ≤ 150 µs in (d)): support/controller-cpu.ts, loaded with --import.
 //
 // Needs root, iproute2, openssh-server, GNU parallel and rsync (which parallel's --transferfile uses), and
 // a build (`npm run build`). Environment knobs: GRIDSWEEP_BENCH_REPS (gridsweep's repetitions, default 3),
@@ -31,6 +33,7 @@ import { join } from 'node:path';
 import { median } from '../src/experiment/results.js';
 import { PACKAGE_ROOT } from '../src/util/package-root.js';
 import { timed } from './support/timed-command.js';
+import { controllerCpuProbe } from './support/controller-cpu-reader.js';
 import { checkNetnsPrerequisites, startNetnsGrid, type NetnsGrid } from './support/netns-grid.js';
 import { chunkedWorkload, emptyTasksWorkload, smallOutputWorkload, trivialWorkload, type Workload } from './support/compare-workloads.js';
 
@@ -51,6 +54,8 @@ interface Side {
   readonly label: string;
   readonly times: number[];
   readonly peaksMb: number[];
+  /** gridsweep: CPU seconds (user + system) of its own process per run, the controller's cost. */
+  readonly controllerCpuS: number[];
   /** Why this side was not measured (or a run failed). */
   failure?: string;
 }
@@ -63,7 +68,10 @@ async function runGridsweep(w: Workload, gridPath: string, side: Side): Promise<
   w.clearOutputs();
   const journal = join(w.dir, 'journal.jsonl');
   rmSync(journal, { force: true });
-  const r = await timed([process.execPath, CLI, 'run', w.sweepPath, '--grid', gridPath, '--journal', journal], w.dir, env);
+  const cpu = controllerCpuProbe();
+  const r = await timed([process.execPath, ...cpu.nodeArgs, CLI, 'run', w.sweepPath, '--grid', gridPath, '--journal', journal], w.dir, { ...env, ...cpu.env });
+  const controllerCpuS = cpu.read();
+  cpu.remove();
   const verified = Number(/tasks: (\d+) done and verified/.exec(r.stdout)?.[1]);
   const wrong = r.code !== 0 ? `exit ${r.code}: ${tailOf(r.stderr || r.stdout)}` : verified !== w.taskCount ? `${verified} of ${w.taskCount} tasks verified` : w.checkOutputs();
   if (wrong !== undefined) {
@@ -72,9 +80,11 @@ async function runGridsweep(w: Workload, gridPath: string, side: Side): Promise<
   }
   side.times.push(r.seconds);
   if (r.peakMb !== undefined) side.peaksMb.push(r.peakMb);
+  if (controllerCpuS !== undefined) side.controllerCpuS.push(controllerCpuS);
   const makespan = /makespan: ([\d.]+) s/.exec(r.stdout)?.[1];
   const sends = /inputs sent: (.*)/.exec(r.stdout)?.[1];
-  console.log(`  ${side.label.padEnd(18)} ${r.seconds.toFixed(2)} s wall (its own makespan ${makespan ?? '?'} s; inputs sent: ${sends ?? '?'})`);
+  const ctl = controllerCpuS !== undefined ? `; controller CPU ${((controllerCpuS / w.taskCount) * 1e6).toFixed(0)} µs/task` : '';
+  console.log(`  ${side.label.padEnd(18)} ${r.seconds.toFixed(2)} s wall (its own makespan ${makespan ?? '?'} s; inputs sent: ${sends ?? '?'}${ctl})`);
 }
 
 async function runParallel(w: Workload, grid: NetnsGrid, loginFile: string, side: Side): Promise<void> {
@@ -112,7 +122,9 @@ function summary(side: Side, unit: 'rate' | 'makespan', tasks: number, slots: nu
   if (unit === 'rate') {
     const rate = tasks / t;
     // Per task: the whole run's wall time over the tasks, and the time each held a slot for (tasks do nothing).
-    const perTask = `${((t / tasks) * 1e6).toFixed(0)} µs wall per task, ${((t * slots) / tasks * 1e6).toFixed(0)} µs of a slot per task`;
+    // The controller's own CPU (user + system of the gridsweep process) per task: issue 28's target is ≤ 150 µs.
+    const ctl = side.controllerCpuS.length > 0 ? `, controller CPU ${((median(side.controllerCpuS) / tasks) * 1e6).toFixed(0)} µs per task (issue 28: ≤ 150)` : '';
+    const perTask = `${((t / tasks) * 1e6).toFixed(0)} µs wall per task, ${((t * slots) / tasks * 1e6).toFixed(0)} µs of a slot per task${ctl}`;
     return { line: `  ${side.label}: ${rate.toFixed(1)} tasks/s (median of ${side.times.length}: ${t.toFixed(2)} s for ${tasks} tasks; ${perTask}${peak})`, value: rate };
   }
   return { line: `  ${side.label}: makespan ${t.toFixed(2)} s (median of ${side.times.length}${peak})`, value: t };
@@ -139,10 +151,10 @@ async function compare(grid: NetnsGrid, c: Comparison): Promise<void> {
   const ours = c.transports.map((transport) => {
     const gridPath = join(w.dir, `grid-${transport}.json`);
     writeFileSync(gridPath, grid.realGridJson(w.dir, { keepalive: { intervalS: 5, countMax: 3 }, transport }, slotsPerHost));
-    const side: Side = { label: `gridsweep (${transport})`, times: [], peaksMb: [] };
+    const side: Side = { label: `gridsweep (${transport})`, times: [], peaksMb: [], controllerCpuS: [] };
     return { gridPath, side };
   });
-  const gp: Side = { label: 'GNU parallel', times: [], peaksMb: [] };
+  const gp: Side = { label: 'GNU parallel', times: [], peaksMb: [], controllerCpuS: [] };
   const gsMissing = missingForGridsweep();
   const gpMissing = missingForParallel();
   if (gsMissing) for (const o of ours) o.side.failure = gsMissing;

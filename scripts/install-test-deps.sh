@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the tests need on a fresh Debian machine (as root): the Debian packages for the real-SSH,
-# browser, Slurm (munge, slurmctld, slurmd and its clients), GNU parallel and SimGrid comparisons, then
-# the npm packages from the lockfile (which also builds).
+# browser, Slurm (munge, slurmctld, slurmd and its clients), GNU parallel, dask.distributed and SimGrid
+# comparisons, then the npm packages from the lockfile (which also builds).
 set -euo pipefail
 
-packages=(openssh-server openssh-client chromium parallel rsync iproute2 g++ libsimgrid-dev munge slurmctld slurmd slurm-client)
+packages=(openssh-server openssh-client chromium parallel rsync iproute2 g++ libsimgrid-dev munge slurmctld slurmd slurm-client python3-distributed)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

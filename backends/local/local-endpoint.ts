@@ -1,8 +1,10 @@
 // A cluster on this machine: its storage is a local directory, its hosts are process slots. Tasks run
 // through a local agent (backends/transport/agent.pl, the one SSH hosts and Slurm pilots run), started as a
 // child process: each task with an argv (no shell) in its own working directory with its inputs linked
-// from storage, in a session of its own that cancel kills whole, its outputs hashed by the agent. So one
-// code path runs tasks everywhere. Files are copied by this process directly.
+// from storage, in a session of its own that cancel kills whole, its outputs hashed by the agent and, when
+// small, sent back with its exit (as over SSH: no copy, no second hash, no round trip per output). So one
+// code path runs tasks everywhere. Finished tasks' directories are removed by the agent a batch at a time;
+// larger files are copied by this process directly.
 import { spawn } from 'node:child_process';
 import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
@@ -12,15 +14,19 @@ import type { ClusterId } from '../../src/model/grid.js';
 import type { LocalEndpointSpec } from '../../src/realgrid/real-grid-file.js';
 import { channelOf } from '../transport/child-channel.js';
 import { AgentLink } from '../transport/agent-link.js';
+import { Batcher } from '../transport/batcher.js';
 import type { Endpoint, LoadSample, TaskExit, TaskLaunch } from '../transport/endpoint.js';
 import { fileFactsIfPresent, type FileFacts } from '../transport/file-facts.js';
-import { agentTaskFor, KILL_SCRIPT_S, killScript, workDirOf } from '../transport/host-scripts.js';
+import { agentTaskFor, INLINE_BYTES, KILL_SCRIPT_S, killScript, workDirOf } from '../transport/host-scripts.js';
 import { agentCommand, taskExitOf } from '../transport/agent-session.js';
 
 /** How long the local agent may take to start, a cancel to finish, and the agent to exit once closed. */
 const AGENT_START_S = 30;
 const KILL_DEADLINE_S = 30 + KILL_SCRIPT_S;
 const AGENT_CLOSE_GRACE_S = 5;
+/** Finished tasks' directories wait this long (or for this many more) to be removed together. */
+const REMOVAL_BATCH_MS = 500;
+const REMOVAL_BATCH_MAX = 200;
 
 export class LocalEndpoint implements Endpoint {
   private readonly runDir: string;
@@ -29,6 +35,11 @@ export class LocalEndpoint implements Endpoint {
   private readonly running = new Set<string>();
   /** A cluster's storage seen from here (no slots) is up once its directories exist. */
   private storageReady = false;
+  /**
+   * Finished tasks' directories, removed a batch at a time by the agent (one child process per batch,
+   * not a tree walk in this process per task); what is left at the end goes with the run directory.
+   */
+  private readonly removals = new Batcher<string>(REMOVAL_BATCH_MS, REMOVAL_BATCH_MAX, (dirs) => this.link.on('removing working directories', KILL_DEADLINE_S, (a) => a.remove(dirs)));
 
   constructor(
     readonly spec: LocalEndpointSpec,
@@ -78,7 +89,7 @@ export class LocalEndpoint implements Endpoint {
   }
 
   async run(task: TaskLaunch): Promise<TaskExit> {
-    const spec = agentTaskFor(task, this.runDir);
+    const spec = agentTaskFor(task, this.runDir, INLINE_BYTES);
     this.running.add(task.workKey);
     try {
       return taskExitOf(await this.link.on('a task', Infinity, (a) => a.task(spec)));
@@ -112,7 +123,8 @@ export class LocalEndpoint implements Endpoint {
   }
 
   async removeWork(workKey: string): Promise<void> {
-    await rm(this.workDir(workKey), { recursive: true, force: true });
+    if (this.link.isUp()) await this.removals.add(this.workDir(workKey));
+    else await rm(this.workDir(workKey), { recursive: true, force: true });
   }
 
   async probe(): Promise<LoadSample> {

@@ -39,8 +39,14 @@ export function placeArrivedOutputs(originDir: string, done: ReportedOutputs): S
     const dest = resolve(originDir, o.path);
     writingAtOrigin('an output', dest, () => {
       try {
-        mkdirAtOrigin('an output', dirname(dest));
-        writeFileSync(`${dest}.gridsweep-part`, data);
+        try {
+          writeFileSync(`${dest}.gridsweep-part`, data);
+        } catch (err) {
+          // Its directory is made only when missing: one system call less per output in the usual case.
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+          mkdirAtOrigin('an output', dirname(dest));
+          writeFileSync(`${dest}.gridsweep-part`, data);
+        }
         renameSync(`${dest}.gridsweep-part`, dest);
       } catch (err) {
         // a half-written part would only hold the space the next run needs

@@ -162,10 +162,12 @@ export class Scheduler implements SchedulerEvents {
         const host: HostState = { info, up: true, fifo: [], running: null, starved: false, awaitingPlan, waiting: new WaitingHead() };
         this.hosts.set(info.id, host);
         this.setIdle(host, true);
+        for (const c of this.clusters.values()) c.queue.allMayGo();
       } else if (!known.up) {
         this.setIdle(known, false);
         known.info = info;
         known.up = true;
+        for (const c of this.clusters.values()) c.queue.allMayGo();
         known.fifo = [];
         known.running = null;
         known.starved = false;
@@ -439,6 +441,12 @@ export class Scheduler implements SchedulerEvents {
   /**
    * Lines 10–16: the first entry of the link FIFO that can go. An output not computed yet is skipped or
    * waited for as options.linkOrder says (strategies/link-order.ts).
+   *
+   * Greedy, the entries skipped (outputs of Works queued or running in this cluster) are passed over
+   * without being looked at: the queue keeps the entries that may go (every entry added, and every output
+   * whose Work setStatus() saw leave queued/running in this cluster, or join another cluster), and the
+   * first of those is the first entry the walk below would stop at; one found unable to go is dropped
+   * from them. So the same entries are removed and the same one sent as by walking the whole FIFO.
    */
   private startNextTransfer(cluster: ClusterState): void {
     const queue = cluster.queue;
@@ -447,7 +455,11 @@ export class Scheduler implements SchedulerEvents {
     if (greedy && seen.queue === queue.version && seen.works === cluster.worksVersion) return;
     const files = this.beliefs.files();
     const skipped: WorkId[] = [];
-    for (let k = 0; k < queue.length; ) {
+    for (let k = 0; ; ) {
+      if (greedy) {
+        k = queue.firstMayGo(k);
+        if (k < 0) break;
+      } else if (k >= queue.length) break;
       const item = queue.at(k);
       if (item.kind === 'input') {
         if (cluster.stored.has(item.fileId)) {
@@ -479,7 +491,7 @@ export class Scheduler implements SchedulerEvents {
       if (!greedy) {
         if (!maySkipOutput(this.linkRule, this.expectedComputeInS(ws), this.outputSkips.get(ws.spec.id) ?? 0)) return;
         skipped.push(ws.spec.id);
-      }
+      } else queue.cannotGo(k);
       k++;
     }
     if (greedy) {
@@ -792,6 +804,12 @@ export class Scheduler implements SchedulerEvents {
     this.statusCount[status]++;
     ws.status = status;
     this.pending.moved(ws, from);
+    if (this.linkRule.mode === 'greedy') {
+      // Its output may go now from any link but its own cluster's while it is queued or running there
+      // (every change of a Work's host comes with one of its status).
+      const own = (status === 'queued' || status === 'running') && ws.host !== null ? this.hosts.get(ws.host)?.info.clusterId : undefined;
+      for (const c of this.clusters.values()) if (c.id !== own) c.queue.mayGo(ws.spec.id);
+    }
     // Queued or running, a Work's output cannot go yet: nothing new for its link to send.
     if (status !== 'queued' && status !== 'running') this.touchCluster(ws.host);
   }

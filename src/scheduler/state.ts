@@ -58,11 +58,20 @@ export interface RunningTransfer extends RunningSubtask {
   readonly item: LinkItem;
 }
 
-/** A cluster link's FIFO, with quick membership tests (no file or output is ever queued twice). */
+/** Above this many entries that may go, firstMayGo() scans the FIFO instead of looking each up. */
+const MAY_GO_LOOKUPS_MAX = 16;
+
+/**
+ * A cluster link's FIFO, with quick membership tests (no file or output is ever queued twice), and the
+ * entries that may be able to go: a superset of those that can (see Scheduler.startNextTransfer), so that
+ * the greedy link order finds the first entry that can go without walking past every output still being
+ * computed, which on a large sweep is most of the FIFO.
+ */
 export class LinkQueue {
   private items: LinkItem[] = [];
   private readonly inputs = new Set<FileId>();
-  private readonly outputs = new Set<WorkId>();
+  private readonly outputs = new Map<WorkId, LinkItem>();
+  private readonly mayGoItems = new Set<LinkItem>();
   private changes = 0;
 
   /** Changes whenever the FIFO does. */
@@ -84,12 +93,41 @@ export class LinkQueue {
   hasOutput(workId: WorkId): boolean {
     return this.outputs.has(workId);
   }
+  /** The output of `workId`, if queued, may be able to go now (its Work changed status or host). */
+  mayGo(workId: WorkId): void {
+    const item = this.outputs.get(workId);
+    if (item !== undefined) this.mayGoItems.add(item);
+  }
+  /** Every entry may be able to go now (a host joined or changed, say). */
+  allMayGo(): void {
+    for (const item of this.items) this.mayGoItems.add(item);
+  }
+  /** The entry at `k` was looked at and cannot go until mayGo() says otherwise. */
+  cannotGo(k: number): void {
+    this.mayGoItems.delete(this.items[k]!);
+  }
+  /** The index of the first entry at or after `from` that may go (-1: none); none before `from` may. */
+  firstMayGo(from: number): number {
+    const set = this.mayGoItems;
+    if (set.size === 0) return -1;
+    if (set.size > MAY_GO_LOOKUPS_MAX) {
+      for (let k = from; k < this.items.length; k++) if (set.has(this.items[k]!)) return k;
+      return -1;
+    }
+    let first = -1;
+    for (const item of set) {
+      const k = this.items.indexOf(item, from);
+      if (k >= 0 && (first < 0 || k < first)) first = k;
+    }
+    return first;
+  }
   /** Appends unless the same file or output is already queued; returns whether it was added. */
   push(item: LinkItem): boolean {
     if (item.kind === 'input' ? this.inputs.has(item.fileId) : this.outputs.has(item.workId)) return false;
     if (item.kind === 'input') this.inputs.add(item.fileId);
-    else this.outputs.add(item.workId);
+    else this.outputs.set(item.workId, item);
     this.items.push(item);
+    this.mayGoItems.add(item);
     this.changes++;
     return true;
   }
@@ -103,14 +141,16 @@ export class LinkQueue {
     while (k > 0 && this.items[k - 1]!.planS > item.planS) k--;
     if (k === this.items.length) return this.push(item);
     if (item.kind === 'input') this.inputs.add(item.fileId);
-    else this.outputs.add(item.workId);
+    else this.outputs.set(item.workId, item);
     this.items.splice(k, 0, item);
+    this.mayGoItems.add(item);
     this.changes++;
     return true;
   }
   removeAt(k: number): LinkItem {
     const [item] = this.items.splice(k, 1);
     this.changes++;
+    this.mayGoItems.delete(item!);
     if (item!.kind === 'input') this.inputs.delete(item!.fileId);
     else this.outputs.delete(item!.workId);
     return item!;
@@ -127,6 +167,7 @@ export class LinkQueue {
   clear(): void {
     this.changes++;
     this.items = [];
+    this.mayGoItems.clear();
     this.inputs.clear();
     this.outputs.clear();
   }
