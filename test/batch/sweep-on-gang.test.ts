@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runSimulation } from '../../backends/sim/run-simulation.js';
 import { simulate } from '../../backends/sim/simulate.js';
+import { formatBatchSites } from '../../src/batch/format-trace.js';
 import { GangCluster } from '../../src/batch/gang-cluster.js';
 import { checkBatchRecord } from '../../src/batch/record-check.js';
 import { checkRunRecord } from '../support/invariants.js';
@@ -57,6 +58,7 @@ describe('a sweep beside a gang-scheduled batch cluster', () => {
     const added = gang.events.filter((e) => e.type === 'grid' && e.event.kind === 'ADD_HOST').map((e) => e.t);
     expect(added).toEqual([0, 0, 0, 0]);
     expect(gang.result.batch[0]).toMatchObject({ gangMpl: 2, pilotsStarted: 4, pilotMeanWaitS: 0 });
+    expect(formatBatchSites(gang.result.batch)[2]).toContain('b: 1 nodes × 4 cores, fcfs, gang MPL 2, first-fit; pilots 4 started');
   });
 
   it('the same with heuristics that plan from the information service (xsufferage, minmin)', () => {
