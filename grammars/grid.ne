@@ -22,9 +22,14 @@ eventBody ->
   | batchCluster {% id %}
   | batchCluster name number
       {% (d: any[]) => ({ ...d[0], workload: d[1], workloadOffset: d[2] }) %}
+  | batchCluster gangOption
+      {% (d: any[]) => ({ ...d[0], ...d[1] }) %}
+  | batchCluster name number gangOption
+      {% (d: any[]) => ({ ...d[0], workload: d[1], workloadOffset: d[2], ...d[3] }) %}
 
 # ADD_BATCH_CLUSTER cluster link-behaviour offset nodes cores-per-node policy allocator host-behaviour arch
-#   [SWF-workload workload-offset]
+#   [SWF-workload workload-offset] [gang:MPL]
+# `gang:MPL` makes the cluster gang-scheduled (src/batch/gang-cluster.ts): up to MPL jobs share each core.
 # `nodes` may name a machine instead (mesh:8x8x4, torus:4x4), and the allocator may carry parameters
 # (linear:hilbert:best-fit, random:7): both are written with colons, as on the command line.
 batchCluster -> "ADD_BATCH_CLUSTER" name name number machineSize number name allocatorSpec name number
@@ -35,3 +40,5 @@ machineSize -> number {% (d: any[]) => ({ nodes: d[0] }) %}
 
 allocatorSpec -> name {% (d: any[]) => [d[0]] %}
   | allocatorSpec %COLON word {% (d: any[]) => [...d[0], d[2]] %}
+
+gangOption -> "gang" %COLON number {% (d: any[]) => ({ gang: d[2], gangKeyword: d[0] }) %}

@@ -4,8 +4,10 @@
 // starts becomes a host (ADD_HOST), each pilot that ends takes its hosts away (REMOVE_HOST).
 // Background jobs' submit times count from the simulation's time 0 (plus the workload's offset); those
 // due before the cluster appears join its queue when it does. On a mesh or torus a pilot holds whole nodes,
-// and every core of them becomes a host.
-import { BatchCluster } from '../../src/batch/batch-cluster.js';
+// and every core of them becomes a host. With gang:MPL the core is src/batch/gang-cluster.ts and a pilot's
+// hosts run at the share of their cores it gets (pilotShare), changed whenever the rows in use change.
+import { BatchCluster, type ScheduleObserver } from '../../src/batch/batch-cluster.js';
+import { GangCluster } from '../../src/batch/gang-cluster.js';
 import { createPlacement, machineOf } from '../../src/batch/cluster-setup.js';
 import type { BatchJob, StartedJob } from '../../src/batch/job.js';
 import type { JobMetricsSummary } from '../../src/batch/job-metrics.js';
@@ -21,6 +23,11 @@ export interface BatchSiteHooks {
   wakeAt(site: BatchSite, atS: number): void;
   /** A pilot's cores join as hosts, until `leavesAtS` (the walltime's end). */
   pilotStarted(site: BatchSite, hosts: readonly HostId[], leavesAtS: number): void;
+  /**
+   * Gang scheduling: a pilot's hosts now get `share` of their cores (set before its hosts join, and again
+   * whenever the rows in use change).
+   */
+  pilotShare(site: BatchSite, hosts: readonly HostId[], share: number): void;
   /** A pilot's hosts leave; true if some Work was computed on them. */
   pilotEnded(site: BatchSite, hosts: readonly HostId[]): boolean;
   /** How many Works of the sweep are still to compute (not done, and not computed with outputs on their way). */
@@ -35,6 +42,8 @@ export interface BatchSiteOutcome {
   readonly coresPerNode: number;
   readonly policy: string;
   readonly allocator: string;
+  /** Gang-scheduled clusters only: their MPL. */
+  readonly gangMpl?: number;
   /** Every job that ended on the cluster, background and pilots alike. */
   readonly metrics: JobMetricsSummary;
   readonly backgroundJobsSkipped: number;
@@ -50,7 +59,8 @@ export interface BatchSiteOutcome {
 const PILOT_USER = -2;
 
 export class BatchSite {
-  readonly cluster: BatchCluster;
+  /** Space-shared, or gang-scheduled with `gang:MPL` (pilots then share their cores with other jobs). */
+  readonly cluster: BatchCluster | GangCluster;
   private readonly workload: SwfWorkload | undefined;
   private nextBackground: BatchJob | undefined;
   private readonly pilotCores: number;
@@ -79,8 +89,7 @@ export class BatchSite {
     this.idlePilots = new IdlePilots(submission.pilots);
     if (this.pilotCores > cores) throw new Error(`pilots of ${this.pilotCores} cores cannot run on batch cluster '${event.cluster}' (${cores} cores)`);
     const shape = { nodes: event.nodes, coresPerNode: event.coresPerNode };
-    const placement = createPlacement(machineOf(event.machine ?? 'bag'), shape, event.allocator);
-    this.cluster = new BatchCluster(shape, getBatchPolicy(event.policy), placement, {
+    const observer: ScheduleObserver = {
       // Record events are built only when the run is recorded: a background workload has millions of jobs.
       submitted: (job) => {
         if (this.recording) this.note({ job: job.id, event: 'submit', cores: job.cores, requestedS: job.requestedS });
@@ -101,7 +110,13 @@ export class BatchSite {
         if (this.recording) this.note({ job: s.job.id, event: 'end', killed: s.killed });
         this.ended(s);
       },
-    });
+    };
+    if (event.gangMpl === undefined) {
+      const placement = createPlacement(machineOf(event.machine ?? 'bag'), shape, event.allocator);
+      this.cluster = new BatchCluster(shape, getBatchPolicy(event.policy), placement, observer);
+    } else {
+      this.cluster = new GangCluster(shape, event.gangMpl, { ...observer, shareChanged: (share) => this.shareChanged(share) });
+    }
     if (event.workload !== undefined) {
       this.workload = new SwfWorkload(event.workload.path, event.workload.offsetS);
       this.workload.header();
@@ -157,6 +172,7 @@ export class BatchSite {
       coresPerNode: e.coresPerNode,
       policy: e.policy,
       allocator: e.allocator,
+      ...(e.gangMpl === undefined ? {} : { gangMpl: e.gangMpl }),
       metrics: this.cluster.summary(),
       backgroundJobsSkipped: skipped,
       pilotsSubmitted: this.pilotsSubmitted,
@@ -181,6 +197,11 @@ export class BatchSite {
     this.cluster.submit({ id: -this.pilotsSubmitted, submitS: nowS, runS: walltimeS, requestedS: walltimeS, cores: this.pilotCores, userId: PILOT_USER });
   }
 
+  /** Gang: every running pilot's hosts get the new share. */
+  private shareChanged(share: number): void {
+    for (const hosts of this.hostsOfPilot.values()) this.hooks.pilotShare(this, hosts, share);
+  }
+
   private started(s: StartedJob): void {
     if (s.job.id >= 0) return;
     this.pilotsStarted++;
@@ -188,6 +209,8 @@ export class BatchSite {
     const hosts = Array.from({ length: s.job.cores }, (_, k) => `${this.id}.${this.perWork ? 'job' : 'pilot'}${-s.job.id}.${k + 1}`);
     this.hostsOfPilot.set(s.job.id, hosts);
     for (const h of hosts) this.jobOfHost.set(h, s.job.id);
+    // Gang: its hosts join at the share in force now (the end time passed on assumes it stays).
+    if (this.cluster instanceof GangCluster) this.hooks.pilotShare(this, hosts, this.cluster.share);
     this.hooks.pilotStarted(this, hosts, s.endS);
   }
 

@@ -14,6 +14,7 @@ export interface LinkSeries {
 export class BehaviorLibrary {
   private readonly links = new Map<string, LinkSeries>();
   private readonly hosts = new Map<string, RateSeries>();
+  private readonly shared = new Map<string, RateSeries>();
 
   constructor(
     private readonly grid: GridDescription,
@@ -36,6 +37,22 @@ export class BehaviorLibrary {
       });
       s = { bandwidth: new RateSeries(bandwidth, this.periodS), latencyS, latencyMs };
       this.links.set(name, s);
+    }
+    return s;
+  }
+
+  /**
+   * Behaviour `name` scaled by `share` (a pilot's host on a gang-scheduled batch cluster gets that share of
+   * its core); share 1 is the behaviour itself.
+   */
+  sharedHost(name: string, share: number): RateSeries {
+    if (share === 1) return this.host(name);
+    const key = `${name}\u0000${share}`;
+    let s = this.shared.get(key);
+    if (!s) {
+      const base = this.host(name);
+      s = new RateSeries(Float64Array.from(base.rates, (r) => r * share), this.periodS);
+      this.shared.set(key, s);
     }
     return s;
   }

@@ -136,6 +136,8 @@ export class SimEngine {
   private readonly siteOfHost = new Map<HostId, BatchSite>();
   /** Hosts that take no new Work (a per-Work job whose Work is computed): InformationService.hostIsLeaving. */
   readonly leavingHosts = new Set<HostId>();
+  /** Pilot hosts on a gang-scheduled batch cluster: the share of their core they get now. */
+  private readonly shareOfHost = new Map<HostId, number>();
   /** Works computed whose outputs have not reached the origin yet (the batch sites count Works to compute). */
   private awaitingOutput = 0;
   private readonly computedNotDone: Uint8Array;
@@ -346,9 +348,23 @@ export class SimEngine {
           this.pendingGridEvents++;
         }
       },
+      pilotShare: (s, hosts, share) => {
+        for (const host of hosts) {
+          this.shareOfHost.set(host, share);
+          const h = this.hosts.get(host);
+          if (h === undefined || !h.up || h.attachment === undefined) continue; // its ADD_HOST is still queued
+          // As CHANGE_HOST_BEHAVIOR: the host's speed changes now, and the information service reports it.
+          const a = h.activity;
+          if (a) this.settle(a, h.attachment);
+          const old = h.attachment;
+          this.attachHost(h, s.event.hostBehavior, old.offset + Math.floor((this.now - old.startS) / old.series.periodS + 1e-9));
+          if (a) this.scheduleCompletion(a);
+        }
+      },
       pilotEnded: (_s, hosts) => {
         const used = hosts.some((host) => this.hosts.get(host)!.computesDone > 0);
         for (const host of hosts) {
+          this.shareOfHost.delete(host);
           this.siteOfHost.delete(host);
           this.applyFailure({ kind: 'REMOVE_HOST', timeS: this.now, host });
           this.leavingHosts.delete(host);
@@ -425,7 +441,8 @@ export class SimEngine {
   }
 
   private attachHost(h: SimHost, behavior: string, offset: number): void {
-    const s = this.behaviors.host(behavior);
+    const share = this.shareOfHost.get(h.id);
+    const s = share === undefined ? this.behaviors.host(behavior) : this.behaviors.sharedHost(behavior, share);
     h.attachment = new Attachment(s, this.now, offset);
     if (h.up) this.openHistory(h.history, { attachment: h.attachment, values: s.rates, endS: Infinity });
   }

@@ -66,7 +66,7 @@ export function formatBatchSites(sites: readonly BatchSiteSummary[]): string[] {
   for (const s of sites) {
     const m = s.metrics;
     lines.push(
-      `  ${s.cluster}: ${s.nodes} nodes × ${s.coresPerNode} cores, ${s.policy}, ${s.allocator}; pilots ${s.pilotsStarted} started of ${s.pilotsSubmitted} submitted, mean wait ${n(s.pilotMeanWaitS)} s${s.pilotsGivenUp ? '; submission stopped: pilots in a row ran no Work (Works longer than --pilot-walltime?)' : ''}`,
+      `  ${s.cluster}: ${s.nodes} nodes × ${s.coresPerNode} cores, ${s.policy}${s.gangMpl === undefined ? '' : `, gang MPL ${s.gangMpl}`}, ${s.allocator}; pilots ${s.pilotsStarted} started of ${s.pilotsSubmitted} submitted, mean wait ${n(s.pilotMeanWaitS)} s${s.pilotsGivenUp ? '; submission stopped: pilots in a row ran no Work (Works longer than --pilot-walltime?)' : ''}`,
       `    jobs ended ${n(m.jobs, 0)} (background and pilots), mean wait ${n(m.waitS.mean)} s, mean bounded slowdown ${n(m.boundedSlowdown.mean, 2)}, utilization ${n(m.utilization * 100, 2)} %`,
     );
   }
@@ -80,6 +80,8 @@ export interface BatchSiteSummary {
   readonly coresPerNode: number;
   readonly policy: string;
   readonly allocator: string;
+  /** Gang-scheduled clusters only. */
+  readonly gangMpl?: number;
   readonly metrics: TraceRun['metrics'];
   readonly pilotsSubmitted: number;
   readonly pilotsStarted: number;

@@ -66,12 +66,13 @@ export class JobMetrics {
     if (submitS < this.firstSubmitS) this.firstSubmitS = submitS;
   }
 
-  ended(s: StartedJob): void {
+  /** `cpuS`: the seconds the job computed, where it shared its cores (gang-cluster.ts); its run time by default. */
+  ended(s: StartedJob, cpuS?: number): void {
     const runS = s.endS - s.startS;
     const responseS = s.endS - s.job.submitS;
     this.jobs++;
     if (s.killed) this.killed++;
-    this.coreSeconds += s.job.cores * runS;
+    this.coreSeconds += s.job.cores * (cpuS ?? runS);
     this.wait.add(s.startS - s.job.submitS);
     this.response.add(responseS);
     this.slowdown.add(responseS / Math.max(runS, 1));

@@ -45,6 +45,9 @@ interface EventAst {
   readonly hostBehavior?: Ref;
   readonly workload?: Ref;
   readonly workloadOffset?: Ref;
+  /** ADD_BATCH_CLUSTER gang:MPL: the MPL, and where the option starts. */
+  readonly gang?: Ref;
+  readonly gangKeyword?: Ref;
 }
 
 const headerParser = new LineParser<HeaderAst>(gridGrammar, 'header');
@@ -239,10 +242,24 @@ function toBatchCluster(
     }
   }
   const workloadOffsetS = ast.workloadOffset === undefined ? 0 : readNumber(c, line, tokens, ast.workloadOffset, 'workload offset', NON_NEGATIVE);
+  const gangMpl = ast.gang === undefined ? undefined : readNumber(c, line, tokens, ast.gang, 'gang MPL', POSITIVE_INT);
+  if (ast.gang !== undefined) {
+    // The gang core admits first come first served on the bag of cores (gang-cluster.ts).
+    if (policy !== undefined && policy !== 'fcfs') {
+      c.error(c.at(line, tokens, ast.policy!), { message: `a gang-scheduled batch cluster admits jobs first come first served; policy '${policy}' does not apply`, found: `'${policy}'`, expected: "'fcfs' with gang:MPL", hint: 'write fcfs, or leave out gang:MPL for a space-shared cluster' });
+      policy = undefined;
+    }
+    if (machine !== undefined && isTopology(machine)) {
+      c.error(c.at(line, tokens, ast.gangKeyword!), { message: `gang:MPL needs the bag of cores, not ${machine.name}`, found: `'gang:${tokens.value(ast.gang)}'`, expected: 'a node count with gang:MPL', hint: 'give a node count, or leave out gang:MPL' });
+      machine = undefined;
+    }
+  }
   if (machine === undefined || nodes === undefined || coresPerNode === undefined || policy === undefined || allocator === undefined || workloadOffsetS === undefined) return undefined;
+  if (ast.gang !== undefined && gangMpl === undefined) return undefined;
   const workload = ast.workload === undefined ? {} : { workload: { path: resolve(dirname(common.pos.file), tokens.value(ast.workload)), offsetS: workloadOffsetS } };
   const onMesh = isTopology(machine) ? { machine: machine.name } : {};
-  return { kind: 'ADD_BATCH_CLUSTER', ...common, nodes, ...onMesh, coresPerNode, policy, allocator, hostBehavior: tokens.value(ast.hostBehavior!), ...workload };
+  const gang = gangMpl === undefined ? {} : { gangMpl };
+  return { kind: 'ADD_BATCH_CLUSTER', ...common, nodes, ...onMesh, coresPerNode, policy, allocator, hostBehavior: tokens.value(ast.hostBehavior!), ...workload, ...gang };
 }
 
 interface Life {
@@ -414,7 +431,8 @@ function eventLine(e: GridEvent): string {
       const size = e.machine === undefined ? bracketNumber(e.nodes) : e.machine.split(':').map(checkedName).join(':');
       const allocator = e.allocator.includes(':') ? e.allocator.split(':').map(checkedName).join(':') : bracketName(e.allocator);
       const base = `${head} ${bracketName(e.cluster)} ${bracketName(e.behavior)} ${bracketNumber(e.offset)} ${size} ${bracketNumber(e.coresPerNode)} ${bracketName(e.policy)} ${allocator} ${bracketName(e.hostBehavior)} ${bracketNumber(e.arch)}`;
-      return e.workload === undefined ? base : `${base} ${bracketName(e.workload.path)} ${bracketNumber(e.workload.offsetS)}`;
+      const withWorkload = e.workload === undefined ? base : `${base} ${bracketName(e.workload.path)} ${bracketNumber(e.workload.offsetS)}`;
+      return e.gangMpl === undefined ? withWorkload : `${withWorkload} gang:${e.gangMpl}`;
     }
   }
 }

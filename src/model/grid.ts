@@ -78,6 +78,11 @@ export interface AddBatchCluster extends EventBase {
   readonly arch: number;
   /** The background workload: the SWF file's path (resolved against the grid file's folder). */
   readonly workload?: { readonly path: string; readonly offsetS: number };
+  /**
+   * Gang-scheduled (`gang:MPL`): up to this many jobs share each core (src/batch/gang-cluster.ts); absent
+   * for space sharing.
+   */
+  readonly gangMpl?: number;
 }
 
 export type GridEvent =

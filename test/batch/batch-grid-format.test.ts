@@ -95,6 +95,30 @@ describe('ADD_BATCH_CLUSTER', () => {
     expect(errorsOf('GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 mesh:4x4 1 easy linear:zigzag h 0\n')).toContain("linear: unknown curve 'zigzag'");
   });
 
+  it('gang:MPL, after the workload or without one, is parsed and written back; without it nothing changes', () => {
+    const text = 'GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 1 4 fcfs first-fit h 0 w.swf 5 gang:2\n3: ADD_BATCH_CLUSTER c l 0 2 2 fcfs first-fit h 0 gang:<3>\n';
+    const { events } = parseGridEvents(text, join(dir, 'g.grid'));
+    expect(events[0]).toMatchObject({ kind: 'ADD_BATCH_CLUSTER', policy: 'fcfs', gangMpl: 2, workload: { path: join(dir, 'w.swf'), offsetS: 5 } });
+    expect(events[1]).toMatchObject({ cluster: 'c', gangMpl: 3 });
+    expect(events[1]).not.toHaveProperty('workload');
+    const written = writeGridEvents('1', events);
+    expect(written).toContain(' <5> gang:2\n');
+    expect(parseGridEvents(written, join(dir, 'g.grid')).events.map(({ pos: _p, ...e }) => e)).toEqual(events.map(({ pos: _p, ...e }) => e));
+    const plain = parseGridEvents('GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 1 4 fcfs first-fit h 0\n', join(dir, 'g.grid')).events[0]!;
+    expect(plain).not.toHaveProperty('gangMpl');
+    expect(writeGridEvents('1', [plain])).not.toContain('gang');
+  });
+
+  it('gang:MPL with an MPL below 1, another policy, or a mesh: errors at file:line:column', () => {
+    expect(errorsOf('GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 1 4 fcfs first-fit h 0 gang:0\n')).toContain('g.grid:2:56: error: gang MPL is below 1');
+    expect(errorsOf('GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 1 4 fcfs first-fit h 0 gang:1.5\n')).toMatch(/g\.grid:2:56: error: gang MPL/);
+    const easy = errorsOf('GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 1 4 easy first-fit h 0 gang:2\n');
+    expect(easy).toContain("g.grid:2:32: error: a gang-scheduled batch cluster admits jobs first come first served; policy 'easy' does not apply");
+    expect(easy).toContain("expected: 'fcfs' with gang:MPL");
+    expect(errorsOf('GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 mesh:2x2 1 fcfs linear:row-major:free-list h 0 gang:2\n')).toContain('g.grid:2:75: error: gang:MPL needs the bag of cores, not mesh:2x2');
+    expect(errorsOf('GridDescription 1\n0: ADD_BATCH_CLUSTER b l 0 1 4 fcfs first-fit h 0 gang:\n')).toMatch(/g\.grid:2:\d+: error: /);
+  });
+
   it('a sweep through pilots on a mesh batch cluster finishes, its jobs on whole nodes', () => {
     writeFileSync(join(dir, 'l'), '1\n0 1000000\n');
     writeFileSync(join(dir, 'h'), '1\n100\n');
