@@ -17,6 +17,8 @@ import { listHeuristics } from '../../scheduler/heuristics/registry.js';
 import { ExperimentLanes, MAX_EXPERIMENT_LANES, serveUntilInterrupted, type Dashboard } from '../../dashboard/index.js';
 import { DASHBOARD_HOST_OPTION, DASHBOARD_TUNNEL_HINT, dashboardAddress, startCommandDashboard } from '../start-dashboard.js';
 import { expectFileKind } from '../../formats/file-kind.js';
+import { loadRealGrid } from '../../realgrid/real-grid-file.js';
+import { computeCellsOnGrid, estimateCellTimeS, GRID_RUN_FOLDER } from '../../experiment/grid-cells.js';
 
 const SPEC_HELP = [
   'The specification is JSON:',
@@ -64,6 +66,18 @@ const SPEC_HELP = [
   'DIR/bounded-slowdown.svg and DIR/queue-size.svg (one box per dispatcher, policy/allocator), and with a',
   'mesh or torus DIR/pairwise-hops.svg and DIR/pieces.svg (allocation quality). Combinations that cannot',
   'run (a contiguous allocator under conservative, a bag allocator on a mesh) are skipped and listed.',
+  '',
+  `--grid REALGRID.json computes the runs the cache does not hold on a real grid (the file \`gridsweep run\``,
+  'takes: local slots, SSH hosts, Slurm pilots, any mix) instead of in worker threads, each run a task of one',
+  'sweep scheduled by gridsweep itself (--heuristic, default workqueue). The hosts need Node.js >= 20 and',
+  'nothing else: gridsweep is sent to them as one bundled file (gridsweep-cell.mjs), with the cell table',
+  'and the grid, application and behaviour files the runs read, each an input sent once per cluster. A',
+  'host without a suitable node is refused (its runs go to the other hosts). The scheduler\'s estimate of',
+  'one run is the median time of this experiment\'s runs already in the cache plus 0.3 s to start node, or',
+  '2 s when there are none. Each run\'s result comes back verified and goes into the cache, and',
+  'results.csv, results.json, the summary and the charts are those a local run writes (byte for byte but',
+  `the timing columns). The grid run works in DIR/${GRID_RUN_FOLDER}/ (its journal in .gridsweep/cells/): when the`,
+  'controller is killed, the same command resumes it, and no verified run is computed again.',
 ].join('\n');
 
 /** Loads the heuristic plug-ins a specification lists (paths relative to it); returns their absolute paths. */
@@ -113,7 +127,7 @@ function printSummary(summary: ExperimentSummary): void {
 const command: Command = {
   name: 'experiment',
   summary: 'run a matrix of simulations (heuristics × strategies × grids × applications × seeds), cached; or of batch policies on SWF workloads',
-  usage: 'gridsweep experiment SPEC.json [--out DIR] [--jobs N] [--dashboard [--port N] [--host ADDR]]',
+  usage: 'gridsweep experiment SPEC.json [--out DIR] [--jobs N | --grid REALGRID.json [--heuristic H] [--accept-new]] [--dashboard [--port N] [--host ADDR]]',
   details: SPEC_HELP,
   options: {
     out: { type: 'string', short: 'o', description: 'results folder (default results/<spec name>)', valueName: 'DIR' },
@@ -122,6 +136,9 @@ const command: Command = {
     dashboard: { type: 'boolean', description: 'watch the experiment on a live dashboard on 127.0.0.1, served until Ctrl-C' },
     port: { type: 'string', description: 'dashboard port (default: a random free port)', valueName: 'N' },
     host: DASHBOARD_HOST_OPTION,
+    grid: { type: 'string', description: 'compute the runs on this real grid (local slots, SSH hosts, Slurm pilots), as in `gridsweep run`', valueName: 'REALGRID.json' },
+    heuristic: { type: 'string', description: 'with --grid: the scheduler of the runs on the real grid (default workqueue)', valueName: 'H' },
+    'accept-new': { type: 'boolean', description: 'with --grid: trust and remember the host key of an SSH host seen for the first time' },
   },
   positionals: { min: 1, max: 1 },
   async run(args) {
@@ -134,6 +151,16 @@ const command: Command = {
       return runBatchSpec(specPath, outDir);
     }
     const jobs = numberOption(args, 'jobs', defaultWorkerCount(), { min: 1, max: 256, integer: true });
+    const gridPath = stringOption(args, 'grid');
+    if (gridPath === undefined) for (const flag of ['heuristic', 'accept-new']) if (optionGiven(args, flag)) throw new UsageError(`--${flag} goes with --grid`);
+    if (gridPath !== undefined) {
+      if (flagOption(args, 'dashboard')) throw new UsageError('--dashboard does not show the runs of a real grid yet: leave it out with --grid');
+      if (optionGiven(args, 'jobs')) printWarnings('experiment', ['--jobs has no effect with --grid (the real grid\'s hosts and slots run the cells); it is ignored']);
+      expectFileKind(gridPath, ['real-grid'], 'experiment --grid', 'a real grid file');
+    }
+    const realGrid = gridPath !== undefined ? loadRealGrid(gridPath) : undefined;
+    const heuristic = stringOption(args, 'heuristic');
+    if (heuristic !== undefined && !listHeuristics().some((h) => h.name === heuristic)) throw new UsageError(`--heuristic: no heuristic "${heuristic}"; one of ${listHeuristics().map((h) => h.name).join(', ')}`);
     const plugins = await loadSpecPlugins(specPath);
     const loaded = loadExperimentSpec(specPath, [...listHeuristics(), ...plugins.map((name) => ({ name }))]);
     const showProgress = args.values['quiet'] !== true && process.stderr.isTTY === true;
@@ -141,7 +168,7 @@ const command: Command = {
     const withDashboard = flagOption(args, 'dashboard');
     for (const flag of ['port', 'host']) if (!withDashboard && stringOption(args, flag) !== undefined) throw new UsageError(`--${flag} goes with --dashboard`);
     const address = dashboardAddress(args);
-    console.error(`${specPath}: ${matrixSize(loaded)} runs on ${jobs} worker thread(s) → ${outDir}`);
+    console.error(`${specPath}: ${matrixSize(loaded)} runs ${gridPath !== undefined ? `on the real grid ${gridPath}` : `on ${jobs} worker thread(s)`} → ${outDir}`);
     const board = withDashboard ? await startExperimentDashboard(`gridsweep experiment ${specPath}`, jobs, address) : undefined;
     if (board) console.log(`dashboard: ${board.dashboard.url}`);
     const onProgress = (p: ExperimentProgress): void => {
@@ -149,11 +176,55 @@ const command: Command = {
       board?.dashboard.showMatrix({ ...p, finished: false });
     };
     let summary: ExperimentSummary;
+    let cleanup: (() => Promise<void>) | undefined;
+    const stopOnSignal = (): void => {
+      line.done();
+      console.error(`gridsweep experiment: interrupted${cleanup ? '; cancelling the Slurm pilots' : ''}; run the same command again to continue`);
+      const limit = new Promise((resolve) => setTimeout(resolve, 30_000).unref());
+      void Promise.race([cleanup?.().catch(() => undefined), limit]).then(() => process.exit(EXIT.interrupted));
+    };
+    if (realGrid) process.once('SIGINT', stopOnSignal);
+    let latest: ExperimentProgress | undefined;
+    const elsewhere = realGrid
+      ? {
+          elsewhere: async (runs: Parameters<typeof computeCellsOnGrid>[0], store: Parameters<typeof computeCellsOnGrid>[1], cachedKeys: readonly string[]) => {
+            console.error(`${runs.length} run(s) to compute on the real grid (${matrixSize(loaded) - runs.length} from the cache)`);
+            const r = await computeCellsOnGrid(runs, store, outDir, {
+              gridPath: gridPath!,
+              grid: realGrid,
+              ...(heuristic !== undefined ? { heuristic } : {}),
+              acceptNew: flagOption(args, 'accept-new'),
+              cellEstimateS: estimateCellTimeS(store, cachedKeys),
+              say: (text) => {
+                line.done();
+                console.error(text);
+              },
+              cellDone: (n) => latest && line.update(formatMatrixProgress({ ...latest, done: latest.done + n })),
+              onInterrupt: (fn) => (cleanup = fn),
+            });
+            line.done();
+            console.error(
+              `real grid: ${r.computed} run(s) computed${r.resumed > 0 ? `, ${r.resumed} verified before (resumed)` : ''}, ${r.failures.length} failed, in ${r.makespanS.toFixed(1)} s; ${r.inputTransfers} input transfer(s)` +
+                r.pilots.map((p) => `; ${p.submitted} pilot(s) on ${p.cluster}`).join(''),
+            );
+            for (const [host, said] of r.refusedHosts) console.error(`refused host ${host}: ${said}`);
+            return r;
+          },
+        }
+      : {};
     try {
-      summary = await runExperiment(loaded, { outDir, jobs, ...(showProgress || board ? { onProgress } : {}), ...(board ? { watcher: board.lanes } : {}) });
+      summary = await runExperiment(loaded, {
+        outDir,
+        jobs,
+        ...(showProgress || board ? { onProgress: (p: ExperimentProgress) => ((latest = p), onProgress(p)) } : {}),
+        ...(board ? { watcher: board.lanes } : {}),
+        ...elsewhere,
+      });
     } catch (err) {
       await board?.dashboard.close();
       throw err;
+    } finally {
+      process.removeListener('SIGINT', stopOnSignal);
     }
     line.done();
     printSummary(summary);

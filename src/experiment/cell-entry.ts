@@ -1,0 +1,60 @@
+// The program a host runs for one cell of an experiment on a real grid: `node gridsweep-cell.mjs cell
+// CELLS.json KEY OUT.json` (bundled into one file, cell-bundle.ts). CELLS.json is the experiment's cell
+// table (grid-cells.ts): per cache key, the job (its grid and application, files relative to the task's
+// working directory, or generators) and the key's parts. The cell is computed exactly as a worker thread
+// computes it (job.ts with the simulator) and written in the result cache's own format (store.ts), so
+// that the file fetched back is the cache entry, byte for byte what a local run stores but for wallMs.
+import { readFileSync } from 'node:fs';
+import { executeJob, InputCache, type JobMessage } from './job.js';
+import type { RunKeyParts, StoredResult } from './store.js';
+import { runOne } from './simulate-runner.js';
+import { writeFileAtomicSync } from '../util/atomic-write.js';
+
+/** Node.js this program needs; an older one exits with NODE_TOO_OLD_EXIT and says so (the bundle's banner). */
+export const CELL_NODE_MAJOR = 20;
+/** Exit status of a cell on a host that lacks a suitable `node` (none on PATH, or older than CELL_NODE_MAJOR). */
+export const NO_SUITABLE_NODE_EXIT = 86;
+
+export interface CellTableEntry {
+  readonly job: JobMessage;
+  readonly parts: RunKeyParts;
+}
+
+/** The cell table: every cell one grid run computes, by cache key. */
+export interface CellTable {
+  readonly gridsweepCells: 1;
+  readonly cells: Readonly<Record<string, CellTableEntry>>;
+}
+
+/** The cached result of the cell `key` of `table`, as a string ready to be written (store.ts's format). */
+export async function computeCell(table: CellTable, key: string): Promise<string> {
+  const entry = table.cells[key];
+  if (!entry) throw new Error(`no cell ${key} in the cell table`);
+  const result = await executeJob(entry.job, runOne, new InputCache());
+  const stored: StoredResult = { key, parts: entry.parts, ...result };
+  return `${JSON.stringify(stored)}\n`;
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, tablePath, key, outPath] = argv;
+  if (command !== 'cell' || tablePath === undefined || key === undefined || outPath === undefined) {
+    process.stderr.write('usage: node gridsweep-cell.mjs cell CELLS.json KEY OUT.json\n');
+    return 2;
+  }
+  const table = JSON.parse(readFileSync(tablePath, 'utf8')) as CellTable;
+  if (table.gridsweepCells !== 1) throw new Error(`${tablePath}: not a gridsweep cell table`);
+  writeFileAtomicSync(outPath, await computeCell(table, key));
+  return 0;
+}
+
+// Run only as the bundle's entry (the bundler defines GRIDSWEEP_CELL_BUNDLE), never when imported.
+declare const GRIDSWEEP_CELL_BUNDLE: boolean | undefined;
+if (typeof GRIDSWEEP_CELL_BUNDLE !== 'undefined' && GRIDSWEEP_CELL_BUNDLE) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`gridsweep cell: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

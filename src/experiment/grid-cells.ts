@@ -1,0 +1,284 @@
+// An experiment's cells computed on a real grid (local slots, SSH hosts, Slurm pilots) as the tasks of one
+// sweep, through the real runner and gridsweep's own scheduler. The origin of that sweep is a folder of
+// the experiment's results folder (GRID_RUN_FOLDER) that holds what the hosts need, each an input shared
+// once per cluster: the cell program bundled into one file (cell-bundle.ts), the cell table (cells.json:
+// each cell's job and cache key) and the grid, application and behaviour files the cells read (files/,
+// their relative layout kept). Each task runs `node gridsweep-cell.mjs cell cells.json KEY cells/KEY.json`
+// and its one output, the cell's cache entry, comes back verified as every output does; the entries are
+// then copied into the result cache and the experiment writes its results as a local run does.
+// The run's journal is the runner's (ORIGIN/.gridsweep/cells/): the same command, after the controller
+// was killed, resumes that sweep and computes no verified cell again.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { RealGrid } from '../realgrid/real-grid-file.js';
+import { loadSweepFile } from '../sweep/sweep-file.js';
+import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../scheduler/options.js';
+import { Scheduler } from '../scheduler/scheduler.js';
+import { parseGridEventsDetailed } from '../formats/grid-events.js';
+import { behaviorPath, readDescription } from '../formats/load.js';
+import { writeFileAtomicSync } from '../util/atomic-write.js';
+import { runReal, type RunLogEvent } from '../../backends/real/runner.js';
+import { journalHoldsRun, moveAside, runFilesOf } from '../../backends/real/run-files.js';
+import { CELL_BUNDLE_NAME, placeCellBundle } from './cell-bundle.js';
+import { NO_SUITABLE_NODE_EXIT, type CellTable, type CellTableEntry } from './cell-entry.js';
+import type { JobMessage } from './job.js';
+import type { InputSpec } from './spec.js';
+import type { ResultStore, RunKeyParts, StoredResult } from './store.js';
+
+/** The folder of the results folder that is the cells' sweep's origin. */
+export const GRID_RUN_FOLDER = 'grid-run';
+const SWEEP_NAME = 'cells.json';
+const TABLE_NAME = 'cell-table.json';
+const FILES_FOLDER = 'files';
+const OUTPUTS_FOLDER = 'cells';
+/** The scheduler's estimate of one cell when the cache holds none of this experiment's cells yet, seconds. */
+export const DEFAULT_CELL_ESTIMATE_S = 2;
+/** Added to a cell's measured simulation time for the estimate: starting node and loading the bundle, seconds. */
+export const CELL_START_ESTIMATE_S = 0.3;
+
+/** A cell the cache does not hold, to compute on the grid. */
+export interface GridCell {
+  readonly key: string;
+  readonly job: JobMessage;
+  readonly parts: RunKeyParts;
+  /** What it is, for messages (run-experiment.ts's description). */
+  readonly name: string;
+}
+
+export interface GridCellsOptions {
+  readonly gridPath: string;
+  readonly grid: RealGrid;
+  /** The real run's scheduler (default: the work queue). */
+  readonly heuristic?: string;
+  readonly acceptNew?: boolean;
+  /** The scheduler's estimate of one cell's run time, seconds (default: estimateCellTimeS of the cache). */
+  readonly cellEstimateS?: number;
+  /** One line per event worth telling (failures, machines, pilots, refused hosts). */
+  readonly say: (line: string) => void;
+  /** A cell verified at the origin (its count among this run's cells). */
+  readonly cellDone?: (done: number) => void;
+  /** Handed what to do on an interrupt (cancel the Slurm pilots). */
+  readonly onInterrupt?: (cleanup: () => Promise<void>) => void;
+}
+
+export interface GridCellsResult {
+  /** Cells computed on the grid by this command (collected ones included) and now in the cache. */
+  readonly computed: number;
+  /** Cells this command found verified by the run it resumed. */
+  readonly resumed: number;
+  readonly failures: ReadonlyArray<{ readonly key: string; readonly message: string }>;
+  readonly makespanS: number;
+  readonly inputTransfers: number;
+  readonly pilots: readonly { readonly cluster: string; readonly submitted: number }[];
+  /** Hosts refused for lacking a suitable node, with what the host said. */
+  readonly refusedHosts: ReadonlyMap<string, string>;
+}
+
+/**
+ * The scheduler's estimate of one cell: CELL_START_ESTIMATE_S plus the median simulation time of up to
+ * 64 of `cachedKeys` (cells of this experiment computed before), or DEFAULT_CELL_ESTIMATE_S without any.
+ */
+export function estimateCellTimeS(store: ResultStore, cachedKeys: readonly string[]): number {
+  const wallsMs = cachedKeys
+    .slice(0, 64)
+    .map((k) => store.read(k)?.wallMs)
+    .filter((x): x is number => x !== undefined)
+    .sort((a, b) => a - b);
+  if (wallsMs.length === 0) return DEFAULT_CELL_ESTIMATE_S;
+  return CELL_START_ESTIMATE_S + wallsMs[Math.floor(wallsMs.length / 2)]! / 1000;
+}
+
+/** Every file a job's input reads: a file entry, and for a grid file the behaviour files it names. */
+function filesOfInput(kind: 'grid' | 'application', input: InputSpec): string[] {
+  if (!('file' in input)) return [];
+  const files = [resolve(input.file)];
+  if (kind === 'grid') {
+    const parsed = parseGridEventsDetailed(readDescription(input.file, 'grid description'), input.file);
+    for (const ref of parsed.behaviorRefs) {
+      if (isAbsolute(ref.name)) throw new Error(`${ref.pos.file}:${ref.pos.line}:${ref.pos.column}: the behaviour file '${ref.name}' is named by an absolute path, which a host of the real grid cannot read; name it relative to the grid file`);
+      files.push(resolve(behaviorPath(input.file, ref.name)));
+    }
+  }
+  return files;
+}
+
+function commonFolder(paths: readonly string[]): string {
+  let common = dirname(paths[0]!);
+  for (const p of paths) while (common !== dirname(common) && !(p + sep).startsWith(common.endsWith(sep) ? common : common + sep)) common = dirname(common);
+  return common;
+}
+
+/** The cells' sweep: one task per cell, every file an input of every task (shared once per cluster). */
+function cellsSweep(keys: readonly string[], inputPaths: readonly string[], estimateS: number): object {
+  const guard = `if ! command -v node >/dev/null 2>&1; then echo "gridsweep: this host has no node on its PATH; gridsweep experiment cells need Node.js >= 20" >&2; exit ${NO_SUITABLE_NODE_EXIT}; fi; exec node "$@"`;
+  return {
+    sweep: 1,
+    command: ['/bin/sh', '-c', guard, 'gridsweep-cell', CELL_BUNDLE_NAME, 'cell', TABLE_NAME, '{cell}', `${OUTPUTS_FOLDER}/{cell}.json`],
+    parameters: { cell: keys },
+    inputs: Object.fromEntries([['bundle', CELL_BUNDLE_NAME], ['table', TABLE_NAME], ...inputPaths.map((p, i) => [`file${i}`, p])]),
+    outputs: { result: `${OUTPUTS_FOLDER}/{cell}.json` },
+    estimates: { runTimeS: estimateS, outputSizeBytes: 2000 },
+  };
+}
+
+/** Writes the cell program, the cell table, the files and the sweep into `originDir`. */
+async function stage(originDir: string, cells: readonly GridCell[], estimateS: number): Promise<void> {
+  const absolute = new Set<string>();
+  for (const c of cells) {
+    for (const f of filesOfInput('grid', c.job.grid)) absolute.add(f);
+    for (const f of filesOfInput('application', c.job.application)) absolute.add(f);
+  }
+  const sorted = [...absolute].sort();
+  const root = sorted.length > 0 ? commonFolder(sorted) : originDir;
+  const staged = (file: string): string => [FILES_FOLDER, ...relative(root, file).split(sep)].join('/');
+  rmSync(join(originDir, FILES_FOLDER), { recursive: true, force: true });
+  for (const f of sorted) {
+    const dest = join(originDir, staged(f));
+    mkdirSync(dirname(dest), { recursive: true });
+    copyFileSync(f, dest);
+  }
+  const onHost = (input: InputSpec): InputSpec => ('file' in input ? { file: staged(resolve(input.file)) } : input);
+  const table: CellTable = {
+    gridsweepCells: 1,
+    cells: Object.fromEntries(cells.map((c): [string, CellTableEntry] => [c.key, { job: { ...c.job, grid: onHost(c.job.grid), application: onHost(c.job.application) }, parts: c.parts }])),
+  };
+  await placeCellBundle(join(originDir, CELL_BUNDLE_NAME));
+  writeFileAtomicSync(join(originDir, TABLE_NAME), `${JSON.stringify(table)}\n`);
+  writeFileAtomicSync(join(originDir, SWEEP_NAME), `${JSON.stringify(cellsSweep(cells.map((c) => c.key), sorted.map(staged), estimateS), null, 1)}\n`);
+}
+
+function tableKeys(originDir: string): string[] | undefined {
+  try {
+    const table = JSON.parse(readFileSync(join(originDir, TABLE_NAME), 'utf8')) as CellTable;
+    return table.gridsweepCells === 1 ? Object.keys(table.cells) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A fetched cell entry, checked (it parses, it is the cell asked for) and copied into the cache as is. */
+function ingest(originDir: string, key: string, store: ResultStore): boolean {
+  const path = join(originDir, OUTPUTS_FOLDER, `${key}.json`);
+  if (!existsSync(path)) return false;
+  const text = readFileSync(path, 'utf8');
+  let r: StoredResult;
+  try {
+    r = JSON.parse(text) as StoredResult;
+  } catch {
+    return false;
+  }
+  if (r.key !== key || !r.outcome || !r.bound) return false;
+  mkdirSync(dirname(store.pathOf(key)), { recursive: true });
+  writeFileAtomicSync(store.pathOf(key), text);
+  return true;
+}
+
+function describeEvent(e: RunLogEvent, name: (work: number) => string): string | undefined {
+  switch (e.kind) {
+    case 'failed':
+      return `${e.final ? 'GAVE UP' : 'failed '} cell ${name(e.work)} on ${e.host}: ${e.reason}`;
+    case 'down':
+      return `down    ${e.machine}: ${e.reason}`;
+    case 'up':
+      return `up      ${e.machine}`;
+    case 'unusable':
+      return `UNUSABLE ${e.machine}: ${e.reason}`;
+    case 'collected':
+      return `collected cell ${name(e.work)} on ${e.host}: it finished while gridsweep was not running`;
+    case 'recovered':
+      return `recovered cell ${name(e.work)} on ${e.host}: it finished while the connection was down`;
+    case 'pilot':
+      return `pilot   ${e.cluster} job ${e.job}: ${e.message}`;
+    case 'grid-edit':
+      return e.applied ? `grid    ${e.message}` : `GRID EDIT IGNORED: ${e.message}`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Computes `cells` on the real grid and puts each verified one into `store`. `outDir` is the experiment's
+ * results folder (the sweep's origin is GRID_RUN_FOLDER in it). A run of the same folder killed before
+ * is resumed when it was computing these cells (or more); otherwise its journal is moved aside.
+ */
+export async function computeCellsOnGrid(cells: readonly GridCell[], store: ResultStore, outDir: string, o: GridCellsOptions): Promise<GridCellsResult> {
+  const originDir = resolve(outDir, GRID_RUN_FOLDER);
+  const sweepPath = join(originDir, SWEEP_NAME);
+  const files = runFilesOf(originDir, sweepPath);
+  const wanted = new Set(cells.map((c) => c.key));
+  const previous = journalHoldsRun(files.journal) && existsSync(sweepPath) ? tableKeys(originDir) : undefined;
+  const resume = previous !== undefined && [...wanted].every((k) => previous.includes(k));
+  if (!resume) {
+    moveAside([files.journal, files.logsDir]);
+    mkdirSync(originDir, { recursive: true });
+    await stage(originDir, cells, o.cellEstimateS ?? DEFAULT_CELL_ESTIMATE_S);
+  } else o.say(`resuming the grid run in ${originDir} (its journal ${relative(originDir, files.journal)})`);
+  const keys = resume ? previous : cells.map((c) => c.key);
+  const names = new Map(cells.map((c) => [c.key, c.name]));
+  const name = (work: number): string => names.get(keys[work] ?? '') ?? `#${work}`;
+
+  const refusedHosts = new Map<string, string>();
+  let done = 0;
+  const log = (e: RunLogEvent): void => {
+    if (e.kind === 'done' || e.kind === 'collected' || e.kind === 'recovered') o.cellDone?.(++done);
+    if (e.kind === 'failed' && e.reason.includes(`exit code ${NO_SUITABLE_NODE_EXIT}`)) {
+      if (!refusedHosts.has(e.host)) {
+        const said = e.reason.split(' — ').slice(1).join(' — ') || 'no suitable node';
+        refusedHosts.set(e.host, said);
+        o.say(`REFUSED host ${e.host}: ${said.replace(/^gridsweep: this host /, 'it ')}; its cells go to the other hosts (install Node.js >= 20 there, or remove it from ${o.gridPath})`);
+      }
+      return;
+    }
+    const line = describeEvent(e, name);
+    if (line !== undefined) o.say(line);
+  };
+  const options: SchedulerOptions = { ...DEFAULT_SCHEDULER_OPTIONS, planIntervalS: 60, heuristic: o.heuristic ?? 'workqueue' };
+  const result = await runReal(
+    {
+      sweepPath,
+      sweep: loadSweepFile(sweepPath),
+      gridPath: o.gridPath,
+      grid: { ...o.grid, originDir },
+      scheduler: options,
+      seed: 1,
+      journalPath: files.journal,
+      resume,
+      taskLogsDir: files.logsDir,
+      acceptNew: o.acceptNew ?? false,
+      // The grid run's origin is its own folder, not the file's: the file is read once, at the start.
+      watchGrid: false,
+      record: () => undefined,
+      log,
+      ...(o.onInterrupt ? { onInterrupt: o.onInterrupt } : {}),
+    },
+    (app, deps) => new Scheduler(app, options, deps),
+  );
+  const failures: { key: string; message: string }[] = [];
+  let computed = 0;
+  for (const [i, key] of keys.entries()) {
+    if (!wanted.has(key) && store.has(key)) continue;
+    if (ingest(originDir, key, store)) {
+      computed++;
+      continue;
+    }
+    const why = result.whyFailed.get(i);
+    const tail = result.stderrTails.get(i);
+    failures.push({
+      key,
+      message: result.originFailure
+        ? `not computed: the origin could not be written (${result.originFailure.message}); run the same command again`
+        : `not computed on the grid${why ? `: ${why}` : ''}${tail ? ` — ${tail.trim().split('\n').pop()}` : ''}`,
+    });
+  }
+  // Everything is in the cache: the grid run's folder has served its purpose.
+  if (failures.length === 0 && result.originFailure === undefined) rmSync(originDir, { recursive: true, force: true });
+  return {
+    computed: computed - result.worksSkipped,
+    resumed: result.worksSkipped,
+    failures,
+    makespanS: result.makespanS,
+    inputTransfers: [...result.inputSends.values()].reduce((a, b) => a + b, 0),
+    pilots: result.pilots.map((p) => ({ cluster: p.cluster, submitted: p.submitted })),
+    refusedHosts,
+  };
+}
