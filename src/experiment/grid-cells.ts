@@ -7,7 +7,8 @@
 // and its one output, the cell's cache entry, comes back verified as every output does; the entries are
 // then copied into the result cache and the experiment writes its results as a local run does.
 // The run's journal is the runner's (ORIGIN/.gridsweep/cells/): the same command, after the controller
-// was killed, resumes that sweep and computes no verified cell again.
+// was killed, resumes that sweep and computes no verified cell again. Once every cell is in the cache,
+// the staged and fetched files are removed and the journal is renamed aside.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { RealGrid } from '../realgrid/real-grid-file.js';
@@ -270,8 +271,12 @@ export async function computeCellsOnGrid(cells: readonly GridCell[], store: Resu
         : `not computed on the grid${why ? `: ${why}` : ''}${tail ? ` — ${tail.trim().split('\n').pop()}` : ''}`,
     });
   }
-  // Everything is in the cache: the grid run's folder has served its purpose.
-  if (failures.length === 0 && result.originFailure === undefined) rmSync(originDir, { recursive: true, force: true });
+  // Everything is in the cache: what was staged and fetched goes; the journal and the task logs stay,
+  // renamed aside (journal.TIME.jsonl), so that the next grid run of this folder starts afresh.
+  if (failures.length === 0 && result.originFailure === undefined) {
+    for (const name of [FILES_FOLDER, OUTPUTS_FOLDER, CELL_BUNDLE_NAME, TABLE_NAME, SWEEP_NAME]) rmSync(join(originDir, name), { recursive: true, force: true });
+    moveAside([files.journal, files.logsDir]);
+  }
   return {
     computed: computed - result.worksSkipped,
     resumed: result.worksSkipped,

@@ -2,7 +2,7 @@
 // cell program, the cell table and the input files shipped once to the cluster's storage, each result
 // fetched back verified) and the experiment's files are those of the worker-thread run of the same spec;
 // the cache is used both ways: cells already cached are not sent, cells computed on the grid fill it.
-import { cpSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cachedKeys, expectSameResults, gridsweep, localGridFile, makeScratch } from './support/grid-experiment.js';
@@ -33,8 +33,9 @@ describe('experiment --grid on local slots', () => {
     expect(g.stderr).toMatch(/in [\d.]+ s; 8 input transfer\(s\)/);
     expect(g.stdout).toContain('24 runs: 12 simulated, 12 from the cache, 0 failed');
     expect(cachedKeys(remote)).toEqual(all);
-    // Everything came back into the cache: the grid run's folder is gone.
-    expect(existsSync(join(remote, 'grid-run'))).toBe(false);
+    // Everything came back into the cache: what was staged is gone, the journal renamed aside.
+    expect(readdirSync(join(remote, 'grid-run'))).toEqual(['.gridsweep']);
+    expect(readdirSync(join(remote, 'grid-run', '.gridsweep', 'cells')).filter((f) => /^journal\..*\.jsonl$/.test(f))).toHaveLength(1);
     expectSameResults(local, remote);
 
     // The cells computed on the grid serve a local run of the same folder: nothing is simulated.

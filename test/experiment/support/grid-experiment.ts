@@ -51,23 +51,26 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** `gridsweep ARGS` from sources; `onStderr` sees stderr as it comes (to kill the controller mid-run). */
-export function gridsweep(args: readonly string[], onStderr?: (text: string, kill: (signal: NodeJS.Signals) => void) => void, timeoutMs = 240_000): Promise<CliResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `gridsweep ARGS` from sources, started: `kill` stops it, `result` is how it ended and what it wrote. */
+export function startGridsweep(args: readonly string[], env: NodeJS.ProcessEnv = process.env, timeoutMs = 240_000): { kill: (s: NodeJS.Signals) => void; stderr: () => string; result: Promise<CliResult> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: PACKAGE_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString();
-    onStderr?.(stderr, (s) => child.kill(s));
-  });
-  return new Promise((resolve) =>
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const result = new Promise<CliResult>((resolve) =>
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
     }),
   );
+  return { kill: (s) => child.kill(s), stderr: () => stderr, result };
+}
+
+/** `gridsweep ARGS` from sources, to its end. */
+export function gridsweep(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<CliResult> {
+  return startGridsweep(args, env).result;
 }
 
 /** results.csv without the timing columns. */
@@ -106,4 +109,13 @@ export function expectSameResults(a: string, b: string): void {
 export function cachedKeys(outDir: string): string[] {
   const runs = join(outDir, 'runs');
   return readdirSync(runs).flatMap((d) => readdirSync(join(runs, d)).map((f) => f.replace(/\.json$/, ''))).sort();
+}
+
+/** How many cells' results have come back verified into the grid run's folder so far. */
+export function cellsFetched(outDir: string): number {
+  try {
+    return readdirSync(join(outDir, 'grid-run', 'cells')).filter((f) => f.endsWith('.json')).length;
+  } catch {
+    return 0;
+  }
 }
