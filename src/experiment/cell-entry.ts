@@ -1,13 +1,15 @@
 // The program a host runs for one cell of an experiment on a real grid: `node gridsweep-cell.mjs cell
 // CELLS.json KEY OUT.json` (bundled into one file, cell-bundle.ts). CELLS.json is the experiment's cell
-// table (grid-cells.ts): per cache key, the job (its grid and application, files relative to the task's
-// working directory, or generators) and the key's parts. The cell is computed exactly as a worker thread
-// computes it (job.ts with the simulator) and written in the result cache's own format (store.ts), so
-// that the file fetched back is the cache entry, byte for byte what a local run stores but for wallMs.
+// table (grid-cells.ts): per key, the job (its grid and application, files relative to the task's working
+// directory, or generators) and the cache key's parts; or, for a batch experiment, one trace run. A
+// simulation cell is computed exactly as a worker thread computes it (job.ts with the simulator) and
+// written in the result cache's own format (store.ts), so that the file fetched back is the cache entry,
+// what a local run stores but for wallMs; a trace run is computed as `runBatchExperiment` does.
 import { readFileSync } from 'node:fs';
 import { executeJob, InputCache, type JobMessage } from './job.js';
 import type { RunKeyParts, StoredResult } from './store.js';
 import { runOne } from './simulate-runner.js';
+import { runTrace, type TraceRunOptions } from '../batch/run-trace.js';
 import { writeFileAtomicSync } from '../util/atomic-write.js';
 
 /** Node.js this program needs; an older one exits with NODE_TOO_OLD_EXIT and says so (the bundle's banner). */
@@ -15,10 +17,18 @@ export const CELL_NODE_MAJOR = 20;
 /** Exit status of a cell on a host that lacks a suitable `node` (none on PATH, or older than CELL_NODE_MAJOR). */
 export const NO_SUITABLE_NODE_EXIT = 86;
 
-export interface CellTableEntry {
+/** A cell of a simulation experiment: the job a worker thread would run, and its cache key's parts. */
+export interface SimulationCell {
   readonly job: JobMessage;
   readonly parts: RunKeyParts;
 }
+
+/** A cell of a batch experiment: one trace run (src/batch/run-trace.ts), its workload relative to the task. */
+export interface TraceCell {
+  readonly trace: TraceRunOptions;
+}
+
+export type CellTableEntry = SimulationCell | TraceCell;
 
 /** The cell table: every cell one grid run computes, by cache key. */
 export interface CellTable {
@@ -26,10 +36,14 @@ export interface CellTable {
   readonly cells: Readonly<Record<string, CellTableEntry>>;
 }
 
-/** The cached result of the cell `key` of `table`, as a string ready to be written (store.ts's format). */
+/**
+ * The result of the cell `key` of `table`, as the text of its file: a simulation's cache entry (store.ts's
+ * format), or a trace run as JSON.
+ */
 export async function computeCell(table: CellTable, key: string): Promise<string> {
   const entry = table.cells[key];
   if (!entry) throw new Error(`no cell ${key} in the cell table`);
+  if ('trace' in entry) return `${JSON.stringify(runTrace(entry.trace))}\n`;
   const result = await executeJob(entry.job, runOne, new InputCache());
   const stored: StoredResult = { key, parts: entry.parts, ...result };
   return `${JSON.stringify(stored)}\n`;

@@ -22,9 +22,8 @@ import { runReal, type RunLogEvent } from '../../backends/real/runner.js';
 import { journalHoldsRun, moveAside, runFilesOf } from '../../backends/real/run-files.js';
 import { CELL_BUNDLE_NAME, placeCellBundle } from './cell-bundle.js';
 import { NO_SUITABLE_NODE_EXIT, type CellTable, type CellTableEntry } from './cell-entry.js';
-import type { JobMessage } from './job.js';
 import type { InputSpec } from './spec.js';
-import type { ResultStore, RunKeyParts, StoredResult } from './store.js';
+import type { ResultStore, StoredResult } from './store.js';
 
 /** The folder of the results folder that is the cells' sweep's origin. */
 export const GRID_RUN_FOLDER = 'grid-run';
@@ -37,11 +36,11 @@ export const DEFAULT_CELL_ESTIMATE_S = 2;
 /** Added to a cell's measured simulation time for the estimate: starting node and loading the bundle, seconds. */
 export const CELL_START_ESTIMATE_S = 0.3;
 
-/** A cell the cache does not hold, to compute on the grid. */
+/** A cell to compute on the grid. */
 export interface GridCell {
+  /** Distinct, made of [0-9a-z-] (a file name): a simulation's cache key. */
   readonly key: string;
-  readonly job: JobMessage;
-  readonly parts: RunKeyParts;
+  readonly entry: CellTableEntry;
   /** What it is, for messages (run-experiment.ts's description). */
   readonly name: string;
 }
@@ -60,6 +59,11 @@ export interface GridCellsOptions {
   readonly cellDone?: (done: number) => void;
   /** Handed what to do on an interrupt (cancel the Slurm pilots). */
   readonly onInterrupt?: (cleanup: () => Promise<void>) => void;
+  /**
+   * Takes a cell's fetched (verified) result file: true when it is good and kept (default: a simulation
+   * cell's cache entry, checked and copied into the store).
+   */
+  readonly take?: (key: string, text: string) => boolean;
 }
 
 export interface GridCellsResult {
@@ -87,6 +91,19 @@ export function estimateCellTimeS(store: ResultStore, cachedKeys: readonly strin
     .sort((a, b) => a - b);
   if (wallsMs.length === 0) return DEFAULT_CELL_ESTIMATE_S;
   return CELL_START_ESTIMATE_S + wallsMs[Math.floor(wallsMs.length / 2)]! / 1000;
+}
+
+/** Every file a cell reads (absolute). */
+function filesOfCell(entry: CellTableEntry): string[] {
+  if ('trace' in entry) return [resolve(entry.trace.workloadPath)];
+  return [...filesOfInput('grid', entry.job.grid), ...filesOfInput('application', entry.job.application)];
+}
+
+/** The cell with every file it reads named by `staged` (its path relative to the task's working directory). */
+function cellOnHost(entry: CellTableEntry, staged: (absolute: string) => string): CellTableEntry {
+  if ('trace' in entry) return { trace: { ...entry.trace, workloadPath: staged(resolve(entry.trace.workloadPath)) } };
+  const onHost = (input: InputSpec): InputSpec => ('file' in input ? { file: staged(resolve(input.file)) } : input);
+  return { ...entry, job: { ...entry.job, grid: onHost(entry.job.grid), application: onHost(entry.job.application) } };
 }
 
 /** Every file a job's input reads: a file entry, and for a grid file the behaviour files it names. */
@@ -125,10 +142,7 @@ function cellsSweep(keys: readonly string[], inputPaths: readonly string[], esti
 /** Writes the cell program, the cell table, the files and the sweep into `originDir`. */
 async function stage(originDir: string, cells: readonly GridCell[], estimateS: number): Promise<void> {
   const absolute = new Set<string>();
-  for (const c of cells) {
-    for (const f of filesOfInput('grid', c.job.grid)) absolute.add(f);
-    for (const f of filesOfInput('application', c.job.application)) absolute.add(f);
-  }
+  for (const c of cells) for (const f of filesOfCell(c.entry)) absolute.add(f);
   const sorted = [...absolute].sort();
   const root = sorted.length > 0 ? commonFolder(sorted) : originDir;
   const staged = (file: string): string => [FILES_FOLDER, ...relative(root, file).split(sep)].join('/');
@@ -138,11 +152,7 @@ async function stage(originDir: string, cells: readonly GridCell[], estimateS: n
     mkdirSync(dirname(dest), { recursive: true });
     copyFileSync(f, dest);
   }
-  const onHost = (input: InputSpec): InputSpec => ('file' in input ? { file: staged(resolve(input.file)) } : input);
-  const table: CellTable = {
-    gridsweepCells: 1,
-    cells: Object.fromEntries(cells.map((c): [string, CellTableEntry] => [c.key, { job: { ...c.job, grid: onHost(c.job.grid), application: onHost(c.job.application) }, parts: c.parts }])),
-  };
+  const table: CellTable = { gridsweepCells: 1, cells: Object.fromEntries(cells.map((c): [string, CellTableEntry] => [c.key, cellOnHost(c.entry, staged)])) };
   await placeCellBundle(join(originDir, CELL_BUNDLE_NAME));
   writeFileAtomicSync(join(originDir, TABLE_NAME), `${JSON.stringify(table)}\n`);
   writeFileAtomicSync(join(originDir, SWEEP_NAME), `${JSON.stringify(cellsSweep(cells.map((c) => c.key), sorted.map(staged), estimateS), null, 1)}\n`);
@@ -157,11 +167,15 @@ function tableKeys(originDir: string): string[] | undefined {
   }
 }
 
-/** A fetched cell entry, checked (it parses, it is the cell asked for) and copied into the cache as is. */
-function ingest(originDir: string, key: string, store: ResultStore): boolean {
+/** A fetched cell's result file, handed to `take`; false when there is none or it is not taken. */
+function ingest(originDir: string, key: string, take: (key: string, text: string) => boolean): boolean {
   const path = join(originDir, OUTPUTS_FOLDER, `${key}.json`);
-  if (!existsSync(path)) return false;
-  const text = readFileSync(path, 'utf8');
+  return existsSync(path) && take(key, readFileSync(path, 'utf8'));
+}
+
+/** The default `take`: a simulation cell's cache entry, checked (it parses, it is the cell asked for) and copied into the cache as is. */
+export function intoStore(store: ResultStore): (key: string, text: string) => boolean {
+  return (key, text) => {
   let r: StoredResult;
   try {
     r = JSON.parse(text) as StoredResult;
@@ -172,6 +186,7 @@ function ingest(originDir: string, key: string, store: ResultStore): boolean {
   mkdirSync(dirname(store.pathOf(key)), { recursive: true });
   writeFileAtomicSync(store.pathOf(key), text);
   return true;
+  };
 }
 
 function describeEvent(e: RunLogEvent, name: (work: number) => string): string | undefined {
@@ -202,7 +217,8 @@ function describeEvent(e: RunLogEvent, name: (work: number) => string): string |
  * results folder (the sweep's origin is GRID_RUN_FOLDER in it). A run of the same folder killed before
  * is resumed when it was computing these cells (or more); otherwise its journal is moved aside.
  */
-export async function computeCellsOnGrid(cells: readonly GridCell[], store: ResultStore, outDir: string, o: GridCellsOptions): Promise<GridCellsResult> {
+export async function computeCellsOnGrid(cells: readonly GridCell[], store: ResultStore | undefined, outDir: string, o: GridCellsOptions): Promise<GridCellsResult> {
+  const take = o.take ?? (store ? intoStore(store) : () => false);
   const originDir = resolve(outDir, GRID_RUN_FOLDER);
   const sweepPath = join(originDir, SWEEP_NAME);
   const files = runFilesOf(originDir, sweepPath);
@@ -218,15 +234,18 @@ export async function computeCellsOnGrid(cells: readonly GridCell[], store: Resu
   const names = new Map(cells.map((c) => [c.key, c.name]));
   const name = (work: number): string => names.get(keys[work] ?? '') ?? `#${work}`;
 
+  // A host's slots are hosts to the scheduler (NAME.1, NAME.2...): a refusal names the machine.
+  const machineOf = new Map(o.grid.clusters.flatMap((c) => c.endpoints.flatMap((e) => e.hostIds.map((h) => [h, e.name] as const))));
   const refusedHosts = new Map<string, string>();
   let done = 0;
   const log = (e: RunLogEvent): void => {
     if (e.kind === 'done' || e.kind === 'collected' || e.kind === 'recovered') o.cellDone?.(++done);
     if (e.kind === 'failed' && e.reason.includes(`exit code ${NO_SUITABLE_NODE_EXIT}`)) {
-      if (!refusedHosts.has(e.host)) {
+      const machine = machineOf.get(e.host) ?? e.host;
+      if (!refusedHosts.has(machine)) {
         const said = e.reason.split(' — ').slice(1).join(' — ') || 'no suitable node';
-        refusedHosts.set(e.host, said);
-        o.say(`REFUSED host ${e.host}: ${said.replace(/^gridsweep: this host /, 'it ')}; its cells go to the other hosts (install Node.js >= 20 there, or remove it from ${o.gridPath})`);
+        refusedHosts.set(machine, said);
+        o.say(`REFUSED host ${machine}: ${said.replace(/^gridsweep: this host /, 'it ')}; its cells go to the other hosts (install Node.js >= 20 there, or remove it from ${o.gridPath})`);
       }
       return;
     }
@@ -257,8 +276,8 @@ export async function computeCellsOnGrid(cells: readonly GridCell[], store: Resu
   const failures: { key: string; message: string }[] = [];
   let computed = 0;
   for (const [i, key] of keys.entries()) {
-    if (!wanted.has(key) && store.has(key)) continue;
-    if (ingest(originDir, key, store)) {
+    if (!wanted.has(key) && store?.has(key)) continue;
+    if (ingest(originDir, key, take)) {
       computed++;
       continue;
     }

@@ -210,7 +210,7 @@ export async function runExperiment(l: LoadedExperimentSpec, opts: ExperimentRun
             grid: inputs.input('grid', cell.grid, cell),
             request: { options: optionsOf(cell), seed: cell.seed, ...(samplePeriodS === null ? {} : { samplePeriodS }) },
           };
-          elsewhere.set(key, { key, job, parts: { resultsVersion: RESULTS_VERSION, applicationSha256, gridSha256, options: job.request.options, seed: cell.seed, samplePeriodS }, name: describe(cell) });
+          elsewhere.set(key, { key, entry: { job, parts: { resultsVersion: RESULTS_VERSION, applicationSha256, gridSha256, options: job.request.options, seed: cell.seed, samplePeriodS } }, name: describe(cell) });
           continue;
         }
         done++;
