@@ -3,12 +3,16 @@
 // the experiment's results folder (GRID_RUN_FOLDER) that holds what the hosts need, each an input shared
 // once per cluster: the cell program bundled into one file (cell-bundle.ts), the cell table (cells.json:
 // each cell's job and cache key) and the grid, application and behaviour files the cells read (files/,
-// their relative layout kept). Each task runs `node gridsweep-cell.mjs cell cells.json KEY cells/KEY.json`
-// and its one output, the cell's cache entry, comes back verified as every output does; the entries are
-// then copied into the result cache and the experiment writes its results as a local run does.
+// their relative layout kept). The cells are dealt into groups (TASKS_PER_SLOT per slot of the grid, more
+// if a pilot's walltime asks for shorter tasks), so that node starts and its JIT warms up once per group,
+// not per cell; each task runs `node
+// gridsweep-cell.mjs cells cell-table.json GROUP cells/GROUP.json` and its one output, the group's cache
+// entries, comes back verified as every output does; the entries are then copied into the result cache and
+// the experiment writes its results as a local run does.
 // The run's journal is the runner's (ORIGIN/.gridsweep/cells/): the same command, after the controller
 // was killed, resumes that sweep and computes no verified cell again. Once every cell is in the cache,
 // the staged and fetched files are removed and the journal is renamed aside.
+import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { RealGrid } from '../realgrid/real-grid-file.js';
@@ -18,10 +22,11 @@ import { Scheduler } from '../scheduler/scheduler.js';
 import { parseGridEventsDetailed } from '../formats/grid-events.js';
 import { behaviorPath, readDescription } from '../formats/load.js';
 import { writeFileAtomicSync } from '../util/atomic-write.js';
+import { WORKER_YOUNG_GENERATION_MB } from '../util/young-generation.js';
 import { runReal, type RunLogEvent } from '../../backends/real/runner.js';
 import { journalHoldsRun, moveAside, runFilesOf } from '../../backends/real/run-files.js';
 import { CELL_BUNDLE_NAME, placeCellBundle } from './cell-bundle.js';
-import { NO_SUITABLE_NODE_EXIT, type CellTable, type CellTableEntry } from './cell-entry.js';
+import { NO_SUITABLE_NODE_EXIT, type CellGroupResult, type CellTable, type CellTableEntry } from './cell-entry.js';
 import type { InputSpec } from './spec.js';
 import type { ResultStore, StoredResult } from './store.js';
 
@@ -35,6 +40,14 @@ const OUTPUTS_FOLDER = 'cells';
 export const DEFAULT_CELL_ESTIMATE_S = 2;
 /** Added to a cell's measured simulation time for the estimate: starting node and loading the bundle, seconds. */
 export const CELL_START_ESTIMATE_S = 0.3;
+/**
+ * Tasks per slot of the grid (local and SSH slots, pilot cores): each task's node process warms up once
+ * (about 2 s of CPU on the Figure 11 cells: 4 per slot cost 1.6× the worker threads' CPU, 1 per slot
+ * 0.96×, bench/experiment-grid.bench.ts), and enough tasks balance the slots.
+ */
+export const TASKS_PER_SLOT = 2;
+/** A task's estimated run time stays under this share of the shortest pilot walltime, so that a pilot can take it. */
+const PILOT_WALLTIME_SHARE = 0.25;
 
 /** A cell to compute on the grid. */
 export interface GridCell {
@@ -51,6 +64,8 @@ export interface GridCellsOptions {
   /** The real run's scheduler (default: the work queue). */
   readonly heuristic?: string;
   readonly acceptNew?: boolean;
+  /** Tasks per slot of the grid (default TASKS_PER_SLOT). */
+  readonly tasksPerSlot?: number;
   /** The scheduler's estimate of one cell's run time, seconds (default: estimateCellTimeS of the cache). */
   readonly cellEstimateS?: number;
   /** One line per event worth telling (failures, machines, pilots, refused hosts). */
@@ -69,8 +84,12 @@ export interface GridCellsOptions {
 export interface GridCellsResult {
   /** Cells computed on the grid by this command (collected ones included) and now in the cache. */
   readonly computed: number;
-  /** Cells this command found verified by the run it resumed. */
+  /** Tasks (groups of cells) this command found verified by the run it resumed. */
   readonly resumed: number;
+  /** Tasks of the grid run (groups of cells). */
+  readonly tasks: number;
+  /** CPU time of the tasks' node processes that came back, seconds. */
+  readonly tasksCpuS: number;
   readonly failures: ReadonlyArray<{ readonly key: string; readonly message: string }>;
   readonly makespanS: number;
   readonly inputTransfers: number;
@@ -126,51 +145,94 @@ function commonFolder(paths: readonly string[]): string {
   return common;
 }
 
-/** The cells' sweep: one task per cell, every file an input of every task (shared once per cluster). */
+/** Slots of a real grid: local and SSH slots, and the cores of the pilots a Slurm cluster keeps (1 per per-work job). */
+export function gridSlots(grid: RealGrid): number {
+  return grid.clusters.reduce((n, c) => n + c.endpoints.reduce((m, e) => m + e.hostIds.length, 0) + (c.slurm ? (c.slurm.submission === 'pilots' ? c.slurm.pilots * c.slurm.pilotCores : c.slurm.pilots) : 0), 0);
+}
+
+/**
+ * How many tasks `cells` cells of `cellEstimateS` each make: `tasksPerSlot` per slot, and more when a task
+ * would otherwise be estimated to take more than PILOT_WALLTIME_SHARE of the shortest pilot walltime.
+ */
+export function taskCount(cells: number, grid: RealGrid, tasksPerSlot: number, cellEstimateS: number): number {
+  const walltimesS = grid.clusters.flatMap((c) => (c.slurm ? [c.slurm.pilotWalltimeS] : []));
+  const longestTaskS = walltimesS.length > 0 ? Math.min(...walltimesS) * PILOT_WALLTIME_SHARE : Infinity;
+  const forWalltime = Math.ceil((cells * cellEstimateS) / longestTaskS);
+  return Math.min(cells, Math.max(1, Math.round(tasksPerSlot * gridSlots(grid)), forWalltime));
+}
+
+/** The cells dealt, in order, into `count` groups of sizes differing by at most one; each named by its keys' hash. */
+function groupsOf(keys: readonly string[], count: number): Record<string, string[]> {
+  const groups: Record<string, string[]> = {};
+  let at = 0;
+  for (let g = 0; g < count; g++) {
+    const size = Math.floor(keys.length / count) + (g < keys.length % count ? 1 : 0);
+    const members = keys.slice(at, at + size);
+    at += size;
+    groups[createHash('sha256').update(members.join(',')).digest('hex').slice(0, 24)] = members;
+  }
+  return groups;
+}
+
+/**
+ * The cells' sweep: one task per group, every file an input of every task (shared once per cluster). Its
+ * node gets the young generation of an experiment's worker thread (young-generation.ts): the same
+ * simulations, as fast.
+ */
 function cellsSweep(keys: readonly string[], inputPaths: readonly string[], estimateS: number): object {
-  const guard = `if ! command -v node >/dev/null 2>&1; then echo "gridsweep: this host has no node on its PATH; gridsweep experiment cells need Node.js >= 20" >&2; exit ${NO_SUITABLE_NODE_EXIT}; fi; exec node "$@"`;
+  const guard = `if ! command -v node >/dev/null 2>&1; then echo "gridsweep: this host has no node on its PATH; gridsweep experiment cells need Node.js >= 20" >&2; exit ${NO_SUITABLE_NODE_EXIT}; fi; exec node --max-semi-space-size=${WORKER_YOUNG_GENERATION_MB / 3} "$@"`;
   return {
     sweep: 1,
-    command: ['/bin/sh', '-c', guard, 'gridsweep-cell', CELL_BUNDLE_NAME, 'cell', TABLE_NAME, '{cell}', `${OUTPUTS_FOLDER}/{cell}.json`],
-    parameters: { cell: keys },
+    command: ['/bin/sh', '-c', guard, 'gridsweep-cell', CELL_BUNDLE_NAME, 'cells', TABLE_NAME, '{group}', `${OUTPUTS_FOLDER}/{group}.json`],
+    parameters: { group: keys },
     inputs: Object.fromEntries([['bundle', CELL_BUNDLE_NAME], ['table', TABLE_NAME], ...inputPaths.map((p, i) => [`file${i}`, p])]),
-    outputs: { result: `${OUTPUTS_FOLDER}/{cell}.json` },
+    outputs: { result: `${OUTPUTS_FOLDER}/{group}.json` },
     estimates: { runTimeS: estimateS, outputSizeBytes: 2000 },
   };
 }
 
 /** Writes the cell program, the cell table, the files and the sweep into `originDir`. */
-async function stage(originDir: string, cells: readonly GridCell[], estimateS: number): Promise<void> {
+async function stage(originDir: string, cells: readonly GridCell[], groupCount: number, estimateS: number): Promise<void> {
   const absolute = new Set<string>();
   for (const c of cells) for (const f of filesOfCell(c.entry)) absolute.add(f);
   const sorted = [...absolute].sort();
   const root = sorted.length > 0 ? commonFolder(sorted) : originDir;
   const staged = (file: string): string => [FILES_FOLDER, ...relative(root, file).split(sep)].join('/');
-  rmSync(join(originDir, FILES_FOLDER), { recursive: true, force: true });
+  for (const old of [FILES_FOLDER, OUTPUTS_FOLDER]) rmSync(join(originDir, old), { recursive: true, force: true });
   for (const f of sorted) {
     const dest = join(originDir, staged(f));
     mkdirSync(dirname(dest), { recursive: true });
     copyFileSync(f, dest);
   }
-  const table: CellTable = { gridsweepCells: 1, cells: Object.fromEntries(cells.map((c): [string, CellTableEntry] => [c.key, cellOnHost(c.entry, staged)])) };
+  const groups = groupsOf(cells.map((c) => c.key), groupCount);
+  const table: CellTable = { gridsweepCells: 1, cells: Object.fromEntries(cells.map((c): [string, CellTableEntry] => [c.key, cellOnHost(c.entry, staged)])), groups };
   await placeCellBundle(join(originDir, CELL_BUNDLE_NAME));
   writeFileAtomicSync(join(originDir, TABLE_NAME), `${JSON.stringify(table)}\n`);
-  writeFileAtomicSync(join(originDir, SWEEP_NAME), `${JSON.stringify(cellsSweep(cells.map((c) => c.key), sorted.map(staged), estimateS), null, 1)}\n`);
+  const largest = Math.max(...Object.values(groups).map((g) => g.length));
+  writeFileAtomicSync(join(originDir, SWEEP_NAME), `${JSON.stringify(cellsSweep(Object.keys(groups), sorted.map(staged), estimateS * largest), null, 1)}\n`);
 }
 
-function tableKeys(originDir: string): string[] | undefined {
+function readTable(originDir: string): CellTable | undefined {
   try {
     const table = JSON.parse(readFileSync(join(originDir, TABLE_NAME), 'utf8')) as CellTable;
-    return table.gridsweepCells === 1 ? Object.keys(table.cells) : undefined;
+    return table.gridsweepCells === 1 && table.groups ? table : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** A fetched cell's result file, handed to `take`; false when there is none or it is not taken. */
-function ingest(originDir: string, key: string, take: (key: string, text: string) => boolean): boolean {
-  const path = join(originDir, OUTPUTS_FOLDER, `${key}.json`);
-  return existsSync(path) && take(key, readFileSync(path, 'utf8'));
+/** A fetched group's result file: each of its cells handed to `take`; the keys taken, and the task's CPU. */
+function ingest(originDir: string, group: string, keys: readonly string[], take: (key: string, text: string) => boolean): { taken: string[]; cpuMs: number } {
+  const path = join(originDir, OUTPUTS_FOLDER, `${group}.json`);
+  if (!existsSync(path)) return { taken: [], cpuMs: 0 };
+  let r: CellGroupResult;
+  try {
+    r = JSON.parse(readFileSync(path, 'utf8')) as CellGroupResult;
+  } catch {
+    return { taken: [], cpuMs: 0 };
+  }
+  if (r.gridsweepCellGroup !== 1) return { taken: [], cpuMs: 0 };
+  return { taken: keys.filter((k) => r.results[k] !== undefined && take(k, r.results[k])), cpuMs: r.cpuMs };
 }
 
 /** The default `take`: a simulation cell's cache entry, checked (it parses, it is the cell asked for) and copied into the cache as is. */
@@ -223,23 +285,29 @@ export async function computeCellsOnGrid(cells: readonly GridCell[], store: Resu
   const sweepPath = join(originDir, SWEEP_NAME);
   const files = runFilesOf(originDir, sweepPath);
   const wanted = new Set(cells.map((c) => c.key));
-  const previous = journalHoldsRun(files.journal) && existsSync(sweepPath) ? tableKeys(originDir) : undefined;
-  const resume = previous !== undefined && [...wanted].every((k) => previous.includes(k));
+  const previous = journalHoldsRun(files.journal) && existsSync(sweepPath) ? readTable(originDir) : undefined;
+  const resume = previous !== undefined && [...wanted].every((k) => previous.cells[k] !== undefined);
   if (!resume) {
     moveAside([files.journal, files.logsDir]);
     mkdirSync(originDir, { recursive: true });
-    await stage(originDir, cells, o.cellEstimateS ?? DEFAULT_CELL_ESTIMATE_S);
+    const estimateS = o.cellEstimateS ?? DEFAULT_CELL_ESTIMATE_S;
+    await stage(originDir, cells, taskCount(cells.length, o.grid, o.tasksPerSlot ?? TASKS_PER_SLOT, estimateS), estimateS);
   } else o.say(`resuming the grid run in ${originDir} (its journal ${relative(originDir, files.journal)})`);
-  const keys = resume ? previous : cells.map((c) => c.key);
+  const table = resume ? previous : readTable(originDir)!;
+  const groupIds = Object.keys(table.groups);
   const names = new Map(cells.map((c) => [c.key, c.name]));
-  const name = (work: number): string => names.get(keys[work] ?? '') ?? `#${work}`;
+  const name = (work: number): string => {
+    const keys = table.groups[groupIds[work] ?? ''] ?? [];
+    const first = names.get(keys[0] ?? '') ?? keys[0] ?? `#${work}`;
+    return keys.length > 1 ? `task ${work} (${keys.length} cells: ${first}, ...)` : first;
+  };
 
   // A host's slots are hosts to the scheduler (NAME.1, NAME.2...): a refusal names the machine.
   const machineOf = new Map(o.grid.clusters.flatMap((c) => c.endpoints.flatMap((e) => e.hostIds.map((h) => [h, e.name] as const))));
   const refusedHosts = new Map<string, string>();
   let done = 0;
   const log = (e: RunLogEvent): void => {
-    if (e.kind === 'done' || e.kind === 'collected' || e.kind === 'recovered') o.cellDone?.(++done);
+    if (e.kind === 'done' || e.kind === 'collected' || e.kind === 'recovered') o.cellDone?.((done += table.groups[groupIds[e.work] ?? '']?.length ?? 0));
     if (e.kind === 'failed' && e.reason.includes(`exit code ${NO_SUITABLE_NODE_EXIT}`)) {
       const machine = machineOf.get(e.host) ?? e.host;
       if (!refusedHosts.has(machine)) {
@@ -275,20 +343,19 @@ export async function computeCellsOnGrid(cells: readonly GridCell[], store: Resu
   );
   const failures: { key: string; message: string }[] = [];
   let computed = 0;
-  for (const [i, key] of keys.entries()) {
-    if (!wanted.has(key) && store?.has(key)) continue;
-    if (ingest(originDir, key, take)) {
-      computed++;
-      continue;
-    }
+  let cpuMs = 0;
+  for (const [i, group] of groupIds.entries()) {
+    const keys = table.groups[group]!.filter((k) => wanted.has(k) || !store?.has(k));
+    const { taken, cpuMs: groupCpuMs } = ingest(originDir, group, keys, take);
+    computed += taken.length;
+    cpuMs += groupCpuMs;
+    if (taken.length === keys.length) continue;
     const why = result.whyFailed.get(i);
     const tail = result.stderrTails.get(i);
-    failures.push({
-      key,
-      message: result.originFailure
-        ? `not computed: the origin could not be written (${result.originFailure.message}); run the same command again`
-        : `not computed on the grid${why ? `: ${why}` : ''}${tail ? ` — ${tail.trim().split('\n').pop()}` : ''}`,
-    });
+    const message = result.originFailure
+      ? `not computed: the origin could not be written (${result.originFailure.message}); run the same command again`
+      : `not computed on the grid${why ? `: ${why}` : ''}${tail ? ` — ${tail.trim().split('\n').pop()}` : ''}`;
+    for (const key of keys) if (!taken.includes(key)) failures.push({ key, message });
   }
   // Everything is in the cache: what was staged and fetched goes; the journal and the task logs stay,
   // renamed aside (journal.TIME.jsonl), so that the next grid run of this folder starts afresh.
@@ -297,8 +364,10 @@ export async function computeCellsOnGrid(cells: readonly GridCell[], store: Resu
     moveAside([files.journal, files.logsDir]);
   }
   return {
-    computed: computed - result.worksSkipped,
+    computed,
     resumed: result.worksSkipped,
+    tasks: groupIds.length,
+    tasksCpuS: cpuMs / 1000,
     failures,
     makespanS: result.makespanS,
     inputTransfers: [...result.inputSends.values()].reduce((a, b) => a + b, 0),

@@ -34,7 +34,7 @@ describe('batch experiment --grid on local slots', () => {
     expect(g.code, g.stderr).toBe(0);
     expect(g.stderr).toContain('12 trace runs on the real grid');
     // the bundle, the cell table and the two workloads, each sent once
-    expect(g.stderr).toMatch(/real grid: 12 run\(s\) computed, 0 failed, in [\d.]+ s; 4 input transfer\(s\)/);
+    expect(g.stderr).toMatch(/real grid: 12 run\(s\) computed in 4 task\(s\), 0 failed, in [\d.]+ s; 4 input transfer\(s\)/);
     expect(g.stdout.replaceAll(remote, 'OUT')).toBe(l.stdout.replaceAll(local, 'OUT'));
     for (const f of ['results.json', 'results.csv', 'slowdown.svg', 'bounded-slowdown.svg', 'queue-size.svg']) expect(readFileSync(join(remote, f), 'utf8'), f).toBe(readFileSync(join(local, f), 'utf8'));
   }, 240_000);

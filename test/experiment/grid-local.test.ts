@@ -27,7 +27,7 @@ describe('experiment --grid on local slots', () => {
     const g = await gridsweep(['experiment', scratch.specPath, '--out', remote, '--grid', grid]);
     expect(g.code, g.stderr).toBe(0);
     expect(g.stderr).toContain('12 run(s) to compute on the real grid (12 from the cache)');
-    expect(g.stderr).toContain('real grid: 12 run(s) computed, 0 failed');
+    expect(g.stderr).toContain('real grid: 12 run(s) computed in 4 task(s), 0 failed');
     // The bundle, the cell table, the grid file with its 4 behaviour files and the application file: each
     // sent once to the one cluster (8 inputs, 8 transfers), however many cells read it.
     expect(g.stderr).toMatch(/in [\d.]+ s; 8 input transfer\(s\)/);

@@ -42,7 +42,7 @@ describe('experiment --grid on namespaced SSH hosts', () => {
     expect(g.stderr).not.toMatch(/REFUSED host a[01]/);
     // once per machine, not per slot (b0.1, b0.2)
     expect(g.stderr.match(/REFUSED host/g)).toHaveLength(1);
-    expect(g.stderr).toContain('real grid: 24 run(s) computed, 0 failed');
+    expect(g.stderr).toContain('real grid: 24 run(s) computed in 12 task(s), 0 failed');
     expect(g.stdout).toContain('24 runs: 24 simulated, 0 from the cache, 0 failed');
     expectSameResults(local, remote);
   }, 300_000);

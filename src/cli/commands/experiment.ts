@@ -70,13 +70,16 @@ const SPEC_HELP = [
   'run (a contiguous allocator under conservative, a bag allocator on a mesh) are skipped and listed.',
   '',
   `--grid REALGRID.json computes the runs the cache does not hold on a real grid (the file \`gridsweep run\``,
-  'takes: local slots, SSH hosts, Slurm pilots, any mix) instead of in worker threads, each run a task of one',
-  'sweep scheduled by gridsweep itself (--heuristic, default workqueue). The hosts need Node.js >= 20 and',
+  'takes: local slots, SSH hosts, Slurm pilots, any mix) instead of in worker threads, as the tasks of one',
+  'sweep scheduled by gridsweep itself (--heuristic, default workqueue). The runs are dealt into 2 tasks per',
+  'slot of the grid (local and SSH slots, pilot cores; more when a task would be estimated to take more than',
+  'a quarter of the shortest pilot walltime), so that node starts and warms up once per task, not per run.',
+  'The hosts need Node.js >= 20 and',
   'nothing else: gridsweep is sent to them as one bundled file (gridsweep-cell.mjs), with the cell table',
   'and the grid, application and behaviour files the runs read, each an input sent once per cluster. A',
   'host without a suitable node is refused (its runs go to the other hosts). The scheduler\'s estimate of',
-  'one run is the median time of this experiment\'s runs already in the cache plus 0.3 s to start node, or',
-  '2 s when there are none. Each run\'s result comes back verified and goes into the cache, and',
+  'a task is its number of runs times the median time of this experiment\'s runs already in the cache plus',
+  '0.3 s, or times 2 s when there are none. Each run\'s result comes back verified and goes into the cache, and',
   'results.csv, results.json, the summary and the charts are those a local run writes (byte for byte but',
   `the timing columns). The grid run works in DIR/${GRID_RUN_FOLDER}/ (its journal in .gridsweep/cells/): when the`,
   'controller is killed, the same command resumes it, and no verified run is computed again.',
@@ -142,7 +145,7 @@ function printSummary(summary: ExperimentSummary): void {
 /** What a grid run did, in one line (and the hosts refused). */
 function printGridSummary(r: GridCellsResult): void {
   console.error(
-    `real grid: ${r.computed} run(s) computed${r.resumed > 0 ? `, ${r.resumed} verified before (resumed)` : ''}, ${r.failures.length} failed, in ${r.makespanS.toFixed(1)} s; ${r.inputTransfers} input transfer(s)` +
+    `real grid: ${r.computed} run(s) computed in ${r.tasks} task(s)${r.resumed > 0 ? ` (${r.resumed} verified before: resumed)` : ''}, ${r.failures.length} failed, in ${r.makespanS.toFixed(1)} s; ${r.inputTransfers} input transfer(s)` +
       r.pilots.map((p) => `; ${p.submitted} pilot(s) on ${p.cluster}`).join(''),
   );
   for (const [host, said] of r.refusedHosts) console.error(`refused host ${host}: ${said}`);

@@ -111,7 +111,7 @@ export function cachedKeys(outDir: string): string[] {
   return readdirSync(runs).flatMap((d) => readdirSync(join(runs, d)).map((f) => f.replace(/\.json$/, ''))).sort();
 }
 
-/** How many cells' results have come back verified into the grid run's folder so far. */
+/** How many tasks' results (groups of cells) have come back verified into the grid run's folder so far. */
 export function cellsFetched(outDir: string): number {
   try {
     return readdirSync(join(outDir, 'grid-run', 'cells')).filter((f) => f.endsWith('.json')).length;
