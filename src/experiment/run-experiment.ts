@@ -17,6 +17,7 @@ import { substituteVariables, type InputSpec, type LoadedExperimentSpec, type Sw
 import { ResultStore, runKey } from './store.js';
 import { writeExperimentPlots } from './plots.js';
 import { writeFileAtomicSync } from '../util/atomic-write.js';
+import type { GridCell } from './grid-cells.js';
 
 export type RunnerRef = { readonly module: string } | { readonly inline: RunOneFn };
 
@@ -31,6 +32,11 @@ export interface ExperimentRunOptions {
   readonly watcher?: ExperimentWatcher;
   /** Write summary.txt and the charts (plots.ts) when done (default true; the demo draws its own). */
   readonly charts?: boolean;
+  /**
+   * Given: the runs the cache does not hold are not run here but handed over together (computed on a real
+   * grid, grid-cells.ts), which puts each it computes into the store and names those it could not.
+   */
+  readonly elsewhere?: (runs: readonly GridCell[], store: ResultStore, cachedKeys: readonly string[]) => Promise<{ readonly computed: number; readonly failures: ReadonlyArray<{ readonly key: string; readonly message: string }> }>;
 }
 
 export interface ExperimentProgress {
@@ -189,9 +195,28 @@ export async function runExperiment(l: LoadedExperimentSpec, opts: ExperimentRun
   const executorNow = (): Executor => (executor ??= 'inline' in runner ? new InlineExecutor(runner.inline) : new WorkerPool(runner.module, opts.jobs ?? defaultWorkerCount()));
   const inFlight = new Map<string, Promise<void>>();
   const limit = 'inline' in runner ? 1 : 2 * (opts.jobs ?? defaultWorkerCount());
+  const elsewhere = new Map<string, GridCell>();
+  const cachedKeys: string[] = [];
   try {
     for (const cell of cells(l)) {
       const { key, applicationSha256, gridSha256 } = keyOf(cell);
+      if (opts.elsewhere) {
+        if (!elsewhere.has(key) && store.has(key)) {
+          cached++;
+          cachedKeys.push(key);
+        } else if (!elsewhere.has(key)) {
+          const job: JobMessage = {
+            application: inputs.input('application', cell.application, cell),
+            grid: inputs.input('grid', cell.grid, cell),
+            request: { options: optionsOf(cell), seed: cell.seed, ...(samplePeriodS === null ? {} : { samplePeriodS }) },
+          };
+          elsewhere.set(key, { key, entry: { job, parts: { resultsVersion: RESULTS_VERSION, applicationSha256, gridSha256, options: job.request.options, seed: cell.seed, samplePeriodS } }, name: describe(cell) });
+          continue;
+        }
+        done++;
+        progress();
+        continue;
+      }
       const running = inFlight.get(key);
       if (running) {
         // The same run twice in the matrix (e.g. equal strategies): wait for the first.
@@ -235,6 +260,15 @@ export async function runExperiment(l: LoadedExperimentSpec, opts: ExperimentRun
       if (inFlight.size >= limit) await Promise.race(inFlight.values());
     }
     await Promise.all(inFlight.values());
+    if (opts.elsewhere && elsewhere.size > 0) {
+      const away = await opts.elsewhere([...elsewhere.values()], store, cachedKeys);
+      simulated += away.computed;
+      done += elsewhere.size;
+      for (const f of away.failures) {
+        failedKeys.add(f.key);
+        failures.push({ run: elsewhere.get(f.key)?.name ?? f.key, message: f.message });
+      }
+    }
   } finally {
     await executor?.close();
   }

@@ -10,7 +10,7 @@ import { writeFileAtomicSync } from '../../util/atomic-write.js';
 import { InputError } from '../../util/diagnostics.js';
 import { escapePointerToken } from '../../sweep/json-source.js';
 import type { DistributionSummary } from '../quantile-sketch.js';
-import { runTrace, type TraceRun } from '../run-trace.js';
+import { runTrace, type TraceRun, type TraceRunOptions } from '../run-trace.js';
 import { writeGeneratedWorkload } from '../swf/write-generated.js';
 import type { LoadedBatchExperiment, WorkloadSource } from './spec.js';
 import { wrongKind } from '../../formats/file-kind.js';
@@ -47,21 +47,47 @@ function workloadPath(loaded: LoadedBatchExperiment, name: string, source: Workl
   return path;
 }
 
-export function runBatchExperiment(loaded: LoadedBatchExperiment, outDir: string, onRun: (row: BatchExperimentRow) => void = () => undefined): BatchExperimentResult {
+/** One trace run of a batch experiment: which workload, and what runTrace is asked. */
+export interface BatchRunRequest {
+  readonly workload: string;
+  readonly trace: TraceRunOptions & { readonly machine: string; readonly allocator: string };
+}
+
+/**
+ * Every trace run of the experiment, in its order (workload, then machine × policy × allocator); generated
+ * workloads are written into outDir/workloads first.
+ */
+export function batchRunRequests(loaded: LoadedBatchExperiment, outDir: string): BatchRunRequest[] {
   mkdirSync(outDir, { recursive: true });
   const { spec } = loaded;
-  const rows: BatchExperimentRow[] = [];
+  const requests: BatchRunRequest[] = [];
   for (const [name, source] of Object.entries(spec.workloads)) {
     const path = workloadPath(loaded, name, source, outDir);
     for (const { machine, policy, allocator } of loaded.cells) {
       const onBag = machine === 'bag';
-      const run = runTrace({ workloadPath: path, machine, nodes: onBag ? spec.nodes : undefined, coresPerNode: spec.coresPerNode, policy, allocator, boundedSlowdownThresholdS: spec.boundedSlowdownThresholdS });
-      const row = { workload: name, machine, policy, allocator, run };
-      rows.push(row);
-      onRun(row);
+      const trace = {
+        workloadPath: path,
+        machine,
+        policy,
+        allocator,
+        ...(onBag && spec.nodes !== undefined ? { nodes: spec.nodes } : {}),
+        ...(spec.coresPerNode !== undefined ? { coresPerNode: spec.coresPerNode } : {}),
+        ...(spec.boundedSlowdownThresholdS !== undefined ? { boundedSlowdownThresholdS: spec.boundedSlowdownThresholdS } : {}),
+      };
+      requests.push({ workload: name, trace });
     }
   }
-  return { rows, written: writeResults(rows, loaded, outDir) };
+  return requests;
+}
+
+export function runBatchExperiment(loaded: LoadedBatchExperiment, outDir: string, onRun: (row: BatchExperimentRow) => void = () => undefined): BatchExperimentResult {
+  const rows: BatchExperimentRow[] = [];
+  for (const { workload, trace } of batchRunRequests(loaded, outDir)) {
+    const row = { workload, machine: trace.machine, policy: trace.policy, allocator: trace.allocator, run: runTrace(trace) };
+    rows.push(row);
+    onRun(row);
+  }
+  return { rows, written: writeBatchResults(rows, loaded, outDir) };
 }
 
 /** A box's label: policy/allocator, with the machine in front when the experiment has several. */
@@ -101,7 +127,8 @@ function csvRow(r: BatchExperimentRow): string {
   return cells.map((c) => (typeof c === 'string' && /[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : String(c))).join(',');
 }
 
-function writeResults(rows: readonly BatchExperimentRow[], loaded: LoadedBatchExperiment, outDir: string): string[] {
+/** Writes results.json, results.csv and the box plots of `rows` into outDir; returns the paths. */
+export function writeBatchResults(rows: readonly BatchExperimentRow[], loaded: LoadedBatchExperiment, outDir: string): string[] {
   const results = rows.map((r) => ({ workload: r.workload, machine: r.machine, policy: r.policy, allocator: r.allocator, nodes: r.run.nodes, coresPerNode: r.run.coresPerNode, jobsSkipped: r.run.jobsSkipped, metrics: r.run.metrics }));
   const files: Array<[string, string]> = [
     ['results.json', JSON.stringify(loaded.skipped.length === 0 ? results : { results, skipped: loaded.skipped }, null, 2) + '\n'],

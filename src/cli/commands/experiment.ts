@@ -20,6 +20,10 @@ import { listHeuristics } from '../../scheduler/heuristics/registry.js';
 import { ExperimentLanes, MAX_EXPERIMENT_LANES, serveUntilInterrupted, type Dashboard } from '../../dashboard/index.js';
 import { DASHBOARD_HOST_OPTION, DASHBOARD_TUNNEL_HINT, dashboardAddress, startCommandDashboard } from '../start-dashboard.js';
 import { expectFileKind } from '../../formats/file-kind.js';
+import { loadRealGrid } from '../../realgrid/real-grid-file.js';
+import { computeCellsOnGrid, estimateCellTimeS, GRID_RUN_FOLDER, type GridCell, type GridCellsOptions, type GridCellsResult } from '../../experiment/grid-cells.js';
+import { runBatchExperimentOnGrid } from '../../experiment/grid-batch.js';
+import type { ResultStore } from '../../experiment/store.js';
 
 const SPEC_HELP = [
   'The specification is JSON:',
@@ -86,6 +90,22 @@ const SPEC_HELP = [
   'DIR/response-W.svg (mean response time against load, MPL or slice — "x" picks — one line per',
   'configuration) and DIR/profile-W.svg (the execution profile as stacked bars); --jobs N runs N at a',
   'time on worker threads (the same results). See docs/timesharing.md.',
+  '',
+  `--grid REALGRID.json computes the runs the cache does not hold on a real grid (the file \`gridsweep run\``,
+  'takes: local slots, SSH hosts, Slurm pilots, any mix) instead of in worker threads, as the tasks of one',
+  'sweep scheduled by gridsweep itself (--heuristic, default workqueue). The runs are dealt into 2 tasks per',
+  'slot of the grid (local and SSH slots, pilot cores; more when a task would be estimated to take more than',
+  'a quarter of the shortest pilot walltime), so that node starts and warms up once per task, not per run.',
+  'The hosts need Node.js >= 20 and',
+  'nothing else: gridsweep is sent to them as one bundled file (gridsweep-cell.mjs), with the cell table',
+  'and the grid, application and behaviour files the runs read, each an input sent once per cluster. A',
+  'host without a suitable node is refused (its runs go to the other hosts). The scheduler\'s estimate of',
+  'a task is its number of runs times the median time of this experiment\'s runs already in the cache plus',
+  '0.3 s, or times 2 s when there are none. Each run\'s result comes back verified and goes into the cache, and',
+  'results.csv, results.json, the summary and the charts are those a local run writes (byte for byte but',
+  `the timing columns). The grid run works in DIR/${GRID_RUN_FOLDER}/ (its journal in .gridsweep/cells/): when the`,
+  'controller is killed, the same command resumes it, and no verified run is computed again.',
+  'A time-sharing experiment is computed in worker threads only (no --grid yet).',
 ].join('\n');
 
 /** Loads the heuristic plug-ins a specification lists (paths relative to it); returns their absolute paths. */
@@ -96,19 +116,32 @@ async function loadSpecPlugins(specPath: string): Promise<string[]> {
   return Promise.all(refs.map((ref) => loadPlugin(ref, dirname(specPath))));
 }
 
+const BATCH_TABLE_HEADER = `${'workload'.padEnd(14)} ${'dispatcher'.padEnd(24)} ${'jobs'.padStart(9)} ${'mean wait s'.padStart(12)} ${'mean bsld'.padStart(11)} ${'util %'.padStart(7)} ${'mean queue'.padStart(9)}`;
+
+/** One line of the batch experiment's table; the machine in front of the dispatcher when there are several. */
+function batchRowLine(r: BatchExperimentRow, severalMachines: boolean): string {
+  const m = r.run.metrics;
+  return `${r.workload.padEnd(14)} ${`${severalMachines ? `${r.machine} ` : ''}${r.policy}/${r.allocator}`.padEnd(24)} ${String(m.jobs).padStart(9)} ${m.waitS.mean.toFixed(0).padStart(12)} ${m.boundedSlowdown.mean.toFixed(2).padStart(11)} ${(m.utilization * 100).toFixed(1).padStart(7)} ${m.queueLength.timeMean.toFixed(1).padStart(9)}`;
+}
+
+function printBatchRows(rows: readonly BatchExperimentRow[]): void {
+  const several = new Set(rows.map((r) => r.machine)).size > 1;
+  console.log(BATCH_TABLE_HEADER);
+  for (const r of rows) {
+    console.log(batchRowLine(r, several));
+    for (const w of r.run.warnings) console.error(`warning: ${w}`);
+  }
+}
+
 function runBatchSpec(specPath: string, outDir: string): number {
   const loaded = loadBatchExperiment(readJsonSpec(specPath));
   const total = Object.keys(loaded.spec.workloads).length * loaded.cells.length;
   console.error(`${specPath}: ${total} trace runs → ${outDir}`);
   if (loaded.skipped.length > 0) console.error(`skipped ${loaded.skipped.length} combination${loaded.skipped.length === 1 ? '' : 's'} that cannot run (listed in results.json), e.g. ${loaded.skipped[0]!.machine} ${loaded.skipped[0]!.policy}/${loaded.skipped[0]!.allocator}: ${loaded.skipped[0]!.reason}`);
   const several = new Set(loaded.cells.map((c) => c.machine)).size > 1;
-  const line = (r: BatchExperimentRow): string => {
-    const m = r.run.metrics;
-    return `${r.workload.padEnd(14)} ${`${several ? `${r.machine} ` : ''}${r.policy}/${r.allocator}`.padEnd(24)} ${String(m.jobs).padStart(9)} ${m.waitS.mean.toFixed(0).padStart(12)} ${m.boundedSlowdown.mean.toFixed(2).padStart(11)} ${(m.utilization * 100).toFixed(1).padStart(7)} ${m.queueLength.timeMean.toFixed(1).padStart(9)}`;
-  };
-  console.log(`${'workload'.padEnd(14)} ${'dispatcher'.padEnd(24)} ${'jobs'.padStart(9)} ${'mean wait s'.padStart(12)} ${'mean bsld'.padStart(11)} ${'util %'.padStart(7)} ${'mean queue'.padStart(9)}`);
+  console.log(BATCH_TABLE_HEADER);
   const result = runBatchExperiment(loaded, outDir, (r) => {
-    console.log(line(r));
+    console.log(batchRowLine(r, several));
     for (const w of r.run.warnings) console.error(`warning: ${w}`);
   });
   console.log(`wrote ${result.written.join(', ')}`);
@@ -143,10 +176,37 @@ function printSummary(summary: ExperimentSummary): void {
   if (summary.failures.length > 10) console.error(`... and ${summary.failures.length - 10} more failures`);
 }
 
+/** What a grid run did, in one line (and the hosts refused). */
+function printGridSummary(r: GridCellsResult): void {
+  console.error(
+    `real grid: ${r.computed} run(s) computed in ${r.tasks} task(s)${r.resumed > 0 ? ` (${r.resumed} verified before: resumed)` : ''}, ${r.failures.length} failed, in ${r.makespanS.toFixed(1)} s; ${r.inputTransfers} input transfer(s)` +
+      r.pilots.map((p) => `; ${p.submitted} pilot(s) on ${p.cluster}`).join(''),
+  );
+  for (const [host, said] of r.refusedHosts) console.error(`refused host ${host}: ${said}`);
+}
+
+/** A batch experiment whose trace runs are computed on a real grid (grid-batch.ts). */
+async function runBatchSpecOnGrid(specPath: string, outDir: string, grid: GridCellsOptions): Promise<number> {
+  const loaded = loadBatchExperiment(readJsonSpec(specPath));
+  const total = Object.keys(loaded.spec.workloads).length * loaded.cells.length;
+  console.error(`${specPath}: ${total} trace runs on the real grid ${grid.gridPath} → ${outDir}`);
+  if (loaded.skipped.length > 0) console.error(`skipped ${loaded.skipped.length} combination${loaded.skipped.length === 1 ? '' : 's'} that cannot run (listed in results.json)`);
+  const { grid: r, result } = await runBatchExperimentOnGrid(loaded, outDir, grid);
+  printGridSummary(r);
+  if (!result) {
+    for (const f of r.failures.slice(0, 10)) console.error(`failed: ${f.key}: ${f.message}`);
+    console.error('no results written: run the same command again to compute the trace runs that failed (the others are not run again)');
+    return EXIT.failure;
+  }
+  printBatchRows(result.rows);
+  console.log(`wrote ${result.written.join(', ')}`);
+  return EXIT.ok;
+}
+
 const command: Command = {
   name: 'experiment',
   summary: 'run a matrix of simulations (heuristics × strategies × grids × applications × seeds), cached; or of batch policies on SWF workloads; or of time-sharing strategies',
-  usage: 'gridsweep experiment SPEC.json [--out DIR] [--jobs N] [--dashboard [--port N] [--host ADDR]]',
+  usage: 'gridsweep experiment SPEC.json [--out DIR] [--jobs N | --grid REALGRID.json [--heuristic H] [--accept-new]] [--dashboard [--port N] [--host ADDR]]',
   details: SPEC_HELP,
   options: {
     out: { type: 'string', short: 'o', description: 'results folder (default results/<spec name>)', valueName: 'DIR' },
@@ -155,51 +215,105 @@ const command: Command = {
     dashboard: { type: 'boolean', description: 'watch the experiment on a live dashboard on 127.0.0.1, served until Ctrl-C' },
     port: { type: 'string', description: 'dashboard port (default: a random free port)', valueName: 'N' },
     host: DASHBOARD_HOST_OPTION,
+    grid: { type: 'string', description: 'compute the runs on this real grid (local slots, SSH hosts, Slurm pilots), as in `gridsweep run`', valueName: 'REALGRID.json' },
+    heuristic: { type: 'string', description: 'with --grid: the scheduler of the runs on the real grid (default workqueue)', valueName: 'H' },
+    'accept-new': { type: 'boolean', description: 'with --grid: trust and remember the host key of an SSH host seen for the first time' },
   },
   positionals: { min: 1, max: 1 },
   async run(args) {
     const specPath = args.positionals[0]!;
     const outDir = stringOption(args, 'out') ?? join('results', basename(specPath).replace(/\.json$/i, ''));
     expectFileKind(specPath, ['experiment-spec', 'batch-experiment-spec', 'timeshare-experiment-spec'], 'experiment', 'an experiment specification');
+    const gridPath = stringOption(args, 'grid');
+    if (gridPath === undefined) for (const flag of ['heuristic', 'accept-new']) if (optionGiven(args, flag)) throw new UsageError(`--${flag} goes with --grid`);
     if (isTimeshareExperiment(readJsonSpec(specPath))) {
+      if (gridPath !== undefined) throw new UsageError('a time-sharing experiment runs in worker threads only: leave out --grid');
       if (flagOption(args, 'dashboard')) throw new UsageError('a time-sharing experiment has no dashboard yet');
       return runTimeshareSpec(specPath, outDir, numberOption(args, 'jobs', defaultWorkerCount(), { min: 1, max: 256, integer: true }));
     }
-    if (isBatchExperiment(readJsonSpec(specPath))) {
-      if (flagOption(args, 'dashboard')) throw new UsageError('a batch experiment has no dashboard yet');
-      if (optionGiven(args, 'jobs')) printWarnings('experiment', ['--jobs has no effect on a batch experiment (its trace runs go one after another); it is ignored']);
-      return runBatchSpec(specPath, outDir);
+    if (gridPath !== undefined) {
+      if (flagOption(args, 'dashboard')) throw new UsageError('--dashboard does not show the runs of a real grid yet: leave it out with --grid');
+      if (optionGiven(args, 'jobs')) printWarnings('experiment', ['--jobs has no effect with --grid (the real grid\'s hosts and slots run the cells); it is ignored']);
+      expectFileKind(gridPath, ['real-grid'], 'experiment --grid', 'a real grid file');
     }
-    const jobs = numberOption(args, 'jobs', defaultWorkerCount(), { min: 1, max: 256, integer: true });
-    const plugins = await loadSpecPlugins(specPath);
-    const loaded = loadExperimentSpec(specPath, [...listHeuristics(), ...plugins.map((name) => ({ name }))]);
-    const showProgress = args.values['quiet'] !== true && process.stderr.isTTY === true;
-    const line = progressLine(process.stderr, showProgress);
-    const withDashboard = flagOption(args, 'dashboard');
-    for (const flag of ['port', 'host']) if (!withDashboard && stringOption(args, flag) !== undefined) throw new UsageError(`--${flag} goes with --dashboard`);
-    const address = dashboardAddress(args);
-    console.error(`${specPath}: ${matrixSize(loaded)} runs on ${jobs} worker thread(s) → ${outDir}`);
-    const board = withDashboard ? await startExperimentDashboard(`gridsweep experiment ${specPath}`, jobs, address) : undefined;
-    if (board) console.log(`dashboard: ${board.dashboard.url}`);
-    const onProgress = (p: ExperimentProgress): void => {
-      line.update(formatMatrixProgress(p));
-      board?.dashboard.showMatrix({ ...p, finished: false });
+    const heuristic = stringOption(args, 'heuristic');
+    if (heuristic !== undefined && !listHeuristics().some((h) => h.name === heuristic)) throw new UsageError(`--heuristic: no heuristic "${heuristic}"; one of ${listHeuristics().map((h) => h.name).join(', ')}`);
+    // On a real grid: what to do on Ctrl-C (cancel the Slurm pilots), and the options of the grid run.
+    let cleanup: (() => Promise<void>) | undefined;
+    let beforeExit: (() => void) | undefined;
+    const grid: Omit<GridCellsOptions, 'say'> | undefined =
+      gridPath !== undefined
+        ? { gridPath, grid: loadRealGrid(gridPath), ...(heuristic !== undefined ? { heuristic } : {}), acceptNew: flagOption(args, 'accept-new'), onInterrupt: (fn) => (cleanup = fn) }
+        : undefined;
+    const stopOnSignal = (): void => {
+      beforeExit?.();
+      console.error(`gridsweep experiment: interrupted${cleanup ? '; cancelling the Slurm pilots' : ''}; run the same command again to continue`);
+      const limit = new Promise((resolve) => setTimeout(resolve, 30_000).unref());
+      void Promise.race([cleanup?.().catch(() => undefined), limit]).then(() => process.exit(EXIT.interrupted));
     };
-    let summary: ExperimentSummary;
+    if (grid) process.once('SIGINT', stopOnSignal);
     try {
-      summary = await runExperiment(loaded, { outDir, jobs, ...(showProgress || board ? { onProgress } : {}), ...(board ? { watcher: board.lanes } : {}) });
-    } catch (err) {
-      await board?.dashboard.close();
-      throw err;
+      if (isBatchExperiment(readJsonSpec(specPath))) {
+        if (flagOption(args, 'dashboard')) throw new UsageError('a batch experiment has no dashboard yet');
+        if (!grid && optionGiven(args, 'jobs')) printWarnings('experiment', ['--jobs has no effect on a batch experiment (its trace runs go one after another); it is ignored']);
+        return grid ? await runBatchSpecOnGrid(specPath, outDir, { ...grid, say: (text) => console.error(text) }) : runBatchSpec(specPath, outDir);
+      }
+      const jobs = numberOption(args, 'jobs', defaultWorkerCount(), { min: 1, max: 256, integer: true });
+      const plugins = await loadSpecPlugins(specPath);
+      if (grid && plugins.length > 0) throw new UsageError(`--grid: the heuristic plug-in ${plugins[0]} would have to be shipped to the hosts, which gridsweep does not do yet; run this experiment without --grid`);
+      const loaded = loadExperimentSpec(specPath, [...listHeuristics(), ...plugins.map((name) => ({ name }))]);
+      const showProgress = args.values['quiet'] !== true && process.stderr.isTTY === true;
+      const line = progressLine(process.stderr, showProgress);
+      beforeExit = () => line.done();
+      const withDashboard = flagOption(args, 'dashboard');
+      for (const flag of ['port', 'host']) if (!withDashboard && stringOption(args, flag) !== undefined) throw new UsageError(`--${flag} goes with --dashboard`);
+      const address = dashboardAddress(args);
+      console.error(`${specPath}: ${matrixSize(loaded)} runs ${gridPath !== undefined ? `on the real grid ${gridPath}` : `on ${jobs} worker thread(s)`} → ${outDir}`);
+      const board = withDashboard ? await startExperimentDashboard(`gridsweep experiment ${specPath}`, jobs, address) : undefined;
+      if (board) console.log(`dashboard: ${board.dashboard.url}`);
+      let latest: ExperimentProgress | undefined;
+      const onProgress = (p: ExperimentProgress): void => {
+        latest = p;
+        line.update(formatMatrixProgress(p));
+        board?.dashboard.showMatrix({ ...p, finished: false });
+      };
+      const elsewhere = grid
+        ? {
+            elsewhere: async (runs: readonly GridCell[], store: ResultStore, cachedKeys: readonly string[]) => {
+              console.error(`${runs.length} run(s) to compute on the real grid (${matrixSize(loaded) - runs.length} from the cache)`);
+              const r = await computeCellsOnGrid(runs, store, outDir, {
+                ...grid,
+                cellEstimateS: estimateCellTimeS(store, cachedKeys),
+                say: (text) => {
+                  line.done();
+                  console.error(text);
+                },
+                cellDone: (n) => latest && line.update(formatMatrixProgress({ ...latest, done: latest.done + n })),
+              });
+              line.done();
+              printGridSummary(r);
+              return r;
+            },
+          }
+        : {};
+      let summary: ExperimentSummary;
+      try {
+        summary = await runExperiment(loaded, { outDir, jobs, ...(showProgress || board ? { onProgress } : {}), ...(board ? { watcher: board.lanes } : {}), ...elsewhere });
+      } catch (err) {
+        await board?.dashboard.close();
+        throw err;
+      }
+      line.done();
+      printSummary(summary);
+      if (board) {
+        const { total, cached } = summary;
+        board.dashboard.showMatrix({ total, done: total, running: 0, cached, failed: summary.failures.length, finished: true });
+        await serveUntilInterrupted(board.dashboard);
+      }
+      return summary.failures.length > 0 ? EXIT.failure : summary.unfinished > 0 ? EXIT.unfinished : EXIT.ok;
+    } finally {
+      process.removeListener('SIGINT', stopOnSignal);
     }
-    line.done();
-    printSummary(summary);
-    if (board) {
-      const { total, cached } = summary;
-      board.dashboard.showMatrix({ total, done: total, running: 0, cached, failed: summary.failures.length, finished: true });
-      await serveUntilInterrupted(board.dashboard);
-    }
-    return summary.failures.length > 0 ? EXIT.failure : summary.unfinished > 0 ? EXIT.unfinished : EXIT.ok;
   },
 };
 

@@ -1,0 +1,86 @@
+// `gridsweep experiment SPEC --grid` on a real Slurm (test/support/slurm.ts: munge, slurmctld, slurmd on
+// loopback, one node of 4 CPUs): 24 cells, in 8 tasks, computed by the bundled cell program on 2 pilots
+// of 2 cores.
+// Mid-experiment one pilot is scancelled (its task runs again elsewhere) and then the controller is
+// SIGKILLed; the same command resumes the grid run from its journal: no cell verified before is started
+// again, every task is verified once, and the results are those of the worker-thread run.
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readJournal, type JournalEntry } from '../../backends/real/journal.js';
+import { startSlurm, type TestSlurm } from '../support/slurm.js';
+import { cellsFetched, expectSameResults, gridsweep, makeScratch, startGridsweep } from '../experiment/support/grid-experiment.js';
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+describe('experiment --grid on a real Slurm', () => {
+  let slurm: TestSlurm | undefined;
+  const scratch = makeScratch(['H0', 'H4', 'xsufferage'], 4);
+  beforeAll(async () => {
+    slurm = await startSlurm({ cpus: 4 });
+  }, 60_000);
+  afterAll(async () => {
+    await slurm?.stop();
+    rmSync(scratch.dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('a pilot scancelled and the controller killed and resumed: each cell verified once, the local results', async () => {
+    const s = slurm!;
+    const local = join(scratch.dir, 'local');
+    const remote = join(scratch.dir, 'remote');
+    const gridPath = join(scratch.dir, 'slurm-grid.json');
+    writeFileSync(gridPath, JSON.stringify({ realgrid: 1, clusters: [{ name: 'hpc', storage: join(scratch.dir, 'hpc-storage'), hosts: { type: 'slurm', pilots: 2, pilotCores: 2, pilotWalltimeS: 600 } }] }, null, 2));
+    const l = await gridsweep(['experiment', scratch.specPath, '--out', local, '--jobs', '2']);
+    expect(l.code, l.stderr).toBe(0);
+
+    const args = ['experiment', scratch.specPath, '--out', remote, '--grid', gridPath];
+    const first = startGridsweep(args, s.env);
+    let cancelled: string | undefined;
+    let killedAt = -1;
+    for (let waited = 0; waited < 150_000 && killedAt < 0; waited += 100) {
+      await sleep(100);
+      const pilot = /^pilot +hpc job (\d+): started/m.exec(first.stderr())?.[1];
+      const fetched = cellsFetched(remote);
+      if (cancelled === undefined && pilot !== undefined && fetched >= 2) {
+        cancelled = pilot;
+        await s.command('scancel', [pilot]);
+      } else if (cancelled !== undefined && fetched >= 5) {
+        killedAt = fetched;
+        first.kill('SIGKILL');
+      }
+    }
+    const r1 = await first.result;
+    expect(killedAt, r1.stderr).toBeGreaterThanOrEqual(5);
+    expect(r1.signal).toBe('SIGKILL');
+    const journalPath = join(remote, 'grid-run', '.gridsweep', 'cells', 'journal.jsonl');
+    const before = readJournal(journalPath);
+    const verifiedBefore = new Set(before.flatMap((e) => (e.type === 'verified' ? [e.work] : [])));
+    expect(verifiedBefore.size).toBeGreaterThanOrEqual(5);
+
+    const second = await gridsweep(args, s.env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain('resuming the grid run');
+    expect(second.stderr).toMatch(/cancelled \d+ pilot\(s\) left by the run this one resumes/);
+    expect(second.stdout).toContain('24 runs: ');
+    expectSameResults(local, remote);
+
+    // The whole journal (renamed aside once every cell was in the cache): the first run's lines, then the second's.
+    const dir = join(remote, 'grid-run', '.gridsweep', 'cells');
+    const aside = readdirSync(dir).filter((f) => /^journal\..*\.jsonl$/.test(f));
+    expect(aside).toHaveLength(1);
+    const journal: JournalEntry[] = readJournal(join(dir, aside[0]!));
+    expect(journal.slice(0, before.length)).toEqual(before);
+    const afterResume = journal.slice(before.length);
+    // No task verified before the kill was started again; every task is verified exactly once.
+    expect(afterResume.filter((e) => e.type === 'started' && verifiedBefore.has(e.work))).toEqual([]);
+    // 24 cells dealt into 8 tasks (2 per pilot core: 2 pilots × 2 cores).
+    const verified = journal.flatMap((e) => (e.type === 'verified' ? [e.work] : [])).sort((a, b) => a - b);
+    expect(verified).toEqual([...Array(8).keys()]);
+    expect(second.stderr).toMatch(/real grid: 24 run\(s\) computed in 8 task\(s\) \(\d+ verified before: resumed\), 0 failed/);
+    // The scancelled pilot: a task it was computing failed there (not for good) and ran again elsewhere.
+    expect(r1.stderr).toContain(`pilot   hpc job ${cancelled}: ended (CANCELLED)`);
+    expect(journal.some((e) => e.type === 'failed' && e.host.startsWith(`hpc.${cancelled}.`) && !e.final)).toBe(true);
+    // No pilot left behind.
+    expect((await s.command('squeue', ['--noheader', '--states=PENDING,RUNNING,CONFIGURING'])).trim()).toBe('');
+  }, 300_000);
+});
