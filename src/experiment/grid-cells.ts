@@ -11,7 +11,8 @@
 // the experiment writes its results as a local run does.
 // The run's journal is the runner's (ORIGIN/.gridsweep/cells/): the same command, after the controller
 // was killed, resumes that sweep and computes no verified cell again. Once every cell is in the cache,
-// the staged and fetched files are removed and the journal is renamed aside.
+// the staged and fetched files are removed and the journal is renamed aside. As it goes, the run's record
+// (a live dashboard's chart) and its progress in cells (running, verified) are handed to the caller.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -27,6 +28,7 @@ import { runReal, type RunLogEvent } from '../../backends/real/runner.js';
 import { journalHoldsRun, moveAside, runFilesOf } from '../../backends/real/run-files.js';
 import { CELL_BUNDLE_NAME, placeCellBundle } from './cell-bundle.js';
 import { NO_SUITABLE_NODE_EXIT, type CellGroupResult, type CellTable, type CellTableEntry } from './cell-entry.js';
+import type { RecordSink } from '../record/events.js';
 import type { InputSpec } from './spec.js';
 import type { ResultStore, StoredResult } from './store.js';
 
@@ -70,8 +72,17 @@ export interface GridCellsOptions {
   readonly cellEstimateS?: number;
   /** One line per event worth telling (failures, machines, pilots, refused hosts). */
   readonly say: (line: string) => void;
-  /** A cell verified at the origin (its count among this run's cells). */
-  readonly cellDone?: (done: number) => void;
+  /**
+   * The cells' progress as the grid run goes: `done`, cells verified at the origin (collected ones
+   * included); `running`, cells of the tasks a host has started computing and that are neither verified
+   * nor failed yet (a task's cells count from its computation's start, as read in the run record).
+   */
+  readonly cellProgress?: (p: { readonly done: number; readonly running: number }) => void;
+  /**
+   * The grid run's record as it is written (a live dashboard's chart, as for `gridsweep run --dashboard`):
+   * one row per slot of the real grid, a task's transfers and computation as its bars.
+   */
+  readonly record?: RecordSink;
   /** Handed what to do on an interrupt (cancel the Slurm pilots). */
   readonly onInterrupt?: (cleanup: () => Promise<void>) => void;
   /**
@@ -305,9 +316,25 @@ export async function computeCellsOnGrid(cells: readonly GridCell[], store: Resu
   // A host's slots are hosts to the scheduler (NAME.1, NAME.2...): a refusal names the machine.
   const machineOf = new Map(o.grid.clusters.flatMap((c) => c.endpoints.flatMap((e) => e.hostIds.map((h) => [h, e.name] as const))));
   const refusedHosts = new Map<string, string>();
+  // Progress in cells: a task counts as running from its computation's start (the record) until it is
+  // verified or fails (the log); its cells are then done, or no longer running.
+  const sizeOf = (work: number): number => table.groups[groupIds[work] ?? '']?.length ?? 0;
+  const running = new Set<number>();
   let done = 0;
+  const tell = (): void => o.cellProgress?.({ done, running: [...running].reduce((n, w) => n + sizeOf(w), 0) });
+  const record: RecordSink = (e) => {
+    o.record?.(e);
+    if (e.type === 'start' && e.kind === 'compute' && e.work !== undefined && !running.has(e.work)) {
+      running.add(e.work);
+      tell();
+    }
+  };
   const log = (e: RunLogEvent): void => {
-    if (e.kind === 'done' || e.kind === 'collected' || e.kind === 'recovered') o.cellDone?.((done += table.groups[groupIds[e.work] ?? '']?.length ?? 0));
+    if (e.kind === 'done' || e.kind === 'collected' || e.kind === 'recovered') {
+      running.delete(e.work);
+      done += sizeOf(e.work);
+      tell();
+    } else if (e.kind === 'failed' && running.delete(e.work)) tell();
     if (e.kind === 'failed' && e.reason.includes(`exit code ${NO_SUITABLE_NODE_EXIT}`)) {
       const machine = machineOf.get(e.host) ?? e.host;
       if (!refusedHosts.has(machine)) {
@@ -335,7 +362,7 @@ export async function computeCellsOnGrid(cells: readonly GridCell[], store: Resu
       acceptNew: o.acceptNew ?? false,
       // The grid run's origin is its own folder, not the file's: the file is read once, at the start.
       watchGrid: false,
-      record: () => undefined,
+      record,
       log,
       ...(o.onInterrupt ? { onInterrupt: o.onInterrupt } : {}),
     },

@@ -17,7 +17,7 @@ import { runTimeshareExperimentParallel } from '../../experiment/timeshare/paral
 import { matrixSize, runExperiment, type ExperimentProgress, type ExperimentSummary } from '../../experiment/run-experiment.js';
 import { defaultWorkerCount } from '../../experiment/pool.js';
 import { listHeuristics } from '../../scheduler/heuristics/registry.js';
-import { ExperimentLanes, MAX_EXPERIMENT_LANES, serveUntilInterrupted, type Dashboard } from '../../dashboard/index.js';
+import { ExperimentLanes, LiveRecordSource, MAX_EXPERIMENT_LANES, serveUntilInterrupted, type Dashboard } from '../../dashboard/index.js';
 import { DASHBOARD_HOST_OPTION, DASHBOARD_TUNNEL_HINT, dashboardAddress, startCommandDashboard } from '../start-dashboard.js';
 import { expectFileKind } from '../../formats/file-kind.js';
 import { loadRealGrid } from '../../realgrid/real-grid-file.js';
@@ -54,6 +54,10 @@ const SPEC_HELP = [
   `of up to ${MAX_EXPERIMENT_LANES} runs as they are simulated; a finished run stays on screen a moment before the`,
   'next one takes its chart. Cached runs have no record: they are counted, not drawn. The results are',
   'the same with or without it. Once the experiment is over, the page stays served until Ctrl-C.',
+  'With --grid, the page shows instead one chart, the grid run\'s, as `gridsweep run --dashboard` does: a',
+  'row per slot of the real grid (local and SSH slots, pilot cores), and on it each task (a group of runs)',
+  'as its transfers and its computation; the matrix counts a task\'s runs as running from the start of its',
+  'computation and as done once its output is verified at the origin.',
   DASHBOARD_TUNNEL_HINT,
   '',
   'A batch experiment (trace mode, every combination of workload, machine, batch policy and allocator) is',
@@ -159,10 +163,13 @@ async function runTimeshareSpec(specPath: string, outDir: string, jobs: number):
   return 0;
 }
 
-/** The dashboard of an experiment: matrix progress above, the runs being simulated below. */
-async function startExperimentDashboard(title: string, jobs: number, address: { port: number; host: string }): Promise<{ dashboard: Dashboard; lanes: ExperimentLanes }> {
+/**
+ * The dashboard of an experiment: matrix progress above, the runs being simulated below (worker threads:
+ * up to MAX_EXPERIMENT_LANES charts; on a real grid the chart of the grid run, added when it starts).
+ */
+async function startExperimentDashboard(title: string, jobs: number | 'grid', address: { port: number; host: string }): Promise<{ dashboard: Dashboard; lanes?: ExperimentLanes }> {
   const dashboard = await startCommandDashboard({ sources: [], title, ...address });
-  return { dashboard, lanes: new ExperimentLanes(dashboard, { lanes: Math.min(jobs, MAX_EXPERIMENT_LANES) }) };
+  return { dashboard, ...(jobs !== 'grid' ? { lanes: new ExperimentLanes(dashboard, { lanes: Math.min(jobs, MAX_EXPERIMENT_LANES) }) } : {}) };
 }
 
 function printSummary(summary: ExperimentSummary): void {
@@ -232,7 +239,6 @@ const command: Command = {
       return runTimeshareSpec(specPath, outDir, numberOption(args, 'jobs', defaultWorkerCount(), { min: 1, max: 256, integer: true }));
     }
     if (gridPath !== undefined) {
-      if (flagOption(args, 'dashboard')) throw new UsageError('--dashboard does not show the runs of a real grid yet: leave it out with --grid');
       if (optionGiven(args, 'jobs')) printWarnings('experiment', ['--jobs has no effect with --grid (the real grid\'s hosts and slots run the cells); it is ignored']);
       expectFileKind(gridPath, ['real-grid'], 'experiment --grid', 'a real grid file');
     }
@@ -269,7 +275,7 @@ const command: Command = {
       for (const flag of ['port', 'host']) if (!withDashboard && stringOption(args, flag) !== undefined) throw new UsageError(`--${flag} goes with --dashboard`);
       const address = dashboardAddress(args);
       console.error(`${specPath}: ${matrixSize(loaded)} runs ${gridPath !== undefined ? `on the real grid ${gridPath}` : `on ${jobs} worker thread(s)`} → ${outDir}`);
-      const board = withDashboard ? await startExperimentDashboard(`gridsweep experiment ${specPath}`, jobs, address) : undefined;
+      const board = withDashboard ? await startExperimentDashboard(`gridsweep experiment ${specPath}`, grid ? 'grid' : jobs, address) : undefined;
       if (board) console.log(`dashboard: ${board.dashboard.url}`);
       let latest: ExperimentProgress | undefined;
       const onProgress = (p: ExperimentProgress): void => {
@@ -281,15 +287,31 @@ const command: Command = {
         ? {
             elsewhere: async (runs: readonly GridCell[], store: ResultStore, cachedKeys: readonly string[]) => {
               console.error(`${runs.length} run(s) to compute on the real grid (${matrixSize(loaded) - runs.length} from the cache)`);
-              const r = await computeCellsOnGrid(runs, store, outDir, {
-                ...grid,
-                cellEstimateS: estimateCellTimeS(store, cachedKeys),
-                say: (text) => {
-                  line.done();
-                  console.error(text);
-                },
-                cellDone: (n) => latest && line.update(formatMatrixProgress({ ...latest, done: latest.done + n })),
-              });
+              // On the dashboard: the grid run's own chart (a row per slot, a bar per task of several runs).
+              const live = board ? new LiveRecordSource(`${runs.length} run(s) on the real grid ${basename(grid.gridPath)}: a row per slot, a bar per task`) : undefined;
+              if (live) board?.dashboard.setSource(0, live);
+              // Where the matrix stood when the grid run began (nothing reported yet when nothing was cached).
+              const before: ExperimentProgress = latest ?? { done: 0, running: 0, total: matrixSize(loaded), cached: 0, failed: 0 };
+              board?.dashboard.showMatrix({ ...before, finished: false });
+              let r: GridCellsResult;
+              try {
+                r = await computeCellsOnGrid(runs, store, outDir, {
+                  ...grid,
+                  cellEstimateS: estimateCellTimeS(store, cachedKeys),
+                  say: (text) => {
+                    line.done();
+                    console.error(text);
+                  },
+                  cellProgress: ({ done, running }) => {
+                    const p = { ...before, done: before.done + done, running };
+                    line.update(formatMatrixProgress(p));
+                    board?.dashboard.showMatrix({ ...p, finished: false });
+                  },
+                  ...(live ? { record: live.sink } : {}),
+                });
+              } finally {
+                live?.end();
+              }
               line.done();
               printGridSummary(r);
               return r;
@@ -298,7 +320,7 @@ const command: Command = {
         : {};
       let summary: ExperimentSummary;
       try {
-        summary = await runExperiment(loaded, { outDir, jobs, ...(showProgress || board ? { onProgress } : {}), ...(board ? { watcher: board.lanes } : {}), ...elsewhere });
+        summary = await runExperiment(loaded, { outDir, jobs, ...(showProgress || board ? { onProgress } : {}), ...(board?.lanes ? { watcher: board.lanes } : {}), ...elsewhere });
       } catch (err) {
         await board?.dashboard.close();
         throw err;
@@ -308,6 +330,8 @@ const command: Command = {
       if (board) {
         const { total, cached } = summary;
         board.dashboard.showMatrix({ total, done: total, running: 0, cached, failed: summary.failures.length, finished: true });
+        // The grid run is over: Ctrl-C now only stops serving the page (exit 0).
+        process.removeListener('SIGINT', stopOnSignal);
         await serveUntilInterrupted(board.dashboard);
       }
       return summary.failures.length > 0 ? EXIT.failure : summary.unfinished > 0 ? EXIT.unfinished : EXIT.ok;
