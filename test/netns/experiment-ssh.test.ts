@@ -2,13 +2,19 @@
 // clusters, c0 (a0, a1) and c1 (b0). b0 has no `node`: in its mount namespace /usr/bin/node is covered by
 // a file that cannot be executed, so `command -v node` finds none there. The experiment refuses b0 with a
 // message naming it and what it lacks, computes every cell on a0 and a1, and writes the results of the
-// worker-thread run of the same spec.
+// worker-thread run of the same spec. A second run loses a host mid-experiment (every process of a1
+// killed: the machine is gone for good) and then its controller (SIGKILL); the same command resumes from
+// the journal: no task verified before is started again, each is verified once, the results are the local
+// run's.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNetnsGrid, type NetnsGrid } from '../support/netns.js';
-import { expectSameResults, gridsweep, makeScratch } from '../experiment/support/grid-experiment.js';
+import { readJournal, type JournalEntry } from '../../backends/real/journal.js';
+import { cellsFetched, expectSameResults, gridsweep, makeScratch, startGridsweep } from '../experiment/support/grid-experiment.js';
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('experiment --grid on namespaced SSH hosts', () => {
   let grid: NetnsGrid;
@@ -45,5 +51,58 @@ describe('experiment --grid on namespaced SSH hosts', () => {
     expect(g.stderr).toContain('real grid: 24 run(s) computed in 12 task(s), 0 failed');
     expect(g.stdout).toContain('24 runs: 24 simulated, 0 from the cache, 0 failed');
     expectSameResults(local, remote);
+  }, 300_000);
+
+  it('a host killed, then the controller killed and resumed: each task verified once, the local results', async () => {
+    const local = join(scratch.dir, 'local-2');
+    const remote = join(scratch.dir, 'remote-2');
+    const gridPath = join(scratch.dir, 'ssh-grid-2.json');
+    writeFileSync(gridPath, grid.realGridJson(scratch.dir, {}, 2));
+    const l = await gridsweep(['experiment', scratch.specPath, '--out', local, '--jobs', '2']);
+    expect(l.code, l.stderr).toBe(0);
+
+    const args = ['experiment', scratch.specPath, '--out', remote, '--grid', gridPath];
+    const first = startGridsweep(args);
+    let hostKilled = false;
+    let killedAt = -1;
+    for (let waited = 0; waited < 150_000 && killedAt < 0; waited += 100) {
+      await sleep(100);
+      const fetched = cellsFetched(remote);
+      if (!hostKilled && fetched >= 2) {
+        hostKilled = true;
+        grid.killHost('a1');
+      } else if (hostKilled && fetched >= 5) {
+        killedAt = fetched;
+        first.kill('SIGKILL');
+      }
+    }
+    const r1 = await first.result;
+    expect(killedAt, r1.stderr).toBeGreaterThanOrEqual(5);
+    expect(r1.signal).toBe('SIGKILL');
+    const journalPath = join(remote, 'grid-run', '.gridsweep', 'cells', 'journal.jsonl');
+    const before = readJournal(journalPath);
+    const verifiedBefore = new Set(before.flatMap((e) => (e.type === 'verified' ? [e.work] : [])));
+    expect(verifiedBefore.size).toBeGreaterThanOrEqual(5);
+
+    const second = await gridsweep(args);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain('resuming the grid run');
+    expectSameResults(local, remote);
+
+    const dir = join(remote, 'grid-run', '.gridsweep', 'cells');
+    const aside = readdirSync(dir).filter((f) => /^journal\..*\.jsonl$/.test(f));
+    expect(aside).toHaveLength(1);
+    const journal: JournalEntry[] = readJournal(join(dir, aside[0]!));
+    expect(journal.slice(0, before.length)).toEqual(before);
+    // No task verified before the kill was started again; every task is verified exactly once (24 cells in
+    // 12 tasks: 2 per slot of the 3 hosts' 6 slots, b0's included though it is refused later).
+    expect(journal.slice(before.length).filter((e) => e.type === 'started' && verifiedBefore.has(e.work))).toEqual([]);
+    const verified = journal.flatMap((e) => (e.type === 'verified' ? [e.work] : [])).sort((a, b) => a - b);
+    expect(verified).toEqual([...Array(12).keys()]);
+    // The dead host's tasks failed there (not for good) and ran again elsewhere.
+    expect(journal.some((e) => e.type === 'failed' && e.host.startsWith('a1') && !e.final), JSON.stringify(journal.filter((e) => e.type === 'failed'))).toBe(true);
+    // Nothing was verified on the dead host after it died: every verified task after the kill ran on a0.
+    const afterResume = journal.slice(before.length).filter((e): e is Extract<JournalEntry, { type: 'verified' }> => e.type === 'verified');
+    for (const e of afterResume) expect(e.host.startsWith('a1')).toBe(false);
   }, 300_000);
 });
