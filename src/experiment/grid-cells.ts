@@ -25,6 +25,7 @@ import { behaviorPath, readDescription } from '../formats/load.js';
 import { writeFileAtomicSync } from '../util/atomic-write.js';
 import { WORKER_YOUNG_GENERATION_MB } from '../util/young-generation.js';
 import { runReal, type RunLogEvent } from '../../backends/real/runner.js';
+import { runLogLine } from '../../backends/real/run-log-lines.js';
 import { journalHoldsRun, moveAside, runFilesOf } from '../../backends/real/run-files.js';
 import { CELL_BUNDLE_NAME, placeCellBundle } from './cell-bundle.js';
 import { NO_SUITABLE_NODE_EXIT, type CellGroupResult, type CellTable, type CellTableEntry } from './cell-entry.js';
@@ -262,27 +263,11 @@ export function intoStore(store: ResultStore): (key: string, text: string) => bo
   };
 }
 
+/** The run's events an experiment echoes (a task's own progress is the matrix's progress line). */
+const ECHOED = new Set<RunLogEvent['kind']>(['failed', 'down', 'up', 'unusable', 'collected', 'recovered', 'adopted', 'pilot', 'grid-edit']);
+
 function describeEvent(e: RunLogEvent, name: (work: number) => string): string | undefined {
-  switch (e.kind) {
-    case 'failed':
-      return `${e.final ? 'GAVE UP' : 'failed '} cell ${name(e.work)} on ${e.host}: ${e.reason}`;
-    case 'down':
-      return `down    ${e.machine}: ${e.reason}`;
-    case 'up':
-      return `up      ${e.machine}`;
-    case 'unusable':
-      return `UNUSABLE ${e.machine}: ${e.reason}`;
-    case 'collected':
-      return `collected cell ${name(e.work)} on ${e.host}: it finished while gridsweep was not running`;
-    case 'recovered':
-      return `recovered cell ${name(e.work)} on ${e.host}: it finished while the connection was down`;
-    case 'pilot':
-      return `pilot   ${e.cluster} job ${e.job}: ${e.message}`;
-    case 'grid-edit':
-      return e.applied ? `grid    ${e.message}` : `GRID EDIT IGNORED: ${e.message}`;
-    default:
-      return undefined;
-  }
+  return e.kind !== 'start' && ECHOED.has(e.kind) ? runLogLine(e, (work) => `cell ${name(work)}`) : undefined;
 }
 
 /**

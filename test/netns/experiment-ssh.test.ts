@@ -12,9 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNetnsGrid, type NetnsGrid } from '../support/netns.js';
 import { readJournal, type JournalEntry } from '../../backends/real/journal.js';
-import { cellsFetched, expectSameResults, gridsweep, makeScratch, startGridsweep } from '../experiment/support/grid-experiment.js';
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+import { disturbThenKill, expectSameResults, gridsweep, makeScratch, startGridsweep } from '../experiment/support/grid-experiment.js';
 
 describe('experiment --grid on namespaced SSH hosts', () => {
   let grid: NetnsGrid;
@@ -63,19 +61,14 @@ describe('experiment --grid on namespaced SSH hosts', () => {
 
     const args = ['experiment', scratch.specPath, '--out', remote, '--grid', gridPath];
     const first = startGridsweep(args);
-    let hostKilled = false;
-    let killedAt = -1;
-    for (let waited = 0; waited < 150_000 && killedAt < 0; waited += 100) {
-      await sleep(100);
-      const fetched = cellsFetched(remote);
-      if (!hostKilled && fetched >= 2) {
-        hostKilled = true;
+    const killedAt = await disturbThenKill(first, remote, {
+      disturbAfter: 2,
+      disturb: () => {
         grid.killHost('a1');
-      } else if (hostKilled && fetched >= 5) {
-        killedAt = fetched;
-        first.kill('SIGKILL');
-      }
-    }
+        return true;
+      },
+      killAfter: 5,
+    });
     const r1 = await first.result;
     expect(killedAt, r1.stderr).toBeGreaterThanOrEqual(5);
     expect(r1.signal).toBe('SIGKILL');

@@ -9,9 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal, type JournalEntry } from '../../backends/real/journal.js';
 import { startSlurm, type TestSlurm } from '../support/slurm.js';
-import { cellsFetched, expectSameResults, gridsweep, makeScratch, startGridsweep } from '../experiment/support/grid-experiment.js';
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+import { disturbThenKill, expectSameResults, gridsweep, makeScratch, startGridsweep } from '../experiment/support/grid-experiment.js';
 
 describe('experiment --grid on a real Slurm', () => {
   let slurm: TestSlurm | undefined;
@@ -36,19 +34,15 @@ describe('experiment --grid on a real Slurm', () => {
     const args = ['experiment', scratch.specPath, '--out', remote, '--grid', gridPath];
     const first = startGridsweep(args, s.env);
     let cancelled: string | undefined;
-    let killedAt = -1;
-    for (let waited = 0; waited < 150_000 && killedAt < 0; waited += 100) {
-      await sleep(100);
-      const pilot = /^pilot +hpc job (\d+): started/m.exec(first.stderr())?.[1];
-      const fetched = cellsFetched(remote);
-      if (cancelled === undefined && pilot !== undefined && fetched >= 2) {
-        cancelled = pilot;
-        await s.command('scancel', [pilot]);
-      } else if (cancelled !== undefined && fetched >= 5) {
-        killedAt = fetched;
-        first.kill('SIGKILL');
-      }
-    }
+    const killedAt = await disturbThenKill(first, remote, {
+      disturbAfter: 2,
+      disturb: async () => {
+        cancelled = /^pilot +hpc job (\d+): started/m.exec(first.stderr())?.[1];
+        if (cancelled !== undefined) await s.command('scancel', [cancelled]);
+        return cancelled !== undefined;
+      },
+      killAfter: 5,
+    });
     const r1 = await first.result;
     expect(killedAt, r1.stderr).toBeGreaterThanOrEqual(5);
     expect(r1.signal).toBe('SIGKILL');

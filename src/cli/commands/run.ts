@@ -21,45 +21,14 @@ import { journalHoldsRun, moveAside, outputsDirOf, runFilesOf, shownPath } from 
 import { checkReplayPlan, loadReplayPlan } from '../../scheduler/replay/replay-plan.js';
 import { OriginWriteError, originFailureAdvice, writingAtOrigin } from '../../../backends/real/origin-failure.js';
 import { formatComparison } from '../../../backends/real/timeline-compare.js';
+import { runLogLine } from '../../../backends/real/run-log-lines.js';
 import { LiveRecordSource, teeSinks, type Dashboard } from '../../dashboard/index.js';
 import { DASHBOARD_HOST_OPTION, DASHBOARD_TUNNEL_HINT, dashboardAddress, startCommandDashboard } from '../start-dashboard.js';
 import { SWEEP_FORMAT_HELP } from './describe.js';
 import { expectFileKind } from '../../formats/file-kind.js';
 
-function describeEvent(e: Exclude<RunLogEvent, { kind: 'start' }>): string {
-  switch (e.kind) {
-    case 'done':
-      return `done    task ${e.work} on ${e.host} (${e.done}/${e.total})`;
-    case 'failed':
-      return `${e.final ? 'GAVE UP' : 'failed '} task ${e.work} on ${e.host}: ${e.reason}`;
-    case 'stored':
-      return `stored  input ${e.file} in ${e.cluster} (${e.sizeBytes} bytes, ${e.seconds.toFixed(2)} s)`;
-    case 'down':
-      return `down    ${e.machine}: ${e.reason}`;
-    case 'up':
-      return `up      ${e.machine}`;
-    case 'unusable':
-      return `UNUSABLE ${e.machine}: ${e.reason}`;
-    case 'joining':
-      return `joining ${e.machine} (cluster ${e.cluster}), added to the real grid file`;
-    case 'leaving':
-      return `leaving ${e.machine}, removed from the real grid file${e.running.length > 0 ? `; finishing task ${e.running.join(' ')} first` : ''}`;
-    case 'left':
-      return `left    ${e.machine}`;
-    case 'collected':
-      return `collected task ${e.work} on ${e.host}: it finished while gridsweep was not running`;
-    case 'recovered':
-      return e.adopted
-        ? `recovered task ${e.work} on ${e.host}: adopted when the connection came back, it has finished; not run again`
-        : `recovered task ${e.work} on ${e.host}: it finished while the connection was down, not run again`;
-    case 'adopted':
-      return `adopted task ${e.work} on ${e.host}: still running when the connection came back; its exit is watched, it is not killed`;
-    case 'pilot':
-      return `pilot   ${e.cluster} job ${e.job}: ${e.message}`;
-    case 'grid-edit':
-      return e.applied ? `grid    ${e.message}` : `GRID EDIT IGNORED: ${e.message}`;
-  }
-}
+/** How `gridsweep run` names a task in its lines. */
+const taskName = (work: number): string => `task ${work}`;
 
 /** Where a run's files are, and whether it continues an earlier run of the same journal. */
 interface RunPlaces {
@@ -96,7 +65,7 @@ function makeProgress(tty: boolean, places: RunPlaces): { log: (e: RunLogEvent) 
       log: (e) => {
         if (unwritten === '') setImmediate(flush);
         if (e.kind === 'start') unwritten += startLines(e, places).map((l) => `${l}\n`).join('');
-        unwritten += `${e.kind === 'start' ? `start   ${e.total} task(s) to run, ${e.skipped} already verified, ${e.hosts} host(s) up` : describeEvent(e)}\n`;
+        unwritten += `${e.kind === 'start' ? `start   ${e.total} task(s) to run, ${e.skipped} already verified, ${e.hosts} host(s) up` : runLogLine(e, taskName)}\n`;
       },
       stop: flush,
     };
@@ -110,7 +79,7 @@ function makeProgress(tty: boolean, places: RunPlaces): { log: (e: RunLogEvent) 
         bar = multi.create(e.total, 0, { last: `${e.hosts} host(s) up, ${e.skipped} already verified` });
         return;
       }
-      const text = describeEvent(e);
+      const text = runLogLine(e, taskName);
       if (!bar) console.log(text);
       else if (e.kind === 'done') bar.update(e.done, { last: text });
       else {
