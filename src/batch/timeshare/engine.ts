@@ -6,6 +6,7 @@
 // the rest in the order they were scheduled (jobs with equal submission times: in the order given).
 // Gang scheduling of rigid jobs alone goes through a per-job fast path (rigid-gang.ts); a stall guard
 // ends a run that stops making progress (stall-guard.ts).
+import { AdmissionQueue } from './admission-queue.js';
 import { MinHeap } from '../../util/min-heap.js';
 import { NicQueues, wireTimeS } from './interconnect.js';
 import { GangMatrix } from './gang-matrix.js';
@@ -75,8 +76,7 @@ class Engine {
   private messages = 0;
   private readonly nodes: CpuNode[];
   private readonly nics: NicQueues;
-  private readonly waiting: JobRun[] = [];
-  private waitingHead = 0;
+  private readonly waiting = new AdmissionQueue<JobRun>();
   private readonly runs: JobRun[] = [];
   private readonly matrix: GangMatrix | undefined;
   private activeRow = -1;
@@ -129,7 +129,7 @@ class Engine {
   }
 
   private state(): string {
-    return `${this.runs.filter((r) => r.tasksLeft > 0).length} jobs running, ${this.waiting.length - this.waitingHead} waiting`;
+    return `${this.runs.filter((r) => r.tasksLeft > 0).length} jobs running, ${this.waiting.length} waiting`;
   }
 
   private push(timeS: number, kind: number, a: number, b: number, task: Task | null): void {
@@ -172,7 +172,7 @@ class Engine {
 
   /** Integrates free slots over time while jobs wait; called before the waiting queue or a node's tasks change. */
   private accrueCapacity(): void {
-    if (this.waiting.length > this.waitingHead) this.idleSlotWhileWaitingS += (this.nodes.length * this.cfg.mpl - this.heldTotal) * (this.nowS - this.capacityAtS);
+    if (this.waiting.length > 0) this.idleSlotWhileWaitingS += (this.nodes.length * this.cfg.mpl - this.heldTotal) * (this.nowS - this.capacityAtS);
     this.capacityAtS = this.nowS;
   }
 
@@ -184,35 +184,9 @@ class Engine {
     this.admit();
   }
 
-  /**
-   * Starts waiting jobs in arrival order while the head one fits (FCFS: a job that does not fit blocks those
-   * behind it). Gang with backfilling: then every job among the next backfillDepth behind the head that
-   * fits some row starts too, in arrival order (the head keeps its place: it is tried first next time).
-   */
+  /** Starts the waiting jobs the admission rule lets in (admission-queue.ts: FCFS, then backfilling if configured). */
   private admit(): void {
-    while (this.waitingHead < this.waiting.length) {
-      const run = this.waiting[this.waitingHead]!;
-      const columns = this.gang ? this.placeGang(run) : this.placeDynamic(run);
-      if (columns === undefined) break;
-      this.waitingHead++;
-      this.start(run, columns);
-    }
-    if (this.cfg.backfill === true && this.waitingHead < this.waiting.length) {
-      let k = this.waitingHead + 1;
-      for (let looked = 0; k < this.waiting.length && looked < (this.cfg.backfillDepth ?? Infinity); looked++) {
-        const run = this.waiting[k]!;
-        const columns = this.placeGang(run);
-        if (columns === undefined) k++;
-        else {
-          this.waiting.splice(k, 1);
-          this.start(run, columns);
-        }
-      }
-    }
-    if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {
-      this.waiting.splice(0, this.waitingHead);
-      this.waitingHead = 0;
-    }
+    this.waiting.admit((run) => (this.gang ? this.placeGang(run) : this.placeDynamic(run)), (run, placed) => this.start(run, placed), this.cfg.backfill === true ? (this.cfg.backfillDepth ?? Infinity) : undefined);
   }
 
   private start(run: JobRun, columns: readonly number[]): void {

@@ -10,6 +10,7 @@
 // cell, if any, comes after the rest of its job). Here each job keeps the arming round ("epoch") its tasks
 // got, tasks of one round order by node, and the one re-armed task keeps its own, later round.
 // Node profiles: a node computes for each task it held (its work) and idles otherwise.
+import { AdmissionQueue } from './admission-queue.js';
 import { MinHeap } from '../../util/min-heap.js';
 import { GangMatrix } from './gang-matrix.js';
 import type { ParallelJob } from './job-structure.js';
@@ -90,8 +91,7 @@ class RigidGang {
   private readonly guard: StallGuard;
   private readonly matrix: GangMatrix;
   private readonly rows: RigidRun[][];
-  private readonly waiting: RigidRun[] = [];
-  private waitingHead = 0;
+  private readonly waiting = new AdmissionQueue<RigidRun>();
   private readonly runs: JobRun[] = [];
   private readonly computeS: Float64Array;
   private activeRow = -1;
@@ -144,7 +144,7 @@ class RigidGang {
   }
 
   private state(): string {
-    return `${this.runs.length - this.runs.filter((r) => r.tasksLeft === 0).length} jobs running, ${this.waiting.length - this.waitingHead} waiting`;
+    return `${this.runs.length - this.runs.filter((r) => r.tasksLeft === 0).length} jobs running, ${this.waiting.length} waiting`;
   }
 
   private push(timeS: number, rank: number, kind: number, a: number, job: RigidRun | null): void {
@@ -152,7 +152,7 @@ class RigidGang {
   }
 
   private accrueCapacity(): void {
-    if (this.waiting.length > this.waitingHead) this.idleSlotWhileWaitingS += (this.nodeCount * this.cfg.mpl - this.heldTotal) * (this.nowS - this.capacityAtS);
+    if (this.waiting.length > 0) this.idleSlotWhileWaitingS += (this.nodeCount * this.cfg.mpl - this.heldTotal) * (this.nowS - this.capacityAtS);
     this.capacityAtS = this.nowS;
   }
 
@@ -168,29 +168,7 @@ class RigidGang {
 
   /** As the general engine's admission (FCFS, then backfilling if configured). */
   private admit(): void {
-    while (this.waitingHead < this.waiting.length) {
-      const rr = this.waiting[this.waitingHead]!;
-      const placed = this.matrix.place(rr.run);
-      if (placed === undefined) break;
-      this.waitingHead++;
-      this.start(rr, placed);
-    }
-    if (this.cfg.backfill === true && this.waitingHead < this.waiting.length) {
-      let k = this.waitingHead + 1;
-      for (let looked = 0; k < this.waiting.length && looked < (this.cfg.backfillDepth ?? Infinity); looked++) {
-        const rr = this.waiting[k]!;
-        const placed = this.matrix.place(rr.run);
-        if (placed === undefined) k++;
-        else {
-          this.waiting.splice(k, 1);
-          this.start(rr, placed);
-        }
-      }
-    }
-    if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {
-      this.waiting.splice(0, this.waitingHead);
-      this.waitingHead = 0;
-    }
+    this.waiting.admit((rr) => this.matrix.place(rr.run), (rr, placed) => this.start(rr, placed), this.cfg.backfill === true ? (this.cfg.backfillDepth ?? Infinity) : undefined);
   }
 
   private start(rr: RigidRun, placed: { row: number; columns: number[] }): void {
