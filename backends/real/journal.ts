@@ -1,7 +1,14 @@
-// The journal of a real run: JSON Lines, each line on disk (fsync'd) BEFORE the state change it records
-// is acted on, so that after a crash `--resume` knows every task whose outputs were verified. A journal
-// whose disk filled up mid-line ends in a torn line: reading ignores it, and opening to append cuts it off
-// (else the next run's first line would follow it on the same line and make it unreadable).
+// The journal of a real run: JSON Lines, so that after a crash `--resume` knows every task whose outputs
+// were verified and every attempt it may have to collect. Durability, line by line:
+// - 'run', 'verified', 'done' and 'failed' lines are on disk (fsync'd) before the state change they record
+//   is acted on: a verified result is never reported done before its line is on disk.
+// - A task's 'started' line is written (write(2) returned) before the task is launched, and fsync'd in a
+//   group commit soon after: with the next durable line's fsync, or within WRITTEN_SYNC_BOUND_MS. A
+//   controller killed, even by SIGKILL, keeps it (the page cache outlives the process); only an operating
+//   system crash can lose it, and then the resumed run does not know that attempt and runs the task again.
+//   Nothing verified can be lost that way: a line is fsync'd only with every line written before it.
+// A journal whose disk filled up mid-line ends in a torn line: reading ignores it, and opening to append
+// cuts it off (else the next run's first line would follow it on the same line and make it unreadable).
 import { closeSync, existsSync, fstatSync, fsync, ftruncateSync, openSync, readFileSync, readSync, write } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ClusterId, HostId } from '../../src/model/grid.js';
@@ -28,16 +35,37 @@ export type JournalEntry =
 type WithoutAt<T> = T extends unknown ? Omit<T, 'at'> : never;
 export type JournalInput = WithoutAt<JournalEntry>;
 
+/** How long a line appended with appendWritten may stay written but not fsync'd when no durable line follows. */
+export const WRITTEN_SYNC_BOUND_MS = 200;
+
+interface Waiting {
+  readonly line: string;
+  /** True: resolve once fsync'd (append); false: once written (appendWritten). */
+  readonly durable: boolean;
+  readonly done: () => void;
+  readonly failed: (err: Error) => void;
+}
+
 /**
- * Group commit: entries appended during one turn of the event loop are written together and made durable
- * by one fsync (run on libuv's thread pool, so the run goes on meanwhile); each append's promise resolves
- * once its entry is on disk. Callers await it before acting on what the entry records.
+ * Group commit. Lines appended during one turn of the event loop are written together, one write(2) at a
+ * time and in the order appended; an fsync (on libuv's thread pool, so the run goes on meanwhile) makes
+ * every line written before it began durable, and a batch written while one runs waits for the next.
+ * `append` resolves once its line is fsync'd; `appendWritten` once its line is written, the fsync
+ * following with the next durable line's or within WRITTEN_SYNC_BOUND_MS.
  */
 export class Journal {
-  private waiting: { line: string; done: () => void; failed: (err: Error) => void }[] = [];
-  /** The batch being written and synced now, if any: the next one starts after it. */
-  private writing: Promise<void> | undefined;
+  private queued: Waiting[] = [];
   private flushScheduled = false;
+  /** The write(2) in progress, if any: the next batch is written after it. */
+  private writing: Promise<void> | undefined;
+  /** Lines written so far (write(2) returned), and lines made durable by a finished fsync. */
+  private writtenLines = 0;
+  private syncedLines = 0;
+  /** Durable appends written and waiting for an fsync to cover them (`upTo`: lines written with them). */
+  private unsynced: { readonly upTo: number; readonly done: () => void; readonly failed: (err: Error) => void }[] = [];
+  private syncing: Promise<void> | undefined;
+  private syncLoopRunning = false;
+  private syncTimer: NodeJS.Timeout | undefined;
   private error: Error | undefined;
   /** Number of fsyncs so far. */
   syncs = 0;
@@ -64,11 +92,25 @@ export class Journal {
 
   /** Appends one entry; resolves once it is on disk (rejects if the journal cannot be written). */
   append(entry: JournalInput): Promise<void> {
+    return this.enqueue(entry, true);
+  }
+
+  /**
+   * Appends one entry; resolves once it is written to the file (write(2) returned: a controller killed
+   * even by SIGKILL keeps it, the page cache outliving the process), before it is fsync'd. Only an
+   * operating system crash can lose it. For lines whose loss costs repeated work, never a result: a
+   * task's 'started'.
+   */
+  appendWritten(entry: JournalInput): Promise<void> {
+    return this.enqueue(entry, false);
+  }
+
+  private enqueue(entry: JournalInput, durable: boolean): Promise<void> {
     if (this.fd === undefined) return Promise.reject(new Error(`journal ${this.path} is closed`));
     if (this.error) return Promise.reject(this.error);
     const line = `${JSON.stringify({ ...entry, at: new Date().toISOString() })}\n`;
     return new Promise((done, failed) => {
-      this.waiting.push({ line, done, failed });
+      this.queued.push({ line, durable, done, failed });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => void this.flush());
@@ -76,33 +118,87 @@ export class Journal {
     });
   }
 
+  /** Writes what is queued (after the write in progress), then asks for the fsync its durable lines need. */
   private async flush(): Promise<void> {
     while (this.writing) await this.writing;
     this.flushScheduled = false;
-    const batch = this.waiting;
-    this.waiting = [];
+    const batch = this.queued;
+    this.queued = [];
     const fd = this.fd;
     if (fd === undefined) for (const b of batch) b.failed(new Error(`journal ${this.path} is closed`));
     if (batch.length === 0 || fd === undefined) return;
+    if (this.error) {
+      for (const b of batch) b.failed(this.error);
+      return;
+    }
     this.writing = (async () => {
       try {
         await writeAll(fd, batch.map((b) => b.line).join(''));
-        await new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
-        this.syncs++;
-        for (const b of batch) b.done();
       } catch (err) {
-        // The origin refusing the write (disk full...) is told apart: the run ends, the grid is not blamed.
-        this.error = asOriginFailure(err, 'the journal', this.path) ?? new Error(`journal ${this.path} cannot be written: ${(err as Error).message}`);
-        for (const b of batch) b.failed(this.error);
+        this.fail(err);
+        for (const b of batch) b.failed(this.error!);
+        return;
+      }
+      this.writtenLines += batch.length;
+      for (const b of batch) {
+        if (b.durable) this.unsynced.push({ upTo: this.writtenLines, done: b.done, failed: b.failed });
+        else b.done();
+      }
+      if (this.unsynced.length > 0) void this.sync();
+      else if (this.syncTimer === undefined && !this.syncLoopRunning) {
+        this.syncTimer = setTimeout(() => void this.sync(), WRITTEN_SYNC_BOUND_MS);
+        this.syncTimer.unref();
       }
     })();
     await this.writing;
     this.writing = undefined;
   }
 
+  /** fsyncs until every line written so far is durable (one fsync at a time; each covers all lines written before it began). */
+  private sync(): Promise<void> {
+    if (this.syncTimer !== undefined) clearTimeout(this.syncTimer);
+    this.syncTimer = undefined;
+    // A loop running sees the lines written meanwhile: it is cleared in the same step as its last check.
+    if (this.syncLoopRunning) return this.syncing!;
+    const fd = this.fd;
+    if (fd === undefined) return Promise.resolve();
+    this.syncLoopRunning = true;
+    this.syncing = (async () => {
+      try {
+        while (this.syncedLines < this.writtenLines && !this.error) {
+          const upTo = this.writtenLines;
+          try {
+            await new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
+          } catch (err) {
+            this.fail(err);
+            break;
+          }
+          this.syncs++;
+          this.syncedLines = upTo;
+          const covered = this.unsynced.filter((u) => u.upTo <= upTo);
+          this.unsynced = this.unsynced.filter((u) => u.upTo > upTo);
+          for (const u of covered) u.done();
+        }
+      } finally {
+        this.syncLoopRunning = false;
+      }
+      if (this.error) for (const u of this.unsynced.splice(0)) u.failed(this.error);
+    })();
+    return this.syncing;
+  }
+
+  private fail(err: unknown): void {
+    // The origin refusing the write (disk full...) is told apart: the run ends, the grid is not blamed.
+    this.error ??= asOriginFailure(err, 'the journal', this.path) ?? new Error(`journal ${this.path} cannot be written: ${(err as Error).message}`);
+  }
+
   /** Writes and syncs what is still waiting, then closes the file. */
   async close(): Promise<void> {
     await this.flush();
+    while (this.writing) await this.writing;
+    await this.sync();
+    if (this.syncTimer !== undefined) clearTimeout(this.syncTimer);
+    this.syncTimer = undefined;
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }

@@ -343,14 +343,15 @@ export class RealGridOS implements GridOS, InformationService {
     if (!task) throw new Error(`compute: unknown Work ${workId}`);
     const attempt = this.works.nextAttempt(workId);
     const workKey = `w${workId}.a${attempt}`;
-    const started = this.records.journaled({ type: 'started', work: workId, host: hostId, cluster: h.info.clusterId, attempt });
+    const started = this.records.journalWritten({ type: 'started', work: workId, host: hostId, cluster: h.info.clusterId, attempt });
     const subtaskId = this.records.subtaskStarted('compute', { type: 'host', host: hostId, cluster: h.info.clusterId }, { work: workId });
     const running: RunningWork = { work: workId, workKey, subtaskId, sent: false };
     h.running = running;
     const outputs = task.outputs.map((f) => f.path);
     void (async () => {
       try {
-        // A task starts only once the journal holds its start: a resumed run then knows to collect it.
+        // A task starts only once its start is written to the journal (fsync'd soon after, see journal.ts): a
+        // resumed run then knows to collect it, even after a SIGKILL; after an OS crash it may run it again.
         await started;
         if (h.running !== running) return;
         running.sent = true;

@@ -1,6 +1,7 @@
 // What a real run writes down as it goes: the run record (sub-tasks started and ended, grid events: hosts
-// and clusters added and removed) and the journal (each state change on disk before it is acted on, so
-// that `--resume` knows what was verified and what was started). A journal the origin refuses to write
+// and clusters added and removed) and the journal (each state change on disk before it is acted on, a
+// task's start written before it is launched and on disk soon after; see journal.ts), so that `--resume`
+// knows what was verified and what was started. A journal the origin refuses to write
 // ends the run through `failed` (an OriginWriteError: the origin's failure, blaming no host).
 import type { HostInfo } from '../../../src/interfaces/information.js';
 import type { FileId, WorkId } from '../../../src/model/application.js';
@@ -62,6 +63,19 @@ export class RunRecords {
     if (!journal) return Promise.resolve();
     return journal.append(entry).catch((err: unknown) => {
       this.failed(err); // an OriginWriteError (disk full...) stops the run as the origin's failure
+      throw err;
+    });
+  }
+
+  /**
+   * Records `entry` in the journal (if any); resolves once it is written to the file, before its fsync
+   * (see Journal.appendWritten: a killed controller keeps it, an OS crash may not).
+   */
+  journalWritten(entry: JournalInput): Promise<void> {
+    const journal = this.journal;
+    if (!journal) return Promise.resolve();
+    return journal.appendWritten(entry).catch((err: unknown) => {
+      this.failed(err);
       throw err;
     });
   }

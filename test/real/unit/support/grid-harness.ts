@@ -59,6 +59,10 @@ export class MemoryJournal {
     if (this.refuse) throw this.refuse;
     this.entries.push(entry);
   }
+  /** In memory, written and durable are the same moment. */
+  appendWritten(entry: JournalInput): Promise<void> {
+    return this.append(entry);
+  }
   lines(): string[] {
     return this.entries.map((e) => `${e.type} ${e.work ?? ''}`.trim());
   }
