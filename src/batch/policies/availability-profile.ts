@@ -83,11 +83,11 @@ export class AvailabilityProfile {
     const times = this.times;
     const free = this.free;
     const n = this.n;
-    const heldEndS = heldS + durationS;
     const beforeS = Math.min(heldS, searchBeforeS);
     // The first step whose window could reach searchAfterS, one step early for rounding's sake.
     let lo = 0;
-    let hi = n;
+    // Often the first step's window does (searchAfterS is now): then there is nothing to search.
+    let hi = times[0]! + durationS <= searchAfterS ? n : 0;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (times[mid]! + durationS <= searchAfterS) lo = mid + 1;
@@ -99,10 +99,11 @@ export class AvailabilityProfile {
         k++;
         continue;
       }
-      const endS = times[k]! + durationS;
+      // The window [times[k], times[k] + durationS) ends by heldS + durationS; its part from heldS on lies in
+      // the job's own slot, which holds its cores (free + cores ≥ cores there): only steps before heldS count.
+      const endS = Math.min(times[k]! + durationS, heldS);
       let j = k + 1;
-      // Free cores at step j, the job's own slot counted free.
-      while (j < n && times[j]! < endS && free[j]! + (times[j]! >= heldS && times[j]! < heldEndS ? cores : 0) >= cores) j++;
+      while (j < n && times[j]! < endS && free[j]! >= cores) j++;
       if (j === n || times[j]! >= endS) return times[k]!;
       k = j + 1;
     }

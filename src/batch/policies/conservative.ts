@@ -250,9 +250,12 @@ class ConservativeQueue implements BatchQueue {
     this.moverSeqs = this.lastMoverSeqs;
     this.moverFromS = this.lastGainFromS;
     this.moverUntilS = this.lastGainUntilS;
-    this.moverSeqs.length = 0;
-    this.moverFromS.length = 0;
-    this.moverUntilS.length = 0;
+    // Most passes move nothing: setting an array's length is a call even when it changes nothing.
+    if (this.moverSeqs.length !== 0) {
+      this.moverSeqs.length = 0;
+      this.moverFromS.length = 0;
+      this.moverUntilS.length = 0;
+    }
     this.lastMoverSeqs = seqs;
     this.lastGainFromS = fromS;
     this.lastGainUntilS = untilS;
@@ -304,8 +307,10 @@ class ConservativeQueue implements BatchQueue {
     let kept = 0;
     let busy = 0;
     let gainedUntilS = -Infinity;
-    this.gainEndsS.length = 0;
-    this.gainCores.length = 0;
+    if (this.gainEndsS.length !== 0) {
+      this.gainEndsS.length = 0;
+      this.gainCores.length = 0;
+    }
     for (let i = 0; i < ends.length; i++) {
       const r = running[j];
       if (r !== undefined && r.expectedEndS === ends[i] && r.cores === cores[i]) {
