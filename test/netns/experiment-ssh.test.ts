@@ -68,6 +68,8 @@ describe('experiment --grid on namespaced SSH hosts', () => {
         return true;
       },
       killAfter: 5,
+      // Killed only once the controller has seen a1 go, which the checks below read in the journal.
+      killWhen: () => /^(down +a1|failed +cell .* on a1)/m.test(first.stderr()),
     });
     const r1 = await first.result;
     expect(killedAt, r1.stderr).toBeGreaterThanOrEqual(5);

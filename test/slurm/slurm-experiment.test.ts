@@ -42,6 +42,8 @@ describe('experiment --grid on a real Slurm', () => {
         return cancelled !== undefined;
       },
       killAfter: 5,
+      // Killed only once the controller has seen the pilot end (it polls the queue), which the checks below read.
+      killWhen: () => first.stderr().includes(`pilot   hpc job ${cancelled}: ended`),
     });
     const r1 = await first.result;
     expect(killedAt, r1.stderr).toBeGreaterThanOrEqual(5);

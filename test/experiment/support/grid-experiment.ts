@@ -122,20 +122,21 @@ export function cellsFetched(outDir: string): number {
 
 /**
  * Disturbs a grid experiment once `disturbAfter` tasks have come back verified (`disturb` returns false
- * while it cannot yet: e.g. no pilot started), then SIGKILLs its controller once `killAfter` have. Returns
- * how many had come back at the kill (-1: never killed within `limitMs`).
+ * while it cannot yet: e.g. no pilot started), then SIGKILLs its controller once `killAfter` have and
+ * `killWhen` (if given) holds: e.g. the controller has said what the disturbance did. Returns how many had
+ * come back at the kill (-1: never killed within `limitMs`).
  */
 export async function disturbThenKill(
   run: ReturnType<typeof startGridsweep>,
   outDir: string,
-  o: { readonly disturbAfter: number; readonly disturb: () => boolean | Promise<boolean>; readonly killAfter: number; readonly limitMs?: number },
+  o: { readonly disturbAfter: number; readonly disturb: () => boolean | Promise<boolean>; readonly killAfter: number; readonly killWhen?: () => boolean; readonly limitMs?: number },
 ): Promise<number> {
   let disturbed = false;
   for (let waited = 0; waited < (o.limitMs ?? 150_000); waited += 100) {
     await new Promise((r) => setTimeout(r, 100));
     const fetched = cellsFetched(outDir);
     if (!disturbed && fetched >= o.disturbAfter) disturbed = await o.disturb();
-    else if (disturbed && fetched >= o.killAfter) {
+    else if (disturbed && fetched >= o.killAfter && (o.killWhen?.() ?? true)) {
       run.kill('SIGKILL');
       return fetched;
     }
