@@ -7,12 +7,12 @@
 // the journal: no task verified before is started again, each is verified once, the results are the local
 // run's.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNetnsGrid, type NetnsGrid } from '../support/netns.js';
-import { readJournal, type JournalEntry } from '../../backends/real/journal.js';
-import { disturbThenKill, expectSameResults, gridsweep, makeScratch, startGridsweep } from '../experiment/support/grid-experiment.js';
+import type { JournalEntry } from '../../backends/real/journal.js';
+import { checkResumedJournal, disturbThenKill, expectSameResults, journalAtKill, gridsweep, makeScratch, startGridsweep } from '../experiment/support/grid-experiment.js';
 
 describe('experiment --grid on namespaced SSH hosts', () => {
   let grid: NetnsGrid;
@@ -74,26 +74,17 @@ describe('experiment --grid on namespaced SSH hosts', () => {
     const r1 = await first.result;
     expect(killedAt, r1.stderr).toBeGreaterThanOrEqual(5);
     expect(r1.signal).toBe('SIGKILL');
-    const journalPath = join(remote, 'grid-run', '.gridsweep', 'cells', 'journal.jsonl');
-    const before = readJournal(journalPath);
-    const verifiedBefore = new Set(before.flatMap((e) => (e.type === 'verified' ? [e.work] : [])));
-    expect(verifiedBefore.size).toBeGreaterThanOrEqual(5);
+    const before = journalAtKill(remote);
+    expect(new Set(before.flatMap((e) => (e.type === 'verified' ? [e.work] : []))).size).toBeGreaterThanOrEqual(5);
 
     const second = await gridsweep(args);
     expect(second.code, second.stderr).toBe(0);
     expect(second.stderr).toContain('resuming the grid run');
     expectSameResults(local, remote);
 
-    const dir = join(remote, 'grid-run', '.gridsweep', 'cells');
-    const aside = readdirSync(dir).filter((f) => /^journal\..*\.jsonl$/.test(f));
-    expect(aside).toHaveLength(1);
-    const journal: JournalEntry[] = readJournal(join(dir, aside[0]!));
-    expect(journal.slice(0, before.length)).toEqual(before);
-    // No task verified before the kill was started again; every task is verified exactly once (24 cells in
-    // 12 tasks: 2 per slot of the 3 hosts' 6 slots, b0's included though it is refused later).
-    expect(journal.slice(before.length).filter((e) => e.type === 'started' && verifiedBefore.has(e.work))).toEqual([]);
-    const verified = journal.flatMap((e) => (e.type === 'verified' ? [e.work] : [])).sort((a, b) => a - b);
-    expect(verified).toEqual([...Array(12).keys()]);
+    // The whole journal: 24 cells in 12 tasks (2 per slot of the 3 hosts' 6 slots, b0's included though it
+    // is refused later), each verified once, none verified before the kill started again.
+    const journal = checkResumedJournal(remote, before, 12);
     // The dead host's tasks failed there (not for good) and ran again elsewhere.
     expect(journal.some((e) => e.type === 'failed' && e.host.startsWith('a1') && !e.final), JSON.stringify(journal.filter((e) => e.type === 'failed'))).toBe(true);
     // Nothing was verified on the dead host after it died: every verified task after the kill ran on a0.

@@ -4,12 +4,11 @@
 // Mid-experiment one pilot is scancelled (its task runs again elsewhere) and then the controller is
 // SIGKILLed; the same command resumes the grid run from its journal: no cell verified before is started
 // again, every task is verified once, and the results are those of the worker-thread run.
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readJournal, type JournalEntry } from '../../backends/real/journal.js';
 import { startSlurm, type TestSlurm } from '../support/slurm.js';
-import { disturbThenKill, expectSameResults, gridsweep, makeScratch, startGridsweep } from '../experiment/support/grid-experiment.js';
+import { checkResumedJournal, disturbThenKill, expectSameResults, journalAtKill, gridsweep, makeScratch, startGridsweep } from '../experiment/support/grid-experiment.js';
 
 describe('experiment --grid on a real Slurm', () => {
   let slurm: TestSlurm | undefined;
@@ -48,10 +47,8 @@ describe('experiment --grid on a real Slurm', () => {
     const r1 = await first.result;
     expect(killedAt, r1.stderr).toBeGreaterThanOrEqual(5);
     expect(r1.signal).toBe('SIGKILL');
-    const journalPath = join(remote, 'grid-run', '.gridsweep', 'cells', 'journal.jsonl');
-    const before = readJournal(journalPath);
-    const verifiedBefore = new Set(before.flatMap((e) => (e.type === 'verified' ? [e.work] : [])));
-    expect(verifiedBefore.size).toBeGreaterThanOrEqual(5);
+    const before = journalAtKill(remote);
+    expect(new Set(before.flatMap((e) => (e.type === 'verified' ? [e.work] : []))).size).toBeGreaterThanOrEqual(5);
 
     const second = await gridsweep(args, s.env);
     expect(second.code, second.stderr).toBe(0);
@@ -60,18 +57,9 @@ describe('experiment --grid on a real Slurm', () => {
     expect(second.stdout).toContain('24 runs: ');
     expectSameResults(local, remote);
 
-    // The whole journal (renamed aside once every cell was in the cache): the first run's lines, then the second's.
-    const dir = join(remote, 'grid-run', '.gridsweep', 'cells');
-    const aside = readdirSync(dir).filter((f) => /^journal\..*\.jsonl$/.test(f));
-    expect(aside).toHaveLength(1);
-    const journal: JournalEntry[] = readJournal(join(dir, aside[0]!));
-    expect(journal.slice(0, before.length)).toEqual(before);
-    const afterResume = journal.slice(before.length);
-    // No task verified before the kill was started again; every task is verified exactly once.
-    expect(afterResume.filter((e) => e.type === 'started' && verifiedBefore.has(e.work))).toEqual([]);
-    // 24 cells dealt into 8 tasks (2 per pilot core: 2 pilots × 2 cores).
-    const verified = journal.flatMap((e) => (e.type === 'verified' ? [e.work] : [])).sort((a, b) => a - b);
-    expect(verified).toEqual([...Array(8).keys()]);
+    // The whole journal: the first run's lines, then the second's; 24 cells dealt into 8 tasks (2 per pilot
+    // core: 2 pilots × 2 cores), each verified once, none verified before the kill started again.
+    const journal = checkResumedJournal(remote, before, 8);
     expect(second.stderr).toMatch(/real grid: 24 run\(s\) computed in 8 task\(s\) \(\d+ verified before: resumed\), 0 failed/);
     // The scancelled pilot: a task it was computing failed there (not for good) and ran again elsewhere.
     expect(r1.stderr).toContain(`pilot   hpc job ${cancelled}: ended (CANCELLED)`);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { PACKAGE_ROOT } from '../../../src/util/package-root.js';
+import { readJournal, type JournalEntry } from '../../../backends/real/journal.js';
 
 /** Columns that measure this machine, not the simulation: they differ between any two runs. */
 export const TIMING_COLUMNS = ['planCpuMs', 'wallMs'];
@@ -142,4 +143,27 @@ export async function disturbThenKill(
     }
   }
   return -1;
+}
+
+/** The journal of a grid run as it stood when its controller was killed. */
+export function journalAtKill(outDir: string): JournalEntry[] {
+  return readJournal(join(outDir, 'grid-run', '.gridsweep', 'cells', 'journal.jsonl'));
+}
+
+/**
+ * The whole journal of a grid run resumed after a kill (renamed aside once every cell was in the cache),
+ * checked: it begins with the lines it had at the kill (`before`); no task verified before the kill was
+ * started again; every one of `tasks` tasks is verified exactly once.
+ */
+export function checkResumedJournal(outDir: string, before: readonly JournalEntry[], tasks: number): JournalEntry[] {
+  const verifiedBefore = new Set(before.flatMap((e) => (e.type === 'verified' ? [e.work] : [])));
+  const dir = join(outDir, 'grid-run', '.gridsweep', 'cells');
+  const aside = readdirSync(dir).filter((f) => /^journal\..*\.jsonl$/.test(f));
+  expect(aside).toHaveLength(1);
+  const journal = readJournal(join(dir, aside[0]!));
+  expect(journal.slice(0, before.length)).toEqual(before);
+  expect(journal.slice(before.length).filter((e) => e.type === 'started' && verifiedBefore.has(e.work))).toEqual([]);
+  const verified = journal.flatMap((e) => (e.type === 'verified' ? [e.work] : [])).sort((a, b) => a - b);
+  expect(verified).toEqual([...Array(tasks).keys()]);
+  return journal;
 }
