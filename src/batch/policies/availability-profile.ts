@@ -9,56 +9,60 @@
 import type { RunningEnd } from './policy.js';
 
 export class AvailabilityProfile {
-  /** Steps 0 … n − 1 in typed arrays grown by doubling (no splice: it allocates on every call). */
+  /**
+   * Steps lo … hi − 1 of typed arrays with room on both sides: a new breakpoint shifts whichever side of it
+   * is shorter (no splice: it allocates on every call), and dropping the past only moves lo.
+   */
   private times: Float64Array;
   private free: Float64Array;
-  private n = 1;
+  private lo: number;
+  private hi: number;
+  /** Whether every count held is a whole number (then sums and differences of them are exact). */
+  private whole: boolean;
 
   constructor(nowS: number, freeCores: number, running: readonly RunningEnd[] = []) {
-    const capacity = Math.max(64, 2 * (running.length + 1));
+    const capacity = Math.max(64, 4 * (running.length + 1));
     this.times = new Float64Array(capacity);
     this.free = new Float64Array(capacity);
-    this.times[0] = nowS;
-    this.free[0] = freeCores;
+    this.lo = this.hi = capacity >> 2;
+    const times = this.times;
+    const free = this.free;
+    times[this.hi] = nowS;
+    free[this.hi++] = freeCores;
+    this.whole = Number.isInteger(freeCores) && running.every((r) => Number.isInteger(r.cores));
     for (const r of running) {
-      const last = this.n - 1;
-      const cores = this.free[last]! + r.cores;
-      if (r.expectedEndS > this.times[last]!) {
-        this.times[this.n] = r.expectedEndS;
-        this.free[this.n++] = cores;
+      const last = this.hi - 1;
+      const cores = free[last]! + r.cores;
+      if (r.expectedEndS > times[last]!) {
+        times[this.hi] = r.expectedEndS;
+        free[this.hi++] = cores;
       } else {
-        this.free[last] = cores;
+        free[last] = cores;
       }
     }
   }
 
   /** Steps held (for tests and benchmarks). */
   get steps(): number {
-    return this.n;
+    return this.hi - this.lo;
   }
 
   /** Forgets the time before `nowS` (never earlier than the last call): the first step starts at nowS. */
   advanceTo(nowS: number): void {
     const times = this.times;
-    let k = 0;
-    while (k + 1 < this.n && times[k + 1]! <= nowS) k++;
-    if (k > 0) {
-      const free = this.free;
-      const n = (this.n -= k);
-      for (let m = 0; m < n; m++) {
-        times[m] = times[m + k]!;
-        free[m] = free[m + k]!;
-      }
-    }
-    times[0] = nowS;
+    let k = this.lo;
+    const last = this.hi - 1;
+    while (k < last && times[k + 1]! <= nowS) k++;
+    this.lo = k;
+    times[k] = nowS;
   }
 
   /** The earliest step start at which `cores` are free for `durationS`. */
   earliestFit(cores: number, durationS: number): number {
     const times = this.times;
     const free = this.free;
-    const n = this.n;
-    let k = 0;
+    const n = this.hi;
+    let k = this.lo;
     while (k < n) {
       if (free[k]! < cores) {
         k++;
@@ -82,18 +86,19 @@ export class AvailabilityProfile {
   earliestFitBefore(cores: number, durationS: number, heldS: number, searchBeforeS = heldS, searchAfterS = -Infinity): number {
     const times = this.times;
     const free = this.free;
-    const n = this.n;
+    const first = this.lo;
+    const n = this.hi;
     const beforeS = Math.min(heldS, searchBeforeS);
     // The first step whose window could reach searchAfterS, one step early for rounding's sake.
-    let lo = 0;
+    let lo = first;
     // Often the first step's window does (searchAfterS is now): then there is nothing to search.
-    let hi = times[0]! + durationS <= searchAfterS ? n : 0;
+    let hi = times[first]! + durationS <= searchAfterS ? n : first;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (times[mid]! + durationS <= searchAfterS) lo = mid + 1;
       else hi = mid;
     }
-    let k = lo > 0 ? lo - 1 : 0;
+    let k = lo > first ? lo - 1 : first;
     while (k < n && times[k]! < beforeS) {
       if (free[k]! < cores) {
         k++;
@@ -110,14 +115,50 @@ export class AvailabilityProfile {
     return heldS;
   }
 
+  /** The most cores free at any instant in [fromS, untilS) (−Infinity if it is empty). */
+  mostFreeBetween(fromS: number, untilS: number): number {
+    const times = this.times;
+    const free = this.free;
+    // The step holding fromS: the last k with times[k] <= fromS (the first step if fromS is earlier).
+    let lo = this.lo;
+    let hi = this.hi;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (times[mid]! <= fromS) lo = mid;
+      else hi = mid;
+    }
+    let most = -Infinity;
+    if (untilS <= fromS) return most;
+    for (let k = lo; k < this.hi && times[k]! < untilS; k++) if (free[k]! > most) most = free[k]!;
+    return most;
+  }
+
   /** Calls `visit` with each step's start and free cores, in time order, while the start is before untilS. */
   forEachStepBefore(untilS: number, visit: (startS: number, freeCores: number) => void): void {
-    for (let k = 0; k < this.n && this.times[k]! < untilS; k++) visit(this.times[k]!, this.free[k]!);
+    for (let k = this.lo; k < this.hi && this.times[k]! < untilS; k++) visit(this.times[k]!, this.free[k]!);
   }
 
   /** Takes `cores` during [startS, startS + durationS) (negative `cores` gives them back). */
   reserve(startS: number, durationS: number, cores: number): void {
     if (durationS > 0) this.add(startS, startS + durationS, -cores);
+  }
+
+  /**
+   * Moves a reservation of `cores` for `durationS` from heldS to an earlier startS: the same as reserve(heldS,
+   * durationS, −cores) then reserve(startS, durationS, cores). When the two slots overlap and the counts are
+   * whole (so the order of additions cannot change a sum), only the parts that differ are changed.
+   */
+  move(heldS: number, startS: number, durationS: number, cores: number): void {
+    if (!(durationS > 0)) return;
+    const heldEndS = heldS + durationS;
+    const startEndS = startS + durationS;
+    if (startS < heldS && startEndS > heldS && startEndS < heldEndS && this.whole && Number.isInteger(cores)) {
+      this.add(startS, heldS, -cores);
+      this.add(startEndS, heldEndS, cores);
+    } else {
+      this.add(heldS, heldEndS, cores);
+      this.add(startS, startEndS, -cores);
+    }
   }
 
   /** Gives `cores` back during [fromS, toS) (a job that ended before its time limit). */
@@ -126,38 +167,57 @@ export class AvailabilityProfile {
   }
 
   private add(fromS: number, toS: number, cores: number): void {
-    const from = this.breakAt(fromS);
+    if (!Number.isInteger(cores)) this.whole = false;
+    // Held as an offset from lo: a step's offset survives a shift on either side of a later step.
+    const fromAt = this.breakAt(fromS) - this.lo;
     const to = this.breakAt(toS);
+    const from = this.lo + fromAt;
     const free = this.free;
     for (let k = from; k < to; k++) free[k] = free[k]! + cores;
     this.mergeAt(to);
-    this.mergeAt(from);
+    this.mergeAt(this.lo + fromAt);
   }
 
   /** The index of the step starting at `timeS`, splitting a step if needed (binary search). */
   private breakAt(timeS: number): number {
     const times = this.times;
-    let lo = 0;
-    let hi = this.n;
-    // The last k with times[k] <= timeS (times[0] <= timeS: nothing is reserved in the past).
+    let lo = this.lo;
+    let hi = this.hi;
+    // The last k with times[k] <= timeS (times[lo] <= timeS: nothing is reserved in the past).
     while (hi - lo > 1) {
       const mid = (lo + hi) >> 1;
       if (times[mid]! <= timeS) lo = mid;
       else hi = mid;
     }
     if (times[lo] === timeS) return lo;
-    if (this.n === times.length) this.grow();
-    const at = lo + 1;
+    let at = lo + 1;
     // Shifted by hand: copyWithin's call costs more than moving the few dozen steps a profile holds.
+    if (at - this.lo <= this.hi - at ? this.lo === 0 : this.hi === times.length) {
+      // No room on the shorter side: recentre (and grow if a quarter of the room is taken).
+      const offset = at - this.lo;
+      this.recentre();
+      at = this.lo + offset;
+    }
     const t = this.times;
     const f = this.free;
-    for (let k = this.n; k > at; k--) {
-      t[k] = t[k - 1]!;
-      f[k] = f[k - 1]!;
+    if (at - this.lo <= this.hi - at) {
+      const first = --this.lo;
+      for (let k = first; k < at - 1; k++) {
+        t[k] = t[k + 1]!;
+        f[k] = f[k + 1]!;
+      }
+      at--;
+      t[at] = timeS;
+      f[at] = f[at - 1]!;
+    } else {
+      for (let k = this.hi; k > at; k--) {
+        t[k] = t[k - 1]!;
+        f[k] = f[k - 1]!;
+      }
+      this.hi++;
+      t[at] = timeS;
+      f[at] = f[at - 1]!;
     }
-    t[at] = timeS;
-    f[at] = f[lo]!;
-    this.n++;
     return at;
   }
 
@@ -165,22 +225,40 @@ export class AvailabilityProfile {
   private mergeAt(k: number): void {
     const t = this.times;
     const f = this.free;
-    if (k > 0 && k < this.n && f[k] === f[k - 1]) {
-      const n = --this.n;
-      for (let m = k; m < n; m++) {
-        t[m] = t[m + 1]!;
-        f[m] = f[m + 1]!;
+    if (k > this.lo && k < this.hi && f[k] === f[k - 1]) {
+      if (k - this.lo <= this.hi - k) {
+        const first = this.lo++;
+        for (let m = k; m > first; m--) {
+          t[m] = t[m - 1]!;
+          f[m] = f[m - 1]!;
+        }
+      } else {
+        const n = --this.hi;
+        for (let m = k; m < n; m++) {
+          t[m] = t[m + 1]!;
+          f[m] = f[m + 1]!;
+        }
       }
     }
   }
 
-  private grow(): void {
-    const capacity = 2 * this.times.length;
-    const times = new Float64Array(capacity);
-    const free = new Float64Array(capacity);
-    times.set(this.times.subarray(0, this.n));
-    free.set(this.free.subarray(0, this.n));
-    this.times = times;
-    this.free = free;
+  /** Moves the steps to the middle of the arrays, doubled if they fill more than a quarter of them. */
+  private recentre(): void {
+    const n = this.hi - this.lo;
+    const capacity = 4 * n > this.times.length ? 2 * this.times.length : this.times.length;
+    const first = (capacity - n) >> 1;
+    if (capacity !== this.times.length) {
+      const times = new Float64Array(capacity);
+      const free = new Float64Array(capacity);
+      times.set(this.times.subarray(this.lo, this.hi), first);
+      free.set(this.free.subarray(this.lo, this.hi), first);
+      this.times = times;
+      this.free = free;
+    } else {
+      this.times.copyWithin(first, this.lo, this.hi);
+      this.free.copyWithin(first, this.lo, this.hi);
+    }
+    this.lo = first;
+    this.hi = first + n;
   }
 }

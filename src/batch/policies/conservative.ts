@@ -19,9 +19,11 @@
 // search for a start before r, its own slot counted free) only if one of those gains since its last
 // placement begins before r: an early end at this dispatch; a job behind i in arrival order that moved in
 // the previous pass (after i was placed there); a job ahead of i that moved in this pass. The search
-// stops at the latest end of those gains (a refused start before it needs a gained instant after it). When
-// only early ends count for i, the gained instant must also have gone from below c free cores to c or more:
-// the counts so crossed are listed per dispatch and a job whose c was not crossed before r is not tried.
+// stops at the latest end of those gains (a refused start before it needs a gained instant after it). An
+// instant that gained through early ends only (none of the movers' parts above covers it) must also have gone
+// from below c free cores to c or more at this dispatch: the counts so crossed are listed per dispatch, with
+// the first instant each was crossed at; the early ends count for i only if its c was crossed before r, and
+// then only from that instant on.
 // All other jobs keep their reservation and start if it is now. Trying a job that cannot move only finds
 // its reservation again, so these rules need only cover every job that might move.
 //
@@ -48,9 +50,11 @@ class ConservativeQueue implements BatchQueue {
   private firstNew = 0;
   private seq = 0;
   private profile: AvailabilityProfile | undefined;
-  /** The running jobs' time limits and cores as this queue started them, sorted by limit. */
-  private heldEndsS: number[] = [];
-  private heldCores: number[] = [];
+  /** The running jobs' time limits and cores as this queue started them, sorted by limit: slots heldLo … heldHi − 1. */
+  private heldEndsS = new Float64Array(64);
+  private heldCores = new Float64Array(64);
+  private heldLo = 0;
+  private heldHi = 0;
   private busyCores = 0;
   /**
    * The jobs that moved in the previous pass, in arrival order: arrival numbers, and for the movers from
@@ -137,11 +141,15 @@ class ConservativeQueue implements BatchQueue {
         let fromS = Infinity;
         let untilS = -Infinity;
         if (earlyEnd) {
-          fromS = nowS;
-          untilS = gainedUntilS;
-          // Only early ends gave cores back since this job was placed (no job behind it moved last time,
-          // none ahead of it yet): an instant that refused an earlier start must have crossed c cores.
-          if (crossKnown && moverSeq < 0 && last >= lastSeqs.length && Number.isInteger(c) && c >= 1 && c < crossS.length && !(crossStamp[c] === this.stamp && crossS[c]! < heldS)) fromS = Infinity;
+          // An instant gained only through early ends that refused an earlier start went from below c free
+          // cores to c or more: so at or after crossS[c], which must be before heldS.
+          if (!crossKnown || !Number.isInteger(c) || c < 1 || c >= crossS.length) {
+            fromS = nowS;
+            untilS = gainedUntilS;
+          } else if (crossStamp[c] === this.stamp && crossS[c]! < heldS) {
+            fromS = crossS[c]!;
+            untilS = gainedUntilS;
+          }
         }
         if (last < lastSeqs.length) {
           // Jobs behind this one moved in the previous pass, after it was placed.
@@ -156,8 +164,7 @@ class ConservativeQueue implements BatchQueue {
         // gained cores: so one before heldS, t before untilS, and t + requestedS after fromS.
         if (fromS < heldS) startS = profile.earliestFitBefore(c, requestedS, heldS, untilS, fromS);
         if (startS < heldS && requestedS > 0) {
-          profile.reserve(heldS, requestedS, -c);
-          profile.reserve(startS, requestedS, c);
+          profile.move(heldS, startS, requestedS, c);
           // Given back: the part of [heldS, heldS + requestedS) after the new slot's end.
           moverSeq = seq;
           const partFromS = Math.max(heldS, startS + requestedS);
@@ -263,25 +270,52 @@ class ConservativeQueue implements BatchQueue {
 
   /** Records a running hold this queue started (sorted by its end). */
   private hold(endS: number, cores: number): void {
+    if (this.heldHi === this.heldEndsS.length) this.compactHolds();
     const ends = this.heldEndsS;
-    let lo = 0;
-    let hi = ends.length;
+    const held = this.heldCores;
+    let lo = this.heldLo;
+    let hi = this.heldHi;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (ends[mid]! <= endS) lo = mid + 1; // after equal limits: start order, as the machine lists them
       else hi = mid;
     }
-    ends.splice(lo, 0, endS);
-    this.heldCores.splice(lo, 0, cores);
+    for (let k = this.heldHi++; k > lo; k--) {
+      ends[k] = ends[k - 1]!;
+      held[k] = held[k - 1]!;
+    }
+    ends[lo] = endS;
+    held[lo] = cores;
     this.busyCores += cores;
   }
 
+  /** Moves the holds to the front of their arrays, doubled if they are more than half full. */
+  private compactHolds(): void {
+    const n = this.heldHi - this.heldLo;
+    if (2 * n > this.heldEndsS.length) {
+      const ends = new Float64Array(2 * this.heldEndsS.length);
+      const held = new Float64Array(2 * this.heldEndsS.length);
+      ends.set(this.heldEndsS.subarray(this.heldLo, this.heldHi));
+      held.set(this.heldCores.subarray(this.heldLo, this.heldHi));
+      this.heldEndsS = ends;
+      this.heldCores = held;
+    } else {
+      this.heldEndsS.copyWithin(0, this.heldLo, this.heldHi);
+      this.heldCores.copyWithin(0, this.heldLo, this.heldHi);
+    }
+    this.heldLo = 0;
+    this.heldHi = n;
+  }
+
   private copyRunning(machine: Machine): void {
-    const running = machine.runningEnds();
-    this.heldEndsS = running.map((r) => r.expectedEndS);
-    this.heldCores = running.map((r) => r.cores);
+    this.heldLo = this.heldHi = 0;
     this.busyCores = 0;
-    for (const r of running) this.busyCores += r.cores;
+    for (const r of machine.runningEnds()) {
+      if (this.heldHi === this.heldEndsS.length) this.compactHolds();
+      this.heldEndsS[this.heldHi] = r.expectedEndS;
+      this.heldCores[this.heldHi++] = r.cores;
+      this.busyCores += r.cores;
+    }
   }
 
   /**
@@ -292,26 +326,29 @@ class ConservativeQueue implements BatchQueue {
   private syncRunning(machine: Machine, nowS: number): number {
     const ends = this.heldEndsS;
     const cores = this.heldCores;
-    let k = 0;
-    while (k < ends.length && ends[k]! <= nowS) this.busyCores -= cores[k++]!;
-    if (k > 0) {
-      ends.splice(0, k);
-      cores.splice(0, k);
-    }
-    if (this.busyCores === machine.totalCores - machine.freeCores()) return -Infinity;
+    const last = this.heldHi;
+    let k = this.heldLo;
+    while (k < last && ends[k]! <= nowS) this.busyCores -= cores[k++]!;
+    this.heldLo = k;
+    const machineBusy = machine.totalCores - machine.freeCores();
+    if (this.busyCores === machineBusy) return -Infinity;
     // The machine lists its running jobs by limit, ties in start order; so do we (hold() puts a new hold
     // after those with the same limit). Its holds that last beyond now are thus a subsequence of ours.
     const running = machine.runningEnds();
     let j = 0;
-    while (j < running.length && running[j]!.expectedEndS <= nowS) j++;
-    let kept = 0;
+    let missing = this.busyCores - machineBusy;
+    while (j < running.length && running[j]!.expectedEndS <= nowS) missing += running[j++]!.cores;
+    // With whole counts, once the missing cores are found every later hold is the machine's too.
+    const whole = Number.isInteger(missing) && Number.isInteger(this.busyCores);
+    let kept = k;
     let busy = 0;
     let gainedUntilS = -Infinity;
     if (this.gainEndsS.length !== 0) {
       this.gainEndsS.length = 0;
       this.gainCores.length = 0;
     }
-    for (let i = 0; i < ends.length; i++) {
+    let i = k;
+    for (; i < last && !(whole && missing === 0); i++) {
       const r = running[j];
       if (r !== undefined && r.expectedEndS === ends[i] && r.cores === cores[i]) {
         j++;
@@ -323,11 +360,16 @@ class ConservativeQueue implements BatchQueue {
         if (ends[i]! > gainedUntilS) gainedUntilS = ends[i]!;
         this.gainEndsS.push(ends[i]!);
         this.gainCores.push(cores[i]!);
+        missing -= cores[i]!;
       }
     }
-    if (j < running.length) throw new Error('conservative backfilling: the machine runs a job this queue did not start');
-    ends.length = kept;
-    cores.length = kept;
+    if (running.length - j !== last - i) throw new Error('conservative backfilling: the machine runs a job this queue did not start');
+    for (; i < last; i++) {
+      ends[kept] = ends[i]!;
+      cores[kept++] = cores[i]!;
+      busy += cores[i]!;
+    }
+    this.heldHi = kept;
     this.busyCores = busy;
     return gainedUntilS;
   }
