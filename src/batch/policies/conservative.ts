@@ -71,8 +71,17 @@ class ConservativeQueue implements BatchQueue {
   private gainEndsS: number[] = [];
   private gainCores: number[] = [];
   /**
+   * This dispatch's steps (before the latest limit above) where early ends lifted some counts c from below
+   * to at least c free: the step's start, and the counts as low < c ≤ high.
+   */
+  private liftStartsS = new Float64Array(64);
+  private liftLow = new Float64Array(64);
+  private liftHigh = new Float64Array(64);
+  private lifts = 0;
+  /**
    * For a job of c cores: the first instant t (before the latest limit above) where c cores are free now
-   * but were not before the early ends gave some back — valid where crossStamp[c] is the dispatch's stamp.
+   * but were not before the early ends gave some back (Infinity: none) — worked out when first asked, valid
+   * where crossStamp[c] is the dispatch's stamp.
    */
   private crossS = new Float64Array(0);
   private crossStamp = new Int32Array(0);
@@ -115,7 +124,7 @@ class ConservativeQueue implements BatchQueue {
     const mustTry = earlyEnd || lastSeqs.length > 0;
     let last = 0;
     const crossKnown = earlyEnd && this.markCrossings(machine.totalCores, gainedUntilS);
-    const { jobs, seqs, startsS, cores, requestsS, crossS, crossStamp } = this;
+    const { jobs, seqs, startsS, cores, requestsS, crossS } = this;
     const n = this.n;
     // Nothing can move and nothing is due: only the new arrivals need a place.
     const from = !mustTry && this.earliestS > nowS ? this.firstNew : 0;
@@ -146,9 +155,12 @@ class ConservativeQueue implements BatchQueue {
           if (!crossKnown || !Number.isInteger(c) || c < 1 || c >= crossS.length) {
             fromS = nowS;
             untilS = gainedUntilS;
-          } else if (crossStamp[c] === this.stamp && crossS[c]! < heldS) {
-            fromS = crossS[c]!;
-            untilS = gainedUntilS;
+          } else {
+            const crossedS = this.crossedAt(c);
+            if (crossedS < heldS) {
+              fromS = crossedS;
+              untilS = gainedUntilS;
+            }
           }
         }
         if (last < lastSeqs.length) {
@@ -213,36 +225,62 @@ class ConservativeQueue implements BatchQueue {
   }
 
   /**
-   * Fills crossS for this dispatch: at each step before untilS, the cores counts c with free − gained < c ≤
-   * free (gained: the cores given back early that last beyond the step's start, at most). False if some
-   * count is not a whole number (then every job is tried).
+   * Lists the steps before untilS where early ends lifted counts: c with free − gained < c ≤ free (gained:
+   * the cores given back early that last beyond the step's start, at most). False if some count is not a
+   * whole number (then every job is tried).
    */
   private markCrossings(totalCores: number, untilS: number): boolean {
     if (this.crossS.length !== totalCores + 1) {
       this.crossS = new Float64Array(totalCores + 1);
       this.crossStamp = new Int32Array(totalCores + 1);
     }
-    const stamp = ++this.stamp;
-    const crossS = this.crossS;
-    const crossStamp = this.crossStamp;
+    this.stamp++;
+    const profile = this.profile!;
+    if (this.liftStartsS.length < profile.steps) {
+      const capacity = 2 * profile.steps;
+      this.liftStartsS = new Float64Array(capacity);
+      this.liftLow = new Float64Array(capacity);
+      this.liftHigh = new Float64Array(capacity);
+    }
+    const liftStartsS = this.liftStartsS;
+    const liftLow = this.liftLow;
+    const liftHigh = this.liftHigh;
     const ends = this.gainEndsS;
     const cores = this.gainCores;
     let gained = 0;
     for (const c of cores) gained += c;
     let e = 0;
     let whole = Number.isInteger(gained);
-    this.profile!.forEachStepBefore(untilS, (startS, freeCores) => {
+    let m = 0;
+    profile.forEachStepBefore(untilS, (startS, freeCores) => {
       while (e < ends.length && ends[e]! <= startS) gained -= cores[e++]!;
       if (!Number.isInteger(freeCores)) whole = false;
-      const top = Math.min(freeCores, totalCores);
-      for (let c = Math.max(1, freeCores - gained + 1); c <= top; c++) {
-        if (crossStamp[c] !== stamp) {
-          crossStamp[c] = stamp;
-          crossS[c] = startS;
-        }
+      const low = freeCores - gained;
+      const high = Math.min(freeCores, totalCores);
+      if (low < high) {
+        liftStartsS[m] = startS;
+        liftLow[m] = low;
+        liftHigh[m++] = high;
       }
     });
+    this.lifts = m;
     return whole;
+  }
+
+  /** For a job of c cores (a whole number, 1 … totalCores): the first step start where c was lifted, or Infinity. */
+  private crossedAt(c: number): number {
+    if (this.crossStamp[c] === this.stamp) return this.crossS[c]!;
+    let crossedS = Infinity;
+    const n = this.lifts;
+    for (let m = 0; m < n; m++) {
+      if (this.liftLow[m]! < c && c <= this.liftHigh[m]!) {
+        crossedS = this.liftStartsS[m]!;
+        break;
+      }
+    }
+    this.crossStamp[c] = this.stamp;
+    this.crossS[c] = crossedS;
+    return crossedS;
   }
 
   /** This pass's movers become the previous pass's, with suffix spans. */
