@@ -146,19 +146,21 @@ export class AvailabilityProfile {
   /**
    * Moves a reservation of `cores` for `durationS` from heldS to an earlier startS: the same as reserve(heldS,
    * durationS, −cores) then reserve(startS, durationS, cores). When the two slots overlap and the counts are
-   * whole (so the order of additions cannot change a sum), only the parts that differ are changed.
+   * whole (so the order of additions cannot change a sum), only the parts that differ are changed. Returns at
+   * least the most cores free now in the part of the old slot after the new one's end (−Infinity: none).
    */
-  move(heldS: number, startS: number, durationS: number, cores: number): void {
-    if (!(durationS > 0)) return;
+  move(heldS: number, startS: number, durationS: number, cores: number): number {
+    if (!(durationS > 0)) return -Infinity;
     const heldEndS = heldS + durationS;
     const startEndS = startS + durationS;
     if (startS < heldS && startEndS > heldS && startEndS < heldEndS && this.whole && Number.isInteger(cores)) {
       this.add(startS, heldS, -cores);
-      this.add(startEndS, heldEndS, cores);
-    } else {
-      this.add(heldS, heldEndS, cores);
-      this.add(startS, startEndS, -cores);
+      return this.add(startEndS, heldEndS, cores);
     }
+    // The slots do not overlap (the part is the old slot), or the new one covers the part, lowering it after.
+    const most = this.add(heldS, heldEndS, cores);
+    this.add(startS, startEndS, -cores);
+    return most;
   }
 
   /** Gives `cores` back during [fromS, toS) (a job that ended before its time limit). */
@@ -166,16 +168,22 @@ export class AvailabilityProfile {
     if (toS > fromS) this.add(fromS, toS, cores);
   }
 
-  private add(fromS: number, toS: number, cores: number): void {
+  /** Adds `cores` to the free cores during [fromS, toS); returns the most free in it after (−Infinity: empty). */
+  private add(fromS: number, toS: number, cores: number): number {
     if (!Number.isInteger(cores)) this.whole = false;
     // Held as an offset from lo: a step's offset survives a shift on either side of a later step.
     const fromAt = this.breakAt(fromS) - this.lo;
     const to = this.breakAt(toS);
     const from = this.lo + fromAt;
     const free = this.free;
-    for (let k = from; k < to; k++) free[k] = free[k]! + cores;
+    let most = -Infinity;
+    for (let k = from; k < to; k++) {
+      const f = (free[k] = free[k]! + cores);
+      if (f > most) most = f;
+    }
     this.mergeAt(to);
     this.mergeAt(this.lo + fromAt);
+    return most;
   }
 
   /** The index of the step starting at `timeS`, splitting a step if needed (binary search). */

@@ -58,18 +58,16 @@ class ConservativeQueue implements BatchQueue {
   private busyCores = 0;
   /**
    * The jobs that moved in the previous pass, in arrival order: arrival numbers, and for the movers from
-   * the m-th on, the time span holding every part of a slot they gave back (suffix minimum and maximum).
+   * the m-th on, the time span holding every part of a slot they gave back (suffix minimum and maximum) and
+   * the most cores free in those parts when they moved.
    */
-  private lastMoverSeqs: number[] = [];
-  private lastGainFromS: number[] = [];
-  private lastGainUntilS: number[] = [];
-  /** The same for the pass under way, each mover's own part. */
-  private moverSeqs: number[] = [];
-  private moverFromS: number[] = [];
-  private moverUntilS: number[] = [];
-  /** The jobs found ended early at this dispatch: limits (ascending) and cores. */
-  private gainEndsS: number[] = [];
-  private gainCores: number[] = [];
+  private lastMovers = new Movers();
+  /** The same for the pass under way, each mover's own part and the most free in it when it moved. */
+  private movers = new Movers();
+  /** The jobs found ended early at this dispatch: limits (ascending) and cores, `gains` of them. */
+  private gainEndsS = new Float64Array(64);
+  private gainCores = new Float64Array(64);
+  private gains = 0;
   /**
    * This dispatch's steps (before the latest limit above) where early ends lifted some counts c from below
    * to at least c free: the step's start, and the counts as low < c ≤ high.
@@ -120,10 +118,16 @@ class ConservativeQueue implements BatchQueue {
     const gainedUntilS = this.syncRunning(machine, nowS);
     const earlyEnd = gainedUntilS > nowS;
     const profile = this.profile;
-    const lastSeqs = this.lastMoverSeqs;
-    const mustTry = earlyEnd || lastSeqs.length > 0;
+    const lastMovers = this.lastMovers;
+    const lastSeqs = lastMovers.seqs;
+    const lastCount = lastMovers.n;
+    const mustTry = earlyEnd || lastCount > 0;
     let last = 0;
     const crossKnown = earlyEnd && this.markCrossings(machine.totalCores, gainedUntilS);
+    // The cores given back early at this dispatch, in all.
+    let lifted = 0;
+    for (let g = 0; g < this.gains; g++) lifted += this.gainCores[g]!;
+    const lastGainFree = lastMovers.free;
     const { jobs, seqs, startsS, cores, requestsS, crossS } = this;
     const n = this.n;
     // Nothing can move and nothing is due: only the new arrivals need a place.
@@ -145,7 +149,11 @@ class ConservativeQueue implements BatchQueue {
       } else {
         startS = heldS;
         const seq = seqs[i]!;
-        while (last < lastSeqs.length && lastSeqs[last]! <= seq) last++;
+        while (last < lastCount && lastSeqs[last]! <= seq) last++;
+        // Jobs behind this one moved in the previous pass, after it was placed. Their parts have gained
+        // since only through early ends (and this pass's movers, which count below): an instant there that
+        // refused an earlier start and fits now has c cores free now, so at most lifted more than then.
+        const behind = last < lastCount && lastGainFree[last]! + lifted >= c;
         // The span of the instants that may have gained free cores since this job was placed.
         let fromS = Infinity;
         let untilS = -Infinity;
@@ -163,10 +171,9 @@ class ConservativeQueue implements BatchQueue {
             }
           }
         }
-        if (last < lastSeqs.length) {
-          // Jobs behind this one moved in the previous pass, after it was placed.
-          fromS = Math.min(fromS, this.lastGainFromS[last]!);
-          untilS = Math.max(untilS, this.lastGainUntilS[last]!);
+        if (behind) {
+          fromS = Math.min(fromS, lastMovers.fromS[last]!);
+          untilS = Math.max(untilS, lastMovers.untilS[last]!);
         }
         if (moverSeq >= 0) {
           fromS = Math.min(fromS, gainFromS);
@@ -176,16 +183,14 @@ class ConservativeQueue implements BatchQueue {
         // gained cores: so one before heldS, t before untilS, and t + requestedS after fromS.
         if (fromS < heldS) startS = profile.earliestFitBefore(c, requestedS, heldS, untilS, fromS);
         if (startS < heldS && requestedS > 0) {
-          profile.move(heldS, startS, requestedS, c);
+          const partFree = profile.move(heldS, startS, requestedS, c);
           // Given back: the part of [heldS, heldS + requestedS) after the new slot's end.
           moverSeq = seq;
           const partFromS = Math.max(heldS, startS + requestedS);
           const partUntilS = heldS + requestedS;
           gainFromS = Math.min(gainFromS, partFromS);
           gainUntilS = Math.max(gainUntilS, partUntilS);
-          this.moverSeqs.push(seq);
-          this.moverFromS.push(partFromS);
-          this.moverUntilS.push(partUntilS);
+          this.movers.push(seq, partFromS, partUntilS, partFree);
         }
       }
       const job = jobs[i]!;
@@ -247,13 +252,14 @@ class ConservativeQueue implements BatchQueue {
     const liftHigh = this.liftHigh;
     const ends = this.gainEndsS;
     const cores = this.gainCores;
+    const gains = this.gains;
     let gained = 0;
-    for (const c of cores) gained += c;
+    for (let g = 0; g < gains; g++) gained += cores[g]!;
     let e = 0;
     let whole = Number.isInteger(gained);
     let m = 0;
     profile.forEachStepBefore(untilS, (startS, freeCores) => {
-      while (e < ends.length && ends[e]! <= startS) gained -= cores[e++]!;
+      while (e < gains && ends[e]! <= startS) gained -= cores[e++]!;
       if (!Number.isInteger(freeCores)) whole = false;
       const low = freeCores - gained;
       const high = Math.min(freeCores, totalCores);
@@ -285,25 +291,11 @@ class ConservativeQueue implements BatchQueue {
 
   /** This pass's movers become the previous pass's, with suffix spans. */
   private endPass(): void {
-    const seqs = this.moverSeqs;
-    const fromS = this.moverFromS;
-    const untilS = this.moverUntilS;
-    for (let m = seqs.length - 2; m >= 0; m--) {
-      if (fromS[m + 1]! < fromS[m]!) fromS[m] = fromS[m + 1]!;
-      if (untilS[m + 1]! > untilS[m]!) untilS[m] = untilS[m + 1]!;
-    }
-    this.moverSeqs = this.lastMoverSeqs;
-    this.moverFromS = this.lastGainFromS;
-    this.moverUntilS = this.lastGainUntilS;
-    // Most passes move nothing: setting an array's length is a call even when it changes nothing.
-    if (this.moverSeqs.length !== 0) {
-      this.moverSeqs.length = 0;
-      this.moverFromS.length = 0;
-      this.moverUntilS.length = 0;
-    }
-    this.lastMoverSeqs = seqs;
-    this.lastGainFromS = fromS;
-    this.lastGainUntilS = untilS;
+    const movers = this.movers;
+    movers.toSuffixes();
+    this.movers = this.lastMovers;
+    this.movers.n = 0;
+    this.lastMovers = movers;
   }
 
   /** Records a running hold this queue started (sorted by its end). */
@@ -381,10 +373,7 @@ class ConservativeQueue implements BatchQueue {
     let kept = k;
     let busy = 0;
     let gainedUntilS = -Infinity;
-    if (this.gainEndsS.length !== 0) {
-      this.gainEndsS.length = 0;
-      this.gainCores.length = 0;
-    }
+    this.gains = 0;
     let i = k;
     for (; i < last && !(whole && missing === 0); i++) {
       const r = running[j];
@@ -396,8 +385,17 @@ class ConservativeQueue implements BatchQueue {
       } else {
         this.profile!.give(nowS, ends[i]!, cores[i]!);
         if (ends[i]! > gainedUntilS) gainedUntilS = ends[i]!;
-        this.gainEndsS.push(ends[i]!);
-        this.gainCores.push(cores[i]!);
+        if (this.gains === this.gainEndsS.length) {
+          const capacity = 2 * this.gains;
+          const gainEndsS = new Float64Array(capacity);
+          const gainCores = new Float64Array(capacity);
+          gainEndsS.set(this.gainEndsS);
+          gainCores.set(this.gainCores);
+          this.gainEndsS = gainEndsS;
+          this.gainCores = gainCores;
+        }
+        this.gainEndsS[this.gains] = ends[i]!;
+        this.gainCores[this.gains++] = cores[i]!;
         missing -= cores[i]!;
       }
     }
@@ -410,6 +408,47 @@ class ConservativeQueue implements BatchQueue {
     this.heldHi = kept;
     this.busyCores = busy;
     return gainedUntilS;
+  }
+}
+
+/**
+ * The jobs that moved in one pass, in arrival order: arrival numbers, the part of its old slot each gave
+ * back (from, until), and at least the most cores free in that part when it moved. toSuffixes() turns the
+ * last three into suffix spans and maxima (over the m-th mover and those after it).
+ */
+class Movers {
+  seqs: Float64Array = new Float64Array(16);
+  fromS: Float64Array = new Float64Array(16);
+  untilS: Float64Array = new Float64Array(16);
+  free: Float64Array = new Float64Array(16);
+  n = 0;
+
+  push(seq: number, fromS: number, untilS: number, free: number): void {
+    if (this.n === this.seqs.length) {
+      const grown = (a: Float64Array): Float64Array => {
+        const b = new Float64Array(2 * a.length);
+        b.set(a);
+        return b;
+      };
+      this.seqs = grown(this.seqs);
+      this.fromS = grown(this.fromS);
+      this.untilS = grown(this.untilS);
+      this.free = grown(this.free);
+    }
+    const m = this.n++;
+    this.seqs[m] = seq;
+    this.fromS[m] = fromS;
+    this.untilS[m] = untilS;
+    this.free[m] = free;
+  }
+
+  toSuffixes(): void {
+    const { fromS, untilS, free } = this;
+    for (let m = this.n - 2; m >= 0; m--) {
+      if (fromS[m + 1]! < fromS[m]!) fromS[m] = fromS[m + 1]!;
+      if (untilS[m + 1]! > untilS[m]!) untilS[m] = untilS[m + 1]!;
+      if (free[m + 1]! > free[m]!) free[m] = free[m + 1]!;
+    }
   }
 }
 
