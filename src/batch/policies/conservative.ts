@@ -124,9 +124,6 @@ class ConservativeQueue implements BatchQueue {
     const mustTry = earlyEnd || lastCount > 0;
     let last = 0;
     const crossKnown = earlyEnd && this.markCrossings(machine.totalCores, gainedUntilS);
-    // The cores given back early at this dispatch, in all.
-    let lifted = 0;
-    for (let g = 0; g < this.gains; g++) lifted += this.gainCores[g]!;
     const lastGainFree = lastMovers.free;
     const { jobs, seqs, startsS, cores, requestsS, crossS } = this;
     const n = this.n;
@@ -150,10 +147,11 @@ class ConservativeQueue implements BatchQueue {
         startS = heldS;
         const seq = seqs[i]!;
         while (last < lastCount && lastSeqs[last]! <= seq) last++;
-        // Jobs behind this one moved in the previous pass, after it was placed. Their parts have gained
-        // since only through early ends (and this pass's movers, which count below): an instant there that
-        // refused an earlier start and fits now has c cores free now, so at most lifted more than then.
-        const behind = last < lastCount && lastGainFree[last]! + lifted >= c;
+        // Jobs behind this one moved in the previous pass, after it was placed. An instant in their parts
+        // that refused an earlier start and has c cores free now either had c free once the last of them
+        // moved, or was lifted to c by an early end (then it is a crossing, counted below), or gained from a
+        // mover of this pass (counted below too).
+        const behind = last < lastCount && lastGainFree[last]! >= c;
         // The span of the instants that may have gained free cores since this job was placed.
         let fromS = Infinity;
         let untilS = -Infinity;
