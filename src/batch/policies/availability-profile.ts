@@ -115,24 +115,6 @@ export class AvailabilityProfile {
     return heldS;
   }
 
-  /** The most cores free at any instant in [fromS, untilS) (−Infinity if it is empty). */
-  mostFreeBetween(fromS: number, untilS: number): number {
-    const times = this.times;
-    const free = this.free;
-    // The step holding fromS: the last k with times[k] <= fromS (the first step if fromS is earlier).
-    let lo = this.lo;
-    let hi = this.hi;
-    while (hi - lo > 1) {
-      const mid = (lo + hi) >> 1;
-      if (times[mid]! <= fromS) lo = mid;
-      else hi = mid;
-    }
-    let most = -Infinity;
-    if (untilS <= fromS) return most;
-    for (let k = lo; k < this.hi && times[k]! < untilS; k++) if (free[k]! > most) most = free[k]!;
-    return most;
-  }
-
   /** Calls `visit` with each step's start and free cores, in time order, while the start is before untilS. */
   forEachStepBefore(untilS: number, visit: (startS: number, freeCores: number) => void): void {
     for (let k = this.lo; k < this.hi && this.times[k]! < untilS; k++) visit(this.times[k]!, this.free[k]!);
