@@ -154,8 +154,8 @@ export class AvailabilityProfile {
   private add(fromS: number, toS: number, cores: number): number {
     if (!Number.isInteger(cores)) this.whole = false;
     // Held as an offset from lo: a step's offset survives a shift on either side of a later step.
-    const fromAt = this.breakAt(fromS) - this.lo;
-    const to = this.breakAt(toS);
+    const fromAt = this.breakAt(fromS, this.lo) - this.lo;
+    const to = this.breakAt(toS, this.lo + fromAt);
     const from = this.lo + fromAt;
     const free = this.free;
     let most = -Infinity;
@@ -168,12 +168,11 @@ export class AvailabilityProfile {
     return most;
   }
 
-  /** The index of the step starting at `timeS`, splitting a step if needed (binary search). */
-  private breakAt(timeS: number): number {
+  /** The index of the step starting at `timeS`, splitting a step if needed (binary search from index `lo`). */
+  private breakAt(timeS: number, lo: number): number {
     const times = this.times;
-    let lo = this.lo;
     let hi = this.hi;
-    // The last k with times[k] <= timeS (times[lo] <= timeS: nothing is reserved in the past).
+    // The last k with times[k] <= timeS (times[lo] <= timeS: nothing is reserved in the past, nor before lo).
     while (hi - lo > 1) {
       const mid = (lo + hi) >> 1;
       if (times[mid]! <= timeS) lo = mid;
