@@ -19,8 +19,11 @@
 // search for a start before r, its own slot counted free) only if one of those gains since its last
 // placement begins before r: an early end at this dispatch; a job behind i in arrival order that moved in
 // the previous pass (after i was placed there); a job ahead of i that moved in this pass. The search
-// stops at the latest end of those gains (a refused start before it needs a gained instant after it). An
-// instant that gained through early ends only (none of the movers' parts above covers it) must also have gone
+// stops at the latest end of those gains (a refused start before it needs a gained instant after it), and
+// the instant must have c cores free now, which narrows two of them. The previous pass's movers behind i
+// count only if some part of theirs held c free when they moved: after that an instant there gained only
+// through this pass's movers (counted anyway) or early ends, which would make it a crossing (next). An
+// instant that gained through early ends only (none of the movers' parts above covers it) must have gone
 // from below c free cores to c or more at this dispatch: the counts so crossed are listed per dispatch, with
 // the first instant each was crossed at; the early ends count for i only if its c was crossed before r, and
 // then only from that instant on.
