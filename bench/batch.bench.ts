@@ -1,6 +1,8 @@
 // Trace mode (issue 12): generated workloads of the Seth and MetaCentrum traces' sizes and shapes, each
 // run end to end (process start, streaming the SWF, simulating, the metrics) in its own process.
-//   Seth-sized (202,871 jobs, 120 nodes × 4 cores): EASY ≤ 10 s, FCFS ≤ 5 s.
+//   Seth-sized (202,871 jobs, 120 nodes × 4 cores): EASY ≤ 10 s, FCFS ≤ 5 s; conservative backfilling
+//   ≤ 1.5 s of user CPU (issue 31), the median of 5 runs beside EASY's, since a 2-core machine's wall time
+//   moves with whatever else runs.
 //   MetaCentrum-sized (5,731,100 jobs, 495 nodes × 17 cores), FCFS: ≤ 2 min, peak RSS ≤ 150 MB and no more
 //   than for 200k jobs. The cost curve at 50k, 200k, 1M and 5.7M jobs, with events per second.
 // AccaSim's published figures (Galleguillos et al. 2018, Tables 1–2: an i7-2600, Python 3.6) are printed beside them; they
@@ -22,6 +24,7 @@ const spec = (name: string): WorkloadSpec => JSON.parse(readFileSync(join(PACKAG
 
 interface ChildRun {
   wallS: number;
+  userS: number;
   maxRssMB: number;
   events: number;
   jobs: number;
@@ -56,7 +59,19 @@ try {
   line('fcfs', fcfs, `target ≤ 5 s: ${verdict(fcfs.endToEndS <= 5)}`);
   const easy = traceRun(seth, 'easy');
   line('easy', easy, `target ≤ 10 s: ${verdict(easy.endToEndS <= 10)}`);
-  for (const p of ['sjf', 'ljf', 'conservative']) line(p, traceRun(seth, p), '');
+  for (const p of ['sjf', 'ljf']) line(p, traceRun(seth, p), '');
+  const userRuns = { conservative: [] as number[], easy: [] as number[] };
+  let conservative = traceRun(seth, 'conservative');
+  for (let round = 0; round < 5; round++) {
+    for (const p of ['conservative', 'easy'] as const) {
+      const r = traceRun(seth, p);
+      userRuns[p].push(r.userS);
+      if (p === 'conservative') conservative = r;
+    }
+  }
+  const medianUserS = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const conservativeUserS = medianUserS(userRuns.conservative);
+  line('conservative', conservative, `user CPU median of 5 ${conservativeUserS.toFixed(2)} s (EASY's ${medianUserS(userRuns.easy).toFixed(2)} s); target ≤ 1.5 s: ${verdict(conservativeUserS <= 1.5)}`);
 
   console.log('\nMetaCentrum-shaped (495 × 17 cores), FCFS, cost curve; AccaSim rejecting every job on the real 5.7M trace: 6 min 23 s, 19 MB');
   const sizes = process.env.BENCH_QUICK === '1' ? [50_000, 200_000, 1_000_000] : [50_000, 200_000, 1_000_000, 5_731_100];
