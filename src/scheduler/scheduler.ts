@@ -353,11 +353,14 @@ export class Scheduler implements SchedulerEvents {
     for (let k = 0; k < n; k++) idle[k] = this.idleHosts[k]!;
     for (let k = 0; k < n; k++) {
       const host = idle[k]!;
-      if (!host.up || host.running !== null || this.isLeaving(host)) continue;
+      if (!host.up || host.running !== null) continue;
       const cluster = host.cluster;
+      // Still waiting, its inputs still on their way (asked before isLeaving, a query of port (3) that
+      // changes nothing: either way the host is passed over).
+      if (host.fifo.length > 0 && host.waiting.unchanged(host.fifo[0]!, cluster)) continue;
+      if (this.isLeaving(host)) continue;
       if (host.fifo.length > 0) {
         const head = host.fifo[0]!;
-        if (host.waiting.unchanged(head, cluster)) continue; // still waiting, its inputs still on their way
         const ws = this.workAt[head]!;
         if (this.isReady(ws, cluster)) {
           host.fifo.shift();

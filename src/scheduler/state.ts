@@ -280,6 +280,8 @@ export class OrderedIdSet {
   private count = 0;
   /** Every block below this one is empty. */
   private lowestBlock = 0;
+  /** Every id below this one is absent (within lowestBlock, the scan starts here). */
+  private lowestId = 0;
 
   get size(): number {
     return this.count;
@@ -294,6 +296,7 @@ export class OrderedIdSet {
     this.flags[id] = 1;
     this.blockCounts[id >> OrderedIdSet.SHIFT]!++;
     this.lowestBlock = Math.min(this.lowestBlock, id >> OrderedIdSet.SHIFT);
+    this.lowestId = Math.min(this.lowestId, id);
     this.count++;
   }
   delete(id: number): void {
@@ -310,7 +313,12 @@ export class OrderedIdSet {
     while (this.lowestBlock < blocks.length && blocks[this.lowestBlock] === 0) this.lowestBlock++;
     const b = this.lowestBlock;
     const end = Math.min(flags.length, (b + 1) << OrderedIdSet.SHIFT);
-    for (let id = b << OrderedIdSet.SHIFT; id < end; id++) if (flags[id] === 1) return id;
+    for (let id = Math.max(b << OrderedIdSet.SHIFT, this.lowestId); id < end; id++) {
+      if (flags[id] === 1) {
+        this.lowestId = id;
+        return id;
+      }
+    }
     return -1;
   }
   /** The smallest `limit` members (all of them by default), in increasing order. */
@@ -323,8 +331,9 @@ export class OrderedIdSet {
     for (let b = this.lowestBlock; b < blocks.length && out.length < want; b++) {
       if (blocks[b] === 0) continue;
       const end = Math.min(flags.length, (b + 1) << OrderedIdSet.SHIFT);
-      for (let id = b << OrderedIdSet.SHIFT; id < end && out.length < want; id++) if (flags[id] === 1) out.push(id);
+      for (let id = Math.max(b << OrderedIdSet.SHIFT, this.lowestId); id < end && out.length < want; id++) if (flags[id] === 1) out.push(id);
     }
+    if (out.length > 0) this.lowestId = out[0]!;
     return out;
   }
   private grow(minLength: number): void {
