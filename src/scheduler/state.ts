@@ -142,9 +142,8 @@ export class LinkQueue {
       return -1;
     }
     let first = -1;
-    for (let slot = 0; slot < set.slots; slot++) {
-      const item = set.valueInSlot(slot);
-      if (item === undefined) continue;
+    for (let j = 0; j < set.size; j++) {
+      const item = set.valueAt(j);
       const k = this.items.indexOf(item, from);
       if (k >= 0 && (first < 0 || k < first)) first = k;
     }
