@@ -94,7 +94,7 @@ export class Scheduler implements SchedulerEvents {
   /** The same WorkStates indexed by Work id (ids index Application.works): the hot paths' lookup. */
   private readonly workAt: WorkState[] = [];
   /** Usage counts, todo and computed Works, kept up to date by setStatus() so that plans need no scan. */
-  private readonly pending = new PendingWorks(this.works);
+  private readonly pending = new PendingWorks(this.works, this.workAt);
   private readonly statusCount: Record<WorkStatus, number> = { todo: 0, queued: 0, running: 0, computed: 0, retrieving: 0, done: 0, failed: 0 };
   private readonly hosts = new Map<HostId, SchedHost>();
   private hostOrder: SchedHost[] = [];

@@ -426,7 +426,11 @@ export class PendingWorks {
   private arrival = new Int32Array(0);
   private tracked = 0;
 
-  constructor(private readonly works: ReadonlyMap<WorkId, WorkState>) {}
+  /** `byId`: the same WorkStates indexed by Work id, when the caller keeps them so (a quicker lookup). */
+  constructor(
+    private readonly works: ReadonlyMap<WorkId, WorkState>,
+    private readonly byId?: readonly (WorkState | undefined)[],
+  ) {}
 
   static of(works: ReadonlyMap<WorkId, WorkState>): PendingWorks {
     const pending = new PendingWorks(works);
@@ -463,7 +467,7 @@ export class PendingWorks {
   /** The todo Work of smallest id (undefined: none): todo(1)[0] without the arrays. */
   firstTodo(): WorkSpec | undefined {
     const id = this.todoIds.firstId();
-    return id < 0 ? undefined : this.works.get(id)!.spec;
+    return id < 0 ? undefined : (this.byId?.[id] ?? this.works.get(id)!).spec;
   }
 
   /** The `limit` todo Works of smallest id (all by default), by increasing id. */
