@@ -1,10 +1,9 @@
 // The simulated grid's mutable state: clusters (link + storage), hosts, and the activities running on them.
 import type { FileId, WorkId } from '../../src/model/application.js';
 import type { ClusterId, HostId } from '../../src/model/grid.js';
-import type { HostInfo } from '../../src/interfaces/information.js';
+import type { HostInfo, Sample } from '../../src/interfaces/information.js';
 import type { SubtaskKind } from '../../src/record/events.js';
 import type { Attachment } from './rate-series.js';
-import type { CachedSamples } from './sim-information.js';
 
 /** One stretch of time during which a behaviour was attached to an up resource (for measurements). */
 export interface HistoryEntry {
@@ -15,6 +14,16 @@ export interface HistoryEntry {
   readonly latencyMs?: Float64Array;
   /** When this stretch ended (the resource went down or changed behaviour); Infinity while current. */
   endS: number;
+}
+
+/** The information service's last answer for one series, reused until a new sample is due or the history changes. */
+export interface CachedSamples {
+  readonly maxSamples: number;
+  readonly historyLength: number;
+  readonly lastEndS: number;
+  /** Time of the next sample after the newest one returned (Infinity once the history is closed). */
+  readonly validUntilS: number;
+  readonly samples: readonly Sample[];
 }
 
 /** A transfer on a link or a computation on a host, from start to completion (or abort). */

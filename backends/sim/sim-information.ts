@@ -4,7 +4,7 @@ import type { FileId } from '../../src/model/application.js';
 import type { ClusterId, HostId } from '../../src/model/grid.js';
 import type { Clock } from '../../src/interfaces/clock.js';
 import type { InformationService, Sample, Topology } from '../../src/interfaces/information.js';
-import type { HistoryEntry, SimCluster, SimHost } from './grid-state.js';
+import type { CachedSamples, HistoryEntry, SimCluster, SimHost } from './grid-state.js';
 import { sampleAt, SampleStrips } from './sample-strip.js';
 
 /** The part of the engine the information service reads. */
@@ -18,16 +18,6 @@ export interface SimGridView {
 }
 
 const NOTHING_STORED: ReadonlySet<FileId> = new Set<FileId>();
-
-/** The last answer for one series, reused until a new sample is due or the history changes. */
-export interface CachedSamples {
-  readonly maxSamples: number;
-  readonly historyLength: number;
-  readonly lastEndS: number;
-  /** Time of the next sample after the newest one returned (Infinity once the history is closed). */
-  readonly validUntilS: number;
-  readonly samples: readonly Sample[];
-}
 
 /** One reading of the histories: which series it reads, its strips, and the last answer per series. */
 interface Measurement {
