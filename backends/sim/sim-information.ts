@@ -50,7 +50,8 @@ export class SimInformation implements InformationService {
   }
 
   hostIsLeaving(hostId: HostId): boolean {
-    return this.grid.leavingHosts.has(hostId);
+    const leaving = this.grid.leavingHosts;
+    return leaving.size !== 0 && leaving.has(hostId);
   }
 
   storedFiles(clusterId: ClusterId): ReadonlySet<FileId> {
