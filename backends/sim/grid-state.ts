@@ -1,7 +1,7 @@
 // The simulated grid's mutable state: clusters (link + storage), hosts, and the activities running on them.
 import type { FileId, WorkId } from '../../src/model/application.js';
 import type { ClusterId, HostId } from '../../src/model/grid.js';
-import type { HostInfo } from '../../src/interfaces/information.js';
+import type { HostInfo, Sample } from '../../src/interfaces/information.js';
 import type { SubtaskKind } from '../../src/record/events.js';
 import type { Attachment } from './rate-series.js';
 
@@ -14,6 +14,16 @@ export interface HistoryEntry {
   readonly latencyMs?: Float64Array;
   /** When this stretch ended (the resource went down or changed behaviour); Infinity while current. */
   endS: number;
+}
+
+/** The information service's last answer for one series, reused until a new sample is due or the history changes. */
+export interface CachedSamples {
+  readonly maxSamples: number;
+  readonly historyLength: number;
+  readonly lastEndS: number;
+  /** Time of the next sample after the newest one returned (Infinity once the history is closed). */
+  readonly validUntilS: number;
+  readonly samples: readonly Sample[];
 }
 
 /** A transfer on a link or a computation on a host, from start to completion (or abort). */
@@ -54,6 +64,8 @@ export class SimCluster {
   /** Latency in seconds of each sample of the link behaviour in force. */
   linkLatencyS: Float64Array = new Float64Array(0);
   linkHistory: HistoryEntry[] = [];
+  /** The information service's last answers about linkHistory: bandwidth, latency (sim-information.ts). */
+  readonly measured: (CachedSamples | undefined)[] = [undefined, undefined];
   /** Files stored here (inputs sent, outputs computed); kept while the cluster is down. */
   readonly storage = new Set<FileId>();
   /** Works whose computation ended OK here (their outputs are in `storage`). */
@@ -76,6 +88,8 @@ export class SimHost {
   info: HostInfo;
   attachment: Attachment | undefined;
   history: HistoryEntry[] = [];
+  /** The information service's last answer about history: availability (sim-information.ts). */
+  readonly measured: (CachedSamples | undefined)[] = [undefined];
   activity: Activity | null = null;
   busyS = 0;
   /** Computations that ended OK here. */

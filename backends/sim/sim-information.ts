@@ -4,7 +4,7 @@ import type { FileId } from '../../src/model/application.js';
 import type { ClusterId, HostId } from '../../src/model/grid.js';
 import type { Clock } from '../../src/interfaces/clock.js';
 import type { InformationService, Sample, Topology } from '../../src/interfaces/information.js';
-import type { HistoryEntry, SimCluster, SimHost } from './grid-state.js';
+import type { CachedSamples, HistoryEntry, SimCluster, SimHost } from './grid-state.js';
 import { sampleAt, SampleStrips } from './sample-strip.js';
 
 /** The part of the engine the information service reads. */
@@ -19,33 +19,24 @@ export interface SimGridView {
 
 const NOTHING_STORED: ReadonlySet<FileId> = new Set<FileId>();
 
-/** The last answer for one series, reused until a new sample is due or the history changes. */
-interface CachedSamples {
-  readonly maxSamples: number;
-  readonly historyLength: number;
-  readonly lastEndS: number;
-  /** Time of the next sample after the newest one returned (Infinity once the history is closed). */
-  readonly validUntilS: number;
-  readonly samples: readonly Sample[];
-}
-
-/** One reading of the histories: which series it reads, its strips and the last answer per history. */
+/** One reading of the histories: which series it reads, its strips, and the last answer per series. */
 interface Measurement {
   readonly valuesOf: (e: HistoryEntry) => Float64Array;
   readonly strips: SampleStrips;
-  readonly cache: WeakMap<readonly HistoryEntry[], CachedSamples>;
+  /** Index of the series' slot in its owner's `measured` (host: availability; link: bandwidth, latency). */
+  readonly slot: number;
 }
 
-function measurement(valuesOf: (e: HistoryEntry) => Float64Array): Measurement {
-  return { valuesOf, strips: new SampleStrips(), cache: new WeakMap() };
+function measurement(valuesOf: (e: HistoryEntry) => Float64Array, slot: number): Measurement {
+  return { valuesOf, strips: new SampleStrips(), slot };
 }
 
 export class SimInformation implements InformationService {
   private topologyCache: Topology | undefined;
   private topologyCacheVersion = -1;
   /** Availability fraction (hosts), bandwidth in bytes/s (links). */
-  private readonly values = measurement((e) => e.values);
-  private readonly latency = measurement((e) => e.latencyMs!);
+  private readonly values = measurement((e) => e.values, 0);
+  private readonly latency = measurement((e) => e.latencyMs!, 1);
 
   constructor(private readonly grid: SimGridView) {}
 
@@ -59,7 +50,8 @@ export class SimInformation implements InformationService {
   }
 
   hostIsLeaving(hostId: HostId): boolean {
-    return this.grid.leavingHosts.has(hostId);
+    const leaving = this.grid.leavingHosts;
+    return leaving.size !== 0 && leaving.has(hostId);
   }
 
   storedFiles(clusterId: ClusterId): ReadonlySet<FileId> {
@@ -69,24 +61,25 @@ export class SimInformation implements InformationService {
 
   hostAvailability(hostId: HostId, maxSamples: number): readonly Sample[] {
     const h = this.grid.hosts.get(hostId);
-    return h ? this.measuredCached(h.history, maxSamples, this.values) : [];
+    return h ? this.measuredCached(h.history, h.measured, maxSamples, this.values) : [];
   }
 
   linkBandwidthBps(clusterId: ClusterId, maxSamples: number): readonly Sample[] {
     const c = this.grid.clusters.get(clusterId);
-    return c ? this.measuredCached(c.linkHistory, maxSamples, this.values) : [];
+    return c ? this.measuredCached(c.linkHistory, c.measured, maxSamples, this.values) : [];
   }
 
   linkLatencyMs(clusterId: ClusterId, maxSamples: number): readonly Sample[] {
     const c = this.grid.clusters.get(clusterId);
-    return c ? this.measuredCached(c.linkHistory, maxSamples, this.latency) : [];
+    return c ? this.measuredCached(c.linkHistory, c.measured, maxSamples, this.latency) : [];
   }
 
-  private measuredCached(history: readonly HistoryEntry[], maxSamples: number, m: Measurement): readonly Sample[] {
+  /** `cache`: the owner's last answers, one slot per measurement (its `measured`). */
+  private measuredCached(history: readonly HistoryEntry[], cache: (CachedSamples | undefined)[], maxSamples: number, m: Measurement): readonly Sample[] {
     const nowS = this.grid.clock.nowS();
     const last = history[history.length - 1];
     if (!last) return [];
-    const hit = m.cache.get(history);
+    const hit = cache[m.slot];
     if (hit && hit.maxSamples === maxSamples && hit.historyLength === history.length && hit.lastEndS === last.endS && nowS < hit.validUntilS)
       return hit.samples;
     const samples = measured(history, nowS, maxSamples, m);
@@ -98,7 +91,7 @@ export class SimInformation implements InformationService {
         : newest === undefined
           ? startS
           : Math.min(newest.timeS + series.periodS, startS + (Math.round((newest.timeS - startS) / series.periodS) + 1) * series.periodS);
-    m.cache.set(history, { maxSamples, historyLength: history.length, lastEndS: last.endS, validUntilS, samples });
+    cache[m.slot] = { maxSamples, historyLength: history.length, lastEndS: last.endS, validUntilS, samples };
     return samples;
   }
 }
@@ -122,6 +115,12 @@ function newestSampleIndex(e: HistoryEntry, nowS: number): number {
 
 /** The last `maxSamples` samples taken at times ≤ now while the resource was up, oldest first. */
 function measured(history: readonly HistoryEntry[], nowS: number, maxSamples: number, m: Measurement): Sample[] {
+  if (history.length === 1 && history[0]!.endS === Infinity && maxSamples > 0) {
+    // One stretch, still current (the usual case): its window, without gathering stretches.
+    const e = history[0]!;
+    const to = newestSampleIndex(e, nowS);
+    if (to >= 0) return m.strips.of(e, m.valuesOf(e)).window(Math.max(0, to - maxSamples + 1), to);
+  }
   const newestFirst: Sample[][] = [];
   let wanted = maxSamples;
   for (let i = history.length - 1; i >= 0 && wanted > 0; i--) {

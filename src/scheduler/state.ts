@@ -3,6 +3,7 @@
 import type { FileId, WorkId, WorkSpec } from '../model/application.js';
 import type { ClusterId, HostId } from '../model/grid.js';
 import type { HostInfo } from '../interfaces/information.js';
+import { IntMap } from './int-map.js';
 
 /**
  * todo: to be planned · queued: in a host FIFO · running: computing · computed: outputs wait in the
@@ -62,17 +63,43 @@ export interface RunningTransfer extends RunningSubtask {
 const MAY_GO_LOOKUPS_MAX = 16;
 
 /**
+ * How many link FIFOs hold each Work's output (indexed by Work id), shared by a scheduler's LinkQueues: a
+ * change of a Work's status need not ask every link about an output that none of them holds.
+ */
+export class QueuedOutputs {
+  private counts = new Int32Array(0);
+
+  /** Some link FIFO holds the output of `workId`. */
+  any(workId: WorkId): boolean {
+    return workId < this.counts.length && this.counts[workId]! > 0;
+  }
+  change(workId: WorkId, delta: number): void {
+    if (workId >= this.counts.length) {
+      const counts = new Int32Array(Math.max(workId + 1, 2 * this.counts.length, 1024));
+      counts.set(this.counts);
+      this.counts = counts;
+    }
+    this.counts[workId]! += delta;
+  }
+}
+
+/**
  * A cluster link's FIFO, with quick membership tests (no file or output is ever queued twice), and the
  * entries that may be able to go: a superset of those that can (see Scheduler.startNextTransfer), so that
  * the greedy link order finds the first entry that can go without walking past every output still being
- * computed, which on a large sweep is most of the FIFO.
+ * computed, which on a large sweep is most of the FIFO. Entries are inserted and removed by moving their
+ * neighbours one place (the FIFOs are short; Array.prototype.splice costs more).
  */
 export class LinkQueue {
   private items: LinkItem[] = [];
-  private readonly inputs = new Set<FileId>();
-  private readonly outputs = new Map<WorkId, LinkItem>();
-  private readonly mayGoItems = new Set<LinkItem>();
+  private readonly inputs = new IntMap<LinkItem>();
+  private readonly outputs = new IntMap<LinkItem>();
+  /** The entries that may go, by mayGoKey (an entry's file or Work names it within one FIFO). */
+  private readonly mayGoItems = new IntMap<LinkItem>();
   private changes = 0;
+
+  /** `queued`: counts the outputs this FIFO holds, with those of the scheduler's other links. */
+  constructor(private readonly queued?: QueuedOutputs) {}
 
   /** Changes whenever the FIFO does. */
   get version(): number {
@@ -96,26 +123,27 @@ export class LinkQueue {
   /** The output of `workId`, if queued, may be able to go now (its Work changed status or host). */
   mayGo(workId: WorkId): void {
     const item = this.outputs.get(workId);
-    if (item !== undefined) this.mayGoItems.add(item);
+    if (item !== undefined) this.mayGoItems.set(mayGoKey(item), item);
   }
   /** Every entry may be able to go now (a host joined or changed, say). */
   allMayGo(): void {
-    for (const item of this.items) this.mayGoItems.add(item);
+    for (const item of this.items) this.mayGoItems.set(mayGoKey(item), item);
   }
   /** The entry at `k` was looked at and cannot go until mayGo() says otherwise. */
   cannotGo(k: number): void {
-    this.mayGoItems.delete(this.items[k]!);
+    this.mayGoItems.delete(mayGoKey(this.items[k]!));
   }
   /** The index of the first entry at or after `from` that may go (-1: none); none before `from` may. */
   firstMayGo(from: number): number {
     const set = this.mayGoItems;
     if (set.size === 0) return -1;
     if (set.size > MAY_GO_LOOKUPS_MAX) {
-      for (let k = from; k < this.items.length; k++) if (set.has(this.items[k]!)) return k;
+      for (let k = from; k < this.items.length; k++) if (set.has(mayGoKey(this.items[k]!))) return k;
       return -1;
     }
     let first = -1;
-    for (const item of set) {
+    for (let j = 0; j < set.size; j++) {
+      const item = set.valueAt(j);
       const k = this.items.indexOf(item, from);
       if (k >= 0 && (first < 0 || k < first)) first = k;
     }
@@ -123,12 +151,8 @@ export class LinkQueue {
   }
   /** Appends unless the same file or output is already queued; returns whether it was added. */
   push(item: LinkItem): boolean {
-    if (item.kind === 'input' ? this.inputs.has(item.fileId) : this.outputs.has(item.workId)) return false;
-    if (item.kind === 'input') this.inputs.add(item.fileId);
-    else this.outputs.set(item.workId, item);
+    if (!this.enter(item)) return false;
     this.items.push(item);
-    this.mayGoItems.add(item);
-    this.changes++;
     return true;
   }
   /**
@@ -136,24 +160,29 @@ export class LinkQueue {
    * now costs O(1) when the FIFO holds nothing planned later); false if the file or output is already queued.
    */
   insertByPlan(item: LinkItem): boolean {
-    if (item.kind === 'input' ? this.inputs.has(item.fileId) : this.outputs.has(item.workId)) return false;
-    let k = this.items.length;
-    while (k > 0 && this.items[k - 1]!.planS > item.planS) k--;
-    if (k === this.items.length) return this.push(item);
-    if (item.kind === 'input') this.inputs.add(item.fileId);
-    else this.outputs.set(item.workId, item);
-    this.items.splice(k, 0, item);
-    this.mayGoItems.add(item);
-    this.changes++;
+    const items = this.items;
+    const planS = item.planS;
+    let k = items.length;
+    while (k > 0 && items[k - 1]!.planS > planS) k--;
+    if (!this.enter(item)) return false;
+    items.push(item);
+    for (let j = items.length - 1; j > k; j--) items[j] = items[j - 1]!;
+    items[k] = item;
     return true;
   }
   removeAt(k: number): LinkItem {
-    const [item] = this.items.splice(k, 1);
+    const items = this.items;
+    const item = items[k]!;
+    for (let j = k + 1; j < items.length; j++) items[j - 1] = items[j]!;
+    items.pop();
     this.changes++;
-    this.mayGoItems.delete(item!);
-    if (item!.kind === 'input') this.inputs.delete(item!.fileId);
-    else this.outputs.delete(item!.workId);
-    return item!;
+    this.mayGoItems.delete(mayGoKey(item));
+    if (item.kind === 'input') this.inputs.delete(item.fileId);
+    else {
+      this.outputs.delete(item.workId);
+      this.queued?.change(item.workId, -1);
+    }
+    return item;
   }
   removeOutput(workId: WorkId): void {
     if (!this.outputs.has(workId)) return;
@@ -169,8 +198,28 @@ export class LinkQueue {
     this.items = [];
     this.mayGoItems.clear();
     this.inputs.clear();
+    if (this.queued !== undefined) for (const workId of this.outputs.keyList()) this.queued.change(workId, -1);
     this.outputs.clear();
   }
+  /** Counts a new entry in (false: the same file or output is queued already). */
+  private enter(item: LinkItem): boolean {
+    if (item.kind === 'input') {
+      if (this.inputs.has(item.fileId)) return false;
+      this.inputs.set(item.fileId, item);
+    } else {
+      if (this.outputs.has(item.workId)) return false;
+      this.outputs.set(item.workId, item);
+      this.queued?.change(item.workId, 1);
+    }
+    this.mayGoItems.set(mayGoKey(item), item);
+    this.changes++;
+    return true;
+  }
+}
+
+/** Names an entry within one FIFO (which holds a file, or a Work's output, at most once): 2·file, 2·Work + 1. */
+function mayGoKey(item: LinkItem): number {
+  return item.kind === 'input' ? 2 * item.fileId : 2 * item.workId + 1;
 }
 
 /**
@@ -239,6 +288,8 @@ export class OrderedIdSet {
   private count = 0;
   /** Every block below this one is empty. */
   private lowestBlock = 0;
+  /** Every id below this one is absent (within lowestBlock, the scan starts here). */
+  private lowestId = 0;
 
   get size(): number {
     return this.count;
@@ -253,6 +304,7 @@ export class OrderedIdSet {
     this.flags[id] = 1;
     this.blockCounts[id >> OrderedIdSet.SHIFT]!++;
     this.lowestBlock = Math.min(this.lowestBlock, id >> OrderedIdSet.SHIFT);
+    this.lowestId = Math.min(this.lowestId, id);
     this.count++;
   }
   delete(id: number): void {
@@ -260,6 +312,22 @@ export class OrderedIdSet {
     this.flags[id] = 0;
     this.blockCounts[id >> OrderedIdSet.SHIFT]!--;
     this.count--;
+  }
+  /** The smallest member (-1: none): first(1)[0]. */
+  firstId(): number {
+    if (this.count === 0) return -1;
+    const flags = this.flags;
+    const blocks = this.blockCounts;
+    while (this.lowestBlock < blocks.length && blocks[this.lowestBlock] === 0) this.lowestBlock++;
+    const b = this.lowestBlock;
+    const end = Math.min(flags.length, (b + 1) << OrderedIdSet.SHIFT);
+    for (let id = Math.max(b << OrderedIdSet.SHIFT, this.lowestId); id < end; id++) {
+      if (flags[id] === 1) {
+        this.lowestId = id;
+        return id;
+      }
+    }
+    return -1;
   }
   /** The smallest `limit` members (all of them by default), in increasing order. */
   first(limit = Infinity): number[] {
@@ -271,8 +339,9 @@ export class OrderedIdSet {
     for (let b = this.lowestBlock; b < blocks.length && out.length < want; b++) {
       if (blocks[b] === 0) continue;
       const end = Math.min(flags.length, (b + 1) << OrderedIdSet.SHIFT);
-      for (let id = b << OrderedIdSet.SHIFT; id < end && out.length < want; id++) if (flags[id] === 1) out.push(id);
+      for (let id = Math.max(b << OrderedIdSet.SHIFT, this.lowestId); id < end && out.length < want; id++) if (flags[id] === 1) out.push(id);
     }
+    if (out.length > 0) this.lowestId = out[0]!;
     return out;
   }
   private grow(minLength: number): void {
@@ -283,6 +352,55 @@ export class OrderedIdSet {
     blocks.set(this.blockCounts);
     this.flags = flags;
     this.blockCounts = blocks;
+  }
+}
+
+/**
+ * The §5.6.4 usage count of each file (indices 0..n-1 of Application.files): a count per id in a typed
+ * array, read as a ReadonlyMap in which a file with no reader is absent. It iterates by increasing file id.
+ */
+export class FileUsage implements ReadonlyMap<FileId, number> {
+  private counts = new Int32Array(0);
+  private present = 0;
+
+  get size(): number {
+    return this.present;
+  }
+  get(fileId: FileId): number | undefined {
+    const n = fileId >= 0 && fileId < this.counts.length ? this.counts[fileId]! : 0;
+    return n === 0 ? undefined : n;
+  }
+  has(fileId: FileId): boolean {
+    return this.get(fileId) !== undefined;
+  }
+  /** Adds `delta` to the count of `fileId`. */
+  change(fileId: FileId, delta: number): void {
+    if (!Number.isSafeInteger(fileId) || fileId < 0) throw new Error(`file id ${fileId} is not an index into Application.files`);
+    if (fileId >= this.counts.length) {
+      const counts = new Int32Array(Math.max(fileId + 1, 2 * this.counts.length, 1024));
+      counts.set(this.counts);
+      this.counts = counts;
+    }
+    const before = this.counts[fileId]!;
+    const after = before + delta;
+    this.counts[fileId] = after;
+    if (before === 0 && after !== 0) this.present++;
+    else if (before !== 0 && after === 0) this.present--;
+  }
+  *entries(): MapIterator<[FileId, number]> {
+    for (let f = 0; f < this.counts.length; f++) if (this.counts[f] !== 0) yield [f, this.counts[f]!];
+  }
+  *keys(): MapIterator<FileId> {
+    for (const [f] of this.entries()) yield f;
+  }
+  *values(): MapIterator<number> {
+    for (const [, n] of this.entries()) yield n;
+  }
+  [Symbol.iterator](): MapIterator<[FileId, number]> {
+    return this.entries();
+  }
+  forEach(visit: (value: number, key: FileId, map: ReadonlyMap<FileId, number>) => void): void {
+    for (const [f, n] of this.entries()) visit(n, f, this);
   }
 }
 
@@ -301,12 +419,18 @@ function notStarted(status: WorkStatus): boolean {
  * `PendingWorks.of(works)` builds the same view by scanning a map of Works (tests, one-off plans).
  */
 export class PendingWorks {
-  readonly usage = new Map<FileId, number>();
+  readonly usage = new FileUsage();
   private readonly todoIds = new OrderedIdSet();
-  private readonly computedIds = new Set<WorkId>();
-  private readonly arrival = new Map<WorkId, number>();
+  private readonly computedIds = new IntMap<true>();
+  /** arrival[id] − 1: the order in which each Work was first tracked (0: not tracked). */
+  private arrival = new Int32Array(0);
+  private tracked = 0;
 
-  constructor(private readonly works: ReadonlyMap<WorkId, WorkState>) {}
+  /** `byId`: the same WorkStates indexed by Work id, when the caller keeps them so (a quicker lookup). */
+  constructor(
+    private readonly works: ReadonlyMap<WorkId, WorkState>,
+    private readonly byId?: readonly (WorkState | undefined)[],
+  ) {}
 
   static of(works: ReadonlyMap<WorkId, WorkState>): PendingWorks {
     const pending = new PendingWorks(works);
@@ -316,8 +440,15 @@ export class PendingWorks {
 
   /** A Work first seen, in its current status. */
   track(ws: WorkState): void {
-    if (this.arrival.has(ws.spec.id)) return;
-    this.arrival.set(ws.spec.id, this.arrival.size);
+    const id = ws.spec.id;
+    if (!Number.isSafeInteger(id) || id < 0) throw new Error(`Work id ${id} is not an index into Application.works`);
+    if (id >= this.arrival.length) {
+      const arrival = new Int32Array(Math.max(id + 1, 2 * this.arrival.length, 1024));
+      arrival.set(this.arrival);
+      this.arrival = arrival;
+    }
+    if (this.arrival[id] !== 0) return;
+    this.arrival[id] = ++this.tracked;
     this.enter(ws, ws.status);
   }
 
@@ -333,6 +464,12 @@ export class PendingWorks {
     return this.todoIds.size;
   }
 
+  /** The todo Work of smallest id (undefined: none): todo(1)[0] without the arrays. */
+  firstTodo(): WorkSpec | undefined {
+    const id = this.todoIds.firstId();
+    return id < 0 ? undefined : (this.byId?.[id] ?? this.works.get(id)!).spec;
+  }
+
   /** The `limit` todo Works of smallest id (all by default), by increasing id. */
   todo(limit = Infinity): WorkSpec[] {
     return this.todoIds.first(limit).map((id) => this.works.get(id)!.spec);
@@ -340,13 +477,13 @@ export class PendingWorks {
 
   /** The computed Works, in the order they were first tracked. */
   computed(): WorkState[] {
-    const ids = [...this.computedIds].sort((a, b) => this.arrival.get(a)! - this.arrival.get(b)!);
+    const ids = this.computedIds.keyList().sort((a, b) => this.arrival[a]! - this.arrival[b]!);
     return ids.map((id) => this.works.get(id)!);
   }
 
   private enter(ws: WorkState, to: WorkStatus, from?: WorkStatus): void {
     if (to === 'todo') this.todoIds.add(ws.spec.id);
-    if (to === 'computed') this.computedIds.add(ws.spec.id);
+    if (to === 'computed') this.computedIds.set(ws.spec.id, true);
     if (notStarted(to) && (from === undefined || !notStarted(from))) this.count(ws.spec.inputs, 1);
   }
 
@@ -361,9 +498,7 @@ export class PendingWorks {
     for (let k = 0; k < inputs.length; k++) {
       const fileId = inputs[k]!;
       if (inputs.indexOf(fileId) !== k) continue; // a file read twice counts once
-      const n = (this.usage.get(fileId) ?? 0) + delta;
-      if (n === 0) this.usage.delete(fileId);
-      else this.usage.set(fileId, n);
+      this.usage.change(fileId, delta);
     }
   }
 }
