@@ -1,6 +1,6 @@
 // `gridsweep simulate --app A --grid G [...]`: run the scheduler on the simulated grid and report.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { Command, CommandArgs } from '../command.js';
 import { UsageError } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -28,8 +28,19 @@ import { formatSimulationProgress, progressLine } from '../progress-line.js';
 /** The progress line is redrawn at most this often (a step takes a few tens of ms). */
 const PROGRESS_REDRAW_MS = 250;
 
+/** Bytes hashed at a time: a large application file is never read whole. */
+const HASH_PIECE_BYTES = 1 << 20;
+
 function sha256File(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
+  const hash = createHash('sha256');
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(HASH_PIECE_BYTES);
+    for (let n = readSync(fd, buffer, 0, HASH_PIECE_BYTES, null); n > 0; n = readSync(fd, buffer, 0, HASH_PIECE_BYTES, null)) hash.update(buffer.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
 }
 
 function inputHashes(appPath: string, gridPath: string, grid: GridDescription): RunHeader['inputs'] {
