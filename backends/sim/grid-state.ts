@@ -4,6 +4,7 @@ import type { ClusterId, HostId } from '../../src/model/grid.js';
 import type { HostInfo } from '../../src/interfaces/information.js';
 import type { SubtaskKind } from '../../src/record/events.js';
 import type { Attachment } from './rate-series.js';
+import type { CachedSamples } from './sim-information.js';
 
 /** One stretch of time during which a behaviour was attached to an up resource (for measurements). */
 export interface HistoryEntry {
@@ -54,6 +55,8 @@ export class SimCluster {
   /** Latency in seconds of each sample of the link behaviour in force. */
   linkLatencyS: Float64Array = new Float64Array(0);
   linkHistory: HistoryEntry[] = [];
+  /** The information service's last answers about linkHistory: bandwidth, latency (sim-information.ts). */
+  readonly measured: (CachedSamples | undefined)[] = [undefined, undefined];
   /** Files stored here (inputs sent, outputs computed); kept while the cluster is down. */
   readonly storage = new Set<FileId>();
   /** Works whose computation ended OK here (their outputs are in `storage`). */
@@ -76,6 +79,8 @@ export class SimHost {
   info: HostInfo;
   attachment: Attachment | undefined;
   history: HistoryEntry[] = [];
+  /** The information service's last answer about history: availability (sim-information.ts). */
+  readonly measured: (CachedSamples | undefined)[] = [undefined];
   activity: Activity | null = null;
   busyS = 0;
   /** Computations that ended OK here. */

@@ -2,7 +2,10 @@
 // reads values[(offset + k) mod n]. Stretches attached alike (the same series at the same time with the same
 // offset, e.g. hosts of one behaviour file added together) share one strip, so that each Sample object is
 // made once however many resources report it and however often they are asked. Only samples that some
-// window asks for are made: a strip asked once an hour makes the hour's last few, not all 720.
+// window asks for are made: a strip asked once an hour makes the hour's last few, not all 720. The last
+// window is handed out again to whoever asks for the same samples next (resources attached alike asking
+// within one sample period): the same array, so that a consumer that remembers arrays need not look
+// inside (windows are read-only to everyone).
 import type { Sample } from '../../src/interfaces/information.js';
 import type { HistoryEntry } from './grid-state.js';
 import type { Attachment } from './rate-series.js';
@@ -20,15 +23,28 @@ export class SampleStrip {
   private samples: Sample[] = [];
   /** The longest window asked for: that many of the newest samples are kept, older ones are let go. */
   private longest = 0;
+  /** The last window made, samples number lastFrom to lastTo (lastFrom -1: none yet). */
+  private lastFrom = -1;
+  private lastTo = -1;
+  private lastWindow: Sample[] = [];
 
   constructor(
     private readonly attachment: Attachment,
     private readonly values: Float64Array,
   ) {}
 
-  /** Samples number `from` to `to` (0 ≤ from ≤ to), oldest first, in a new array. */
+  /** Samples number `from` to `to` (0 ≤ from ≤ to), oldest first (the last array made when it holds those). */
   window(from: number, to: number): Sample[] {
     this.longest = Math.max(this.longest, to - from + 1);
+    // The same samples as last time (the same values at the same times): the same array.
+    if (from === this.lastFrom && to === this.lastTo) return this.lastWindow;
+    this.lastFrom = from;
+    this.lastTo = to;
+    this.lastWindow = this.makeWindow(from, to);
+    return this.lastWindow;
+  }
+
+  private makeWindow(from: number, to: number): Sample[] {
     if (from > this.first + this.samples.length) {
       // Nothing kept is wanted any more (the resource was not asked about for a while): start afresh at
       // `from` rather than make every sample in between, so a long quiet stretch costs nothing.

@@ -20,7 +20,7 @@ export interface SimGridView {
 const NOTHING_STORED: ReadonlySet<FileId> = new Set<FileId>();
 
 /** The last answer for one series, reused until a new sample is due or the history changes. */
-interface CachedSamples {
+export interface CachedSamples {
   readonly maxSamples: number;
   readonly historyLength: number;
   readonly lastEndS: number;
@@ -29,23 +29,24 @@ interface CachedSamples {
   readonly samples: readonly Sample[];
 }
 
-/** One reading of the histories: which series it reads, its strips and the last answer per history. */
+/** One reading of the histories: which series it reads, its strips, and the last answer per series. */
 interface Measurement {
   readonly valuesOf: (e: HistoryEntry) => Float64Array;
   readonly strips: SampleStrips;
-  readonly cache: WeakMap<readonly HistoryEntry[], CachedSamples>;
+  /** Index of the series' slot in its owner's `measured` (host: availability; link: bandwidth, latency). */
+  readonly slot: number;
 }
 
-function measurement(valuesOf: (e: HistoryEntry) => Float64Array): Measurement {
-  return { valuesOf, strips: new SampleStrips(), cache: new WeakMap() };
+function measurement(valuesOf: (e: HistoryEntry) => Float64Array, slot: number): Measurement {
+  return { valuesOf, strips: new SampleStrips(), slot };
 }
 
 export class SimInformation implements InformationService {
   private topologyCache: Topology | undefined;
   private topologyCacheVersion = -1;
   /** Availability fraction (hosts), bandwidth in bytes/s (links). */
-  private readonly values = measurement((e) => e.values);
-  private readonly latency = measurement((e) => e.latencyMs!);
+  private readonly values = measurement((e) => e.values, 0);
+  private readonly latency = measurement((e) => e.latencyMs!, 1);
 
   constructor(private readonly grid: SimGridView) {}
 
@@ -69,24 +70,25 @@ export class SimInformation implements InformationService {
 
   hostAvailability(hostId: HostId, maxSamples: number): readonly Sample[] {
     const h = this.grid.hosts.get(hostId);
-    return h ? this.measuredCached(h.history, maxSamples, this.values) : [];
+    return h ? this.measuredCached(h.history, h.measured, maxSamples, this.values) : [];
   }
 
   linkBandwidthBps(clusterId: ClusterId, maxSamples: number): readonly Sample[] {
     const c = this.grid.clusters.get(clusterId);
-    return c ? this.measuredCached(c.linkHistory, maxSamples, this.values) : [];
+    return c ? this.measuredCached(c.linkHistory, c.measured, maxSamples, this.values) : [];
   }
 
   linkLatencyMs(clusterId: ClusterId, maxSamples: number): readonly Sample[] {
     const c = this.grid.clusters.get(clusterId);
-    return c ? this.measuredCached(c.linkHistory, maxSamples, this.latency) : [];
+    return c ? this.measuredCached(c.linkHistory, c.measured, maxSamples, this.latency) : [];
   }
 
-  private measuredCached(history: readonly HistoryEntry[], maxSamples: number, m: Measurement): readonly Sample[] {
+  /** `cache`: the owner's last answers, one slot per measurement (its `measured`). */
+  private measuredCached(history: readonly HistoryEntry[], cache: (CachedSamples | undefined)[], maxSamples: number, m: Measurement): readonly Sample[] {
     const nowS = this.grid.clock.nowS();
     const last = history[history.length - 1];
     if (!last) return [];
-    const hit = m.cache.get(history);
+    const hit = cache[m.slot];
     if (hit && hit.maxSamples === maxSamples && hit.historyLength === history.length && hit.lastEndS === last.endS && nowS < hit.validUntilS)
       return hit.samples;
     const samples = measured(history, nowS, maxSamples, m);
@@ -98,7 +100,7 @@ export class SimInformation implements InformationService {
         : newest === undefined
           ? startS
           : Math.min(newest.timeS + series.periodS, startS + (Math.round((newest.timeS - startS) / series.periodS) + 1) * series.periodS);
-    m.cache.set(history, { maxSamples, historyLength: history.length, lastEndS: last.endS, validUntilS, samples });
+    cache[m.slot] = { maxSamples, historyLength: history.length, lastEndS: last.endS, validUntilS, samples };
     return samples;
   }
 }

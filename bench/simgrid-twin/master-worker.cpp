@@ -4,11 +4,12 @@
 //
 // The same star platform: an origin host, and per cluster one link (latency, bandwidth) between the origin
 // and each of its hosts; each host computes at 1 flop/s scaled by its availability series (a sample per
-// period, looping). The same master-worker policy as the benchmark's minimal work queue: at the start each
-// host, in order, asks for the next task, whose input goes onto its cluster's link queue; a link carries one
-// transfer at a time, in the order they were queued; a host computes a task once its input has arrived,
-// then queues its output and asks for the next task (whose input queues behind that output). The makespan
-// is the end of the last output's transfer. Network model CM02 without the TCP window cap: a transfer alone
+// period, looping; a host with a single sample computes at that constant speed, without a profile). The
+// same master-worker policy as the benchmark's minimal work queue: at the start each host, in order, asks
+// for the next task, whose input goes onto its cluster's link queue; a link carries one transfer at a
+// time, in the order they were queued; a host computes a task once its input has arrived, then queues its
+// output and asks for the next task (whose input queues behind that output). The makespan is the end of
+// the last output's transfer. Network model CM02 without the TCP window cap: a transfer alone
 // on its link takes latency + size / bandwidth.
 //
 // Input (argv[1]), written by the benchmark:
@@ -167,9 +168,11 @@ int main(int argc, char** argv) {
   std::vector<sg4::Host*> hosts;
   for (size_t h = 0; h < sweep.cluster_of.size(); h++) {
     std::string name = "host" + std::to_string(h);
-    sg4::Host* host = zone->create_host(name, 1.0);
     const auto& samples = sweep.availability[h];
-    host->set_speed_profile(simgrid::kernel::profile::ProfileBuilder::from_string(name + "-availability", profile_text(samples), static_cast<double>(samples.size()) * sweep.period_s));
+    // One sample: a constant speed, no profile (SimGrid then has no availability events to process).
+    sg4::Host* host = zone->create_host(name, samples.size() == 1 ? samples[0] : 1.0);
+    if (samples.size() > 1)
+      host->set_speed_profile(simgrid::kernel::profile::ProfileBuilder::from_string(name + "-availability", profile_text(samples), static_cast<double>(samples.size()) * sweep.period_s));
     zone->add_route(origin->get_netpoint(), host->get_netpoint(), nullptr, nullptr, {sg4::LinkInRoute(cluster_links[sweep.cluster_of[h]])}, true);
     hosts.push_back(host);
   }

@@ -2,6 +2,8 @@
 //  (a) a work-queue sweep of 100,000 tasks on 1,000 hosts in 10 clusters: each task one private 1 MB
 //      input, 100 s of work, a 10 KB output; links 10 ms, 1e8 B/s; host availability 50–100 %, a sample
 //      every 5 s, 20 samples looping, each host from its own offset.
+//  (a') the same sweep on a constant star: the same clusters and links, every host at 100 % availability
+//      (one sample), so that the simulators' fixed costs per task show rather than the integration.
 //  (b) an MCell-style sweep of 20,000 tasks in chunks of 50 sharing one 50 MB file (plus a private 100 KB
 //      input), on 200 hosts in 4 clusters, with xsufferage.
 import type { Application, FileSpec, WorkSpec } from '../../src/model/application.js';
@@ -37,6 +39,21 @@ export function gridOf(clusters: number, hostsPerCluster: number, rng: Rng): Gri
   };
 }
 
+/** Clusters of hosts at a constant 100 % availability (one sample), behind the same 10 ms, 1e8 B/s links. */
+export function constantGridOf(clusters: number, hostsPerCluster: number): GridDescription {
+  const events: GridEvent[] = [];
+  for (let c = 0; c < clusters; c++) {
+    events.push({ kind: 'ADD_CLUSTER', timeS: 0, cluster: `cluster${c}`, behavior: 'link', offset: 0 });
+    for (let h = 0; h < hostsPerCluster; h++) events.push({ kind: 'ADD_HOST', timeS: 0, cluster: `cluster${c}`, host: `host${c}.${h}`, behavior: 'full', offset: 0, arch: 0 });
+  }
+  return {
+    version: '1',
+    events,
+    linkBehaviors: new Map([['link', { kind: 'link', name: 'link', samples: [{ latencyMs: 10, bandwidthBps: 1e8 }] }]]),
+    hostBehaviors: new Map([['full', { kind: 'host' as const, name: 'full', availabilityPct: [100] }]]),
+  };
+}
+
 /** `tasks` identical tasks: one private 1 MB input, 100 s of work, a 10 KB output. */
 export function workQueueApp(tasks: number): Application {
   const files: FileSpec[] = [];
@@ -57,6 +74,12 @@ export const workQueue: Scenario = {
   targetRssMB: 1024,
   app: () => workQueueApp(100_000),
   grid: () => gridOf(10, 100, new Rng(1)),
+};
+
+export const constantWorkQueue: Scenario = {
+  ...workQueue,
+  name: "(a') work-queue sweep on a constant star: 100,000 tasks, 1,000 hosts at 100 % in 10 clusters",
+  grid: () => constantGridOf(10, 100),
 };
 
 /** An MCell-style sweep of `tasks` tasks in chunks of 50 sharing a 50 MB file, each with a private 100 KB input. */

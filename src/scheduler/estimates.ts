@@ -28,10 +28,10 @@ export const MIN_BANDWIDTH_BPS = 1;
 type SeriesKind = 'bw' | 'lat' | 'cpu';
 
 interface LastPrediction {
-  readonly samples: readonly Sample[];
-  readonly length: number;
-  readonly newest: Sample | undefined;
-  readonly value: number;
+  samples: readonly Sample[];
+  length: number;
+  newest: Sample | undefined;
+  value: number;
 }
 
 export interface LinkEstimate {
@@ -50,6 +50,12 @@ export class Estimator {
   private readonly memo = new Map<number, { values: readonly number[]; value: number | undefined }[]>();
   private memoEntries = 0;
   private readonly lastPrediction: Record<SeriesKind, Map<string, LastPrediction>> = { bw: new Map(), lat: new Map(), cpu: new Map() };
+  /**
+   * The last prediction of each kind for any resource, when the predictor is a function of the samples
+   * alone ('service', 'last-value'): resources whose measurements are the same array (the information
+   * service may hand one window to all resources attached alike) get the same value without a look inside.
+   */
+  private readonly lastShared: Record<SeriesKind, LastPrediction | undefined> = { bw: undefined, lat: undefined, cpu: undefined };
 
   constructor(
     private readonly info: InformationService,
@@ -104,8 +110,20 @@ export class Estimator {
     const last = predictions.get(id);
     const newest = samples[samples.length - 1];
     if (last !== undefined && last.samples === samples && last.length === samples.length && last.newest === newest) return last.value;
-    const value = this.forecastOf(kind, id, samples, fallback);
-    predictions.set(id, { samples, length: samples.length, newest, value });
+    const shared = this.lastShared[kind];
+    let value: number;
+    if (shared !== undefined && shared.samples === samples && shared.length === samples.length && shared.newest === newest) value = shared.value;
+    else {
+      value = this.forecastOf(kind, id, samples, fallback);
+      if (this.nws === undefined) this.lastShared[kind] = { samples, length: samples.length, newest, value };
+    }
+    if (last === undefined) predictions.set(id, { samples, length: samples.length, newest, value });
+    else {
+      last.samples = samples;
+      last.length = samples.length;
+      last.newest = newest;
+      last.value = value;
+    }
     return value;
   }
 

@@ -35,7 +35,7 @@ import { getHeuristic } from './heuristics/registry.js';
 import type { Heuristic } from './heuristics/heuristic.js';
 import { resolveSchedulerOptions, type ResolvedSchedulerOptions, type SchedulerOptions } from './options.js';
 import { makePlan, type PlanOutput, type RunningOn } from './planner.js';
-import { LinkQueue, PendingWorks, WaitingHead, type ClusterState, type HostState, type LinkItem, type RunningSubtask, type WorkState, type WorkStatus } from './state.js';
+import { LinkQueue, PendingWorks, QueuedOutputs, WaitingHead, type ClusterState, type HostState, type LinkItem, type RunningSubtask, type WorkState, type WorkStatus } from './state.js';
 import { DeltaController } from './strategies/delta.js';
 import { maySkipOutput, type LinkOrderRule } from './strategies/link-order.js';
 import { IntervalController, type PlannedSlot } from './strategies/plan-events.js';
@@ -91,13 +91,19 @@ export class Scheduler implements SchedulerEvents {
   /** False when the run is not recorded (deps.record is NO_RECORD): no record event is built. */
   private readonly recording: boolean;
   private readonly works = new Map<WorkId, WorkState>();
+  /** The same WorkStates indexed by Work id (ids index Application.works): the hot paths' lookup. */
+  private readonly workAt: WorkState[] = [];
   /** Usage counts, todo and computed Works, kept up to date by setStatus() so that plans need no scan. */
   private readonly pending = new PendingWorks(this.works);
   private readonly statusCount: Record<WorkStatus, number> = { todo: 0, queued: 0, running: 0, computed: 0, retrieving: 0, done: 0, failed: 0 };
-  private readonly hosts = new Map<HostId, HostState>();
-  private hostOrder: HostState[] = [];
+  private readonly hosts = new Map<HostId, SchedHost>();
+  private hostOrder: SchedHost[] = [];
   /** The up hosts computing nothing, in host order: the only ones do_schedule() has to look at. */
-  private idleHosts: HostState[] = [];
+  private idleHosts: SchedHost[] = [];
+  /** scheduleOnce()'s copy of idleHosts (reused: a pass never runs inside another). */
+  private idleScratch: SchedHost[] = [];
+  /** How many link FIFOs hold each Work's output (setStatus() asks only the links that may). */
+  private readonly queuedOutputs = new QueuedOutputs();
   private readonly clusters = new Map<ClusterId, ClusterState>();
   private clusterOrder: ClusterState[] = [];
 
@@ -149,6 +155,10 @@ export class Scheduler implements SchedulerEvents {
     // Without re-planning on additions a new host waits for the next scheduling event, if there is one.
     const awaitingPlan = !replanOnAdd && (this.periodicTimer !== null || this.planPending);
     const hostCount = this.hosts.size;
+    // First every host's info and cluster as this call leaves them, and their ranks (setIdle compares
+    // those); then each joining host, in the order given, as before.
+    const joining: { host: SchedHost; known: boolean }[] = [];
+    let reordered = false;
     for (const info of hosts) {
       const cluster = this.clusterFor(info.clusterId);
       if (!cluster.up) {
@@ -159,23 +169,36 @@ export class Scheduler implements SchedulerEvents {
       }
       const known = this.hosts.get(info.id);
       if (known === undefined) {
-        const host: HostState = { info, up: true, fifo: [], running: null, starved: false, awaitingPlan, waiting: new WaitingHead() };
+        const host: SchedHost = { info, up: true, fifo: [], running: null, starved: false, awaitingPlan, waiting: new WaitingHead(), rank: -1, cluster };
         this.hosts.set(info.id, host);
-        this.setIdle(host, true);
-        for (const c of this.clusters.values()) c.queue.allMayGo();
+        joining.push({ host, known: false });
       } else if (!known.up) {
-        this.setIdle(known, false);
+        // A host that is down is in no idle list: its rank may change with its info.
+        if (known.info.clusterId !== info.clusterId) reordered = true;
         known.info = info;
+        known.cluster = cluster;
         known.up = true;
-        for (const c of this.clusters.values()) c.queue.allMayGo();
-        known.fifo = [];
-        known.running = null;
-        known.starved = false;
-        known.awaitingPlan = awaitingPlan;
-        this.setIdle(known, true);
+        joining.push({ host: known, known: true });
       }
     }
-    if (this.hosts.size > hostCount) this.hostOrder = [...this.hosts.values()].sort(compareHosts);
+    if (this.hosts.size > hostCount) {
+      this.hostOrder = [...this.hosts.values()].sort(compareHosts);
+      if (!reordered) this.hostOrder.forEach((h, rank) => (h.rank = rank));
+    }
+    if (reordered) [...this.hosts.values()].sort(compareHosts).forEach((h, rank) => (h.rank = rank));
+    for (const { host, known } of joining) {
+      if (!known) {
+        this.setIdle(host, true);
+        for (const c of this.clusters.values()) c.queue.allMayGo();
+      } else {
+        for (const c of this.clusters.values()) c.queue.allMayGo();
+        host.fifo = [];
+        host.running = null;
+        host.starved = false;
+        host.awaitingPlan = awaitingPlan;
+        this.setIdle(host, true);
+      }
+    }
     if (replanOnAdd) this.requestPlan(true);
     this.doSchedule();
   }
@@ -186,6 +209,7 @@ export class Scheduler implements SchedulerEvents {
       if (this.works.has(spec.id)) continue;
       const ws: WorkState = { spec: this.beliefs.work(spec), status: 'todo', host: null, executions: 0, exitFailures: 0 };
       this.works.set(spec.id, ws);
+      this.workAt[spec.id] = ws;
       this.pending.track(ws);
       this.statusCount.todo++;
     }
@@ -197,14 +221,14 @@ export class Scheduler implements SchedulerEvents {
     if (this.recording) this.recordCall('sched_work_done', { works: [...works], hosts: [hostId] });
     const host = this.hosts.get(hostId);
     for (const workId of works) {
-      const ws = this.works.get(workId);
+      const ws = this.workAt[workId];
       if (host === undefined || ws === undefined || host.running?.workId !== workId) continue;
       this.observeEstimate(host.running);
       host.running = null;
       this.setIdle(host, true);
       this.setStatus(ws, 'computed');
       this.beliefs.observeOutputs(ws.spec, this.app.files);
-      const cluster = this.clusters.get(host.info.clusterId)!;
+      const cluster = host.cluster;
       if (!cluster.queue.hasOutput(workId)) cluster.queue.push({ kind: 'output', workId, planS: this.deps.clock.nowS() });
     }
     this.doSchedule();
@@ -261,7 +285,7 @@ export class Scheduler implements SchedulerEvents {
       cluster.stored.add(transfer.fileId);
     } else {
       if (busy.kind !== 'output' || busy.workId !== transfer.workId) return;
-      const ws = this.works.get(transfer.workId)!;
+      const ws = this.workAt[transfer.workId]!;
       this.setStatus(ws, 'done');
       this.stats.worksDone++;
       if (this.recording) this.deps.record({ type: 'work-done', t: this.deps.clock.nowS(), work: ws.spec.id, host: ws.host! });
@@ -324,13 +348,20 @@ export class Scheduler implements SchedulerEvents {
     let callPlan = false;
     // A copy: starting a computation takes the host out of the list (a host freed meanwhile by a synchronous
     // callback is seen in the next pass, which that callback asks for).
-    for (const host of [...this.idleHosts]) {
-      if (!host.up || host.running !== null || this.isLeaving(host)) continue;
-      const cluster = this.clusters.get(host.info.clusterId)!;
+    const idle = this.idleScratch;
+    const n = this.idleHosts.length;
+    for (let k = 0; k < n; k++) idle[k] = this.idleHosts[k]!;
+    for (let k = 0; k < n; k++) {
+      const host = idle[k]!;
+      if (!host.up || host.running !== null) continue;
+      const cluster = host.cluster;
+      // Still waiting, its inputs still on their way (asked before isLeaving, a query of port (3) that
+      // changes nothing: either way the host is passed over).
+      if (host.fifo.length > 0 && host.waiting.unchanged(host.fifo[0]!, cluster)) continue;
+      if (this.isLeaving(host)) continue;
       if (host.fifo.length > 0) {
         const head = host.fifo[0]!;
-        if (host.waiting.unchanged(head, cluster)) continue; // still waiting, its inputs still on their way
-        const ws = this.works.get(head)!;
+        const ws = this.workAt[head]!;
         if (this.isReady(ws, cluster)) {
           host.fifo.shift();
           this.startCompute(host, ws);
@@ -345,6 +376,7 @@ export class Scheduler implements SchedulerEvents {
       if (host.running === null && this.selfSchedule(host, cluster)) continue;
       callPlan = true;
     }
+    idle.length = 0;
     for (const cluster of this.clusterOrder) {
       if (cluster.up && cluster.busy === null) this.startNextTransfer(cluster);
     }
@@ -356,13 +388,11 @@ export class Scheduler implements SchedulerEvents {
    * smallest id it may run; its missing inputs go on the link now, by decreasing usage. False when a plan
    * must decide instead (a plan is requested or running at this instant, or there is no such Work).
    */
-  private selfSchedule(host: HostState, cluster: ClusterState): boolean {
+  private selfSchedule(host: SchedHost, cluster: ClusterState): boolean {
     if (!this.selfScheduling || this.soonTimer !== null || this.planPending || !cluster.up) return false;
-    const avoiding = this.deps.info.hostsToAvoid !== undefined;
-    const candidates = this.pending.todo(avoiding ? Infinity : 1);
-    const spec = avoiding ? candidates.find((w) => !this.mustAvoid(w.id, host.info.id)) : candidates[0];
+    const spec = this.deps.info.hostsToAvoid !== undefined ? this.pending.todo().find((w) => !this.mustAvoid(w.id, host.info.id)) : this.pending.firstTodo();
     if (spec === undefined || this.endsTooLate(spec, host)) return false;
-    const ws = this.works.get(spec.id)!;
+    const ws = this.workAt[spec.id]!;
     ws.host = host.info.id;
     this.setStatus(ws, 'queued');
     host.fifo.push(spec.id);
@@ -410,7 +440,7 @@ export class Scheduler implements SchedulerEvents {
   }
 
   /** Fig. 10 lines 7–8: take the first ready Work queued on another host of the same cluster. */
-  private steal(host: HostState, cluster: ClusterState): void {
+  private steal(host: SchedHost, cluster: ClusterState): void {
     for (const victim of this.hostOrder) {
       if (victim === host || !victim.up || victim.info.clusterId !== host.info.clusterId) continue;
       const k = victim.fifo.findIndex((workId) => this.isReady(this.works.get(workId)!, cluster) && !this.mustAvoid(workId, host.info.id));
@@ -426,7 +456,7 @@ export class Scheduler implements SchedulerEvents {
     return this.deps.info.hostsToAvoid?.(workId).has(hostId) === true;
   }
 
-  private startCompute(host: HostState, ws: WorkState): void {
+  private startCompute(host: SchedHost, ws: WorkState): void {
     const nowS = this.deps.clock.nowS();
     const runS = ws.spec.estRunTimeS[host.info.arch] ?? Infinity;
     host.running = { workId: ws.spec.id, startS: nowS, estEndS: nowS + runS / this.estimator.availability(host.info.id), estAmount: runS };
@@ -471,7 +501,7 @@ export class Scheduler implements SchedulerEvents {
         this.startTransfer(cluster, item, files[item.fileId]!.estSizeBytes);
         return;
       }
-      const ws = this.works.get(item.workId);
+      const ws = this.workAt[item.workId];
       const hostCluster = ws?.host === null || ws === undefined ? undefined : this.hosts.get(ws.host)?.info.clusterId;
       const live = ws !== undefined && hostCluster === cluster.id && (ws.status === 'queued' || ws.status === 'running' || ws.status === 'computed');
       if (!live) {
@@ -531,7 +561,7 @@ export class Scheduler implements SchedulerEvents {
     const link = this.estimator.link(cluster.id);
     cluster.busy = { item, startS: nowS, estEndS: nowS + link.latencyS + estBytes / link.bandwidthBps, estAmount: estBytes };
     if (item.kind === 'input') this.deps.gridOS.store(item.fileId, cluster.id);
-    else this.deps.gridOS.retrieve(item.workId, this.works.get(item.workId)!.host!);
+    else this.deps.gridOS.retrieve(item.workId, this.workAt[item.workId]!.host!);
   }
 
   // ── do_plan() (Fig. 5, §7.4) ──
@@ -761,7 +791,7 @@ export class Scheduler implements SchedulerEvents {
   }
 
   /** The Work running on `host` failed: back to the Works to do, or given up after too many program failures. */
-  private failRunning(host: HostState, reason: WorkFailure['reason']): void {
+  private failRunning(host: SchedHost, reason: WorkFailure['reason']): void {
     const ws = this.works.get(host.running!.workId)!;
     host.running = null;
     if (host.up) this.setIdle(host, true);
@@ -804,9 +834,9 @@ export class Scheduler implements SchedulerEvents {
     this.statusCount[status]++;
     ws.status = status;
     this.pending.moved(ws, from);
-    if (this.linkRule.mode === 'greedy') {
+    if (this.linkRule.mode === 'greedy' && this.queuedOutputs.any(ws.spec.id)) {
       // Its output may go now from any link but its own cluster's while it is queued or running there
-      // (every change of a Work's host comes with one of its status).
+      // (every change of a Work's host comes with one of its status). No link holds it: nothing to tell.
       const own = (status === 'queued' || status === 'running') && ws.host !== null ? this.hosts.get(ws.host)?.info.clusterId : undefined;
       for (const c of this.clusters.values()) if (c.id !== own) c.queue.mayGo(ws.spec.id);
     }
@@ -816,18 +846,21 @@ export class Scheduler implements SchedulerEvents {
 
   /** A Work on this host may now have an output to send, or none any more: its cluster's link must look again. */
   private touchCluster(hostId: HostId | null): void {
-    const clusterId = hostId === null ? undefined : this.hosts.get(hostId)?.info.clusterId;
-    if (clusterId !== undefined) this.clusters.get(clusterId)!.worksVersion++;
+    if (hostId !== null) {
+      const host = this.hosts.get(hostId);
+      if (host !== undefined) host.cluster.worksVersion++;
+    }
   }
 
   /** Keeps idleHosts (up hosts computing nothing, in host order) up to date. */
-  private setIdle(host: HostState, idle: boolean): void {
+  private setIdle(host: SchedHost, idle: boolean): void {
     const list = this.idleHosts;
+    const rank = host.rank;
     let lo = 0;
     let hi = list.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (compareHosts(list[mid]!, host) < 0) lo = mid + 1;
+      if (list[mid]!.rank < rank) lo = mid + 1;
       else hi = mid;
     }
     const present = list[lo] === host;
@@ -845,7 +878,7 @@ export class Scheduler implements SchedulerEvents {
       cluster = {
         id: clusterId,
         up: false,
-        queue: new LinkQueue(),
+        queue: new LinkQueue(this.queuedOutputs),
         busy: null,
         worksVersion: 0,
         nothingToSend: { queue: -1, works: -1 },
@@ -885,6 +918,14 @@ export class Scheduler implements SchedulerEvents {
       meanEstimateError: this.delta.meanError(),
     };
   }
+}
+
+/** The scheduler's own view of a host: its place in host order and its cluster, kept with its info. */
+interface SchedHost extends HostState {
+  /** Its index among every known host in host order (compareHosts on the current infos): setIdle compares these. */
+  rank: number;
+  /** The cluster of info.clusterId. */
+  cluster: ClusterState;
 }
 
 /** Distinct input files, most used first (§5.6.4), then by id. */

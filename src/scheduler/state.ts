@@ -62,10 +62,32 @@ export interface RunningTransfer extends RunningSubtask {
 const MAY_GO_LOOKUPS_MAX = 16;
 
 /**
+ * How many link FIFOs hold each Work's output (indexed by Work id), shared by a scheduler's LinkQueues: a
+ * change of a Work's status need not ask every link about an output that none of them holds.
+ */
+export class QueuedOutputs {
+  private counts = new Int32Array(0);
+
+  /** Some link FIFO holds the output of `workId`. */
+  any(workId: WorkId): boolean {
+    return workId < this.counts.length && this.counts[workId]! > 0;
+  }
+  change(workId: WorkId, delta: number): void {
+    if (workId >= this.counts.length) {
+      const counts = new Int32Array(Math.max(workId + 1, 2 * this.counts.length, 1024));
+      counts.set(this.counts);
+      this.counts = counts;
+    }
+    this.counts[workId]! += delta;
+  }
+}
+
+/**
  * A cluster link's FIFO, with quick membership tests (no file or output is ever queued twice), and the
  * entries that may be able to go: a superset of those that can (see Scheduler.startNextTransfer), so that
  * the greedy link order finds the first entry that can go without walking past every output still being
- * computed, which on a large sweep is most of the FIFO.
+ * computed, which on a large sweep is most of the FIFO. Entries are inserted and removed by moving their
+ * neighbours one place (the FIFOs are short; Array.prototype.splice costs more).
  */
 export class LinkQueue {
   private items: LinkItem[] = [];
@@ -73,6 +95,9 @@ export class LinkQueue {
   private readonly outputs = new Map<WorkId, LinkItem>();
   private readonly mayGoItems = new Set<LinkItem>();
   private changes = 0;
+
+  /** `queued`: counts the outputs this FIFO holds, with those of the scheduler's other links. */
+  constructor(private readonly queued?: QueuedOutputs) {}
 
   /** Changes whenever the FIFO does. */
   get version(): number {
@@ -123,12 +148,8 @@ export class LinkQueue {
   }
   /** Appends unless the same file or output is already queued; returns whether it was added. */
   push(item: LinkItem): boolean {
-    if (item.kind === 'input' ? this.inputs.has(item.fileId) : this.outputs.has(item.workId)) return false;
-    if (item.kind === 'input') this.inputs.add(item.fileId);
-    else this.outputs.set(item.workId, item);
+    if (!this.enter(item)) return false;
     this.items.push(item);
-    this.mayGoItems.add(item);
-    this.changes++;
     return true;
   }
   /**
@@ -136,24 +157,29 @@ export class LinkQueue {
    * now costs O(1) when the FIFO holds nothing planned later); false if the file or output is already queued.
    */
   insertByPlan(item: LinkItem): boolean {
-    if (item.kind === 'input' ? this.inputs.has(item.fileId) : this.outputs.has(item.workId)) return false;
-    let k = this.items.length;
-    while (k > 0 && this.items[k - 1]!.planS > item.planS) k--;
-    if (k === this.items.length) return this.push(item);
-    if (item.kind === 'input') this.inputs.add(item.fileId);
-    else this.outputs.set(item.workId, item);
-    this.items.splice(k, 0, item);
-    this.mayGoItems.add(item);
-    this.changes++;
+    const items = this.items;
+    const planS = item.planS;
+    let k = items.length;
+    while (k > 0 && items[k - 1]!.planS > planS) k--;
+    if (!this.enter(item)) return false;
+    items.push(item);
+    for (let j = items.length - 1; j > k; j--) items[j] = items[j - 1]!;
+    items[k] = item;
     return true;
   }
   removeAt(k: number): LinkItem {
-    const [item] = this.items.splice(k, 1);
+    const items = this.items;
+    const item = items[k]!;
+    for (let j = k + 1; j < items.length; j++) items[j - 1] = items[j]!;
+    items.pop();
     this.changes++;
-    this.mayGoItems.delete(item!);
-    if (item!.kind === 'input') this.inputs.delete(item!.fileId);
-    else this.outputs.delete(item!.workId);
-    return item!;
+    this.mayGoItems.delete(item);
+    if (item.kind === 'input') this.inputs.delete(item.fileId);
+    else {
+      this.outputs.delete(item.workId);
+      this.queued?.change(item.workId, -1);
+    }
+    return item;
   }
   removeOutput(workId: WorkId): void {
     if (!this.outputs.has(workId)) return;
@@ -169,7 +195,22 @@ export class LinkQueue {
     this.items = [];
     this.mayGoItems.clear();
     this.inputs.clear();
+    if (this.queued !== undefined) for (const workId of this.outputs.keys()) this.queued.change(workId, -1);
     this.outputs.clear();
+  }
+  /** Counts a new entry in (false: the same file or output is queued already). */
+  private enter(item: LinkItem): boolean {
+    if (item.kind === 'input') {
+      if (this.inputs.has(item.fileId)) return false;
+      this.inputs.add(item.fileId);
+    } else {
+      if (this.outputs.has(item.workId)) return false;
+      this.outputs.set(item.workId, item);
+      this.queued?.change(item.workId, 1);
+    }
+    this.mayGoItems.add(item);
+    this.changes++;
+    return true;
   }
 }
 
@@ -239,6 +280,8 @@ export class OrderedIdSet {
   private count = 0;
   /** Every block below this one is empty. */
   private lowestBlock = 0;
+  /** Every id below this one is absent (within lowestBlock, the scan starts here). */
+  private lowestId = 0;
 
   get size(): number {
     return this.count;
@@ -253,6 +296,7 @@ export class OrderedIdSet {
     this.flags[id] = 1;
     this.blockCounts[id >> OrderedIdSet.SHIFT]!++;
     this.lowestBlock = Math.min(this.lowestBlock, id >> OrderedIdSet.SHIFT);
+    this.lowestId = Math.min(this.lowestId, id);
     this.count++;
   }
   delete(id: number): void {
@@ -260,6 +304,22 @@ export class OrderedIdSet {
     this.flags[id] = 0;
     this.blockCounts[id >> OrderedIdSet.SHIFT]!--;
     this.count--;
+  }
+  /** The smallest member (-1: none): first(1)[0]. */
+  firstId(): number {
+    if (this.count === 0) return -1;
+    const flags = this.flags;
+    const blocks = this.blockCounts;
+    while (this.lowestBlock < blocks.length && blocks[this.lowestBlock] === 0) this.lowestBlock++;
+    const b = this.lowestBlock;
+    const end = Math.min(flags.length, (b + 1) << OrderedIdSet.SHIFT);
+    for (let id = Math.max(b << OrderedIdSet.SHIFT, this.lowestId); id < end; id++) {
+      if (flags[id] === 1) {
+        this.lowestId = id;
+        return id;
+      }
+    }
+    return -1;
   }
   /** The smallest `limit` members (all of them by default), in increasing order. */
   first(limit = Infinity): number[] {
@@ -271,8 +331,9 @@ export class OrderedIdSet {
     for (let b = this.lowestBlock; b < blocks.length && out.length < want; b++) {
       if (blocks[b] === 0) continue;
       const end = Math.min(flags.length, (b + 1) << OrderedIdSet.SHIFT);
-      for (let id = b << OrderedIdSet.SHIFT; id < end && out.length < want; id++) if (flags[id] === 1) out.push(id);
+      for (let id = Math.max(b << OrderedIdSet.SHIFT, this.lowestId); id < end && out.length < want; id++) if (flags[id] === 1) out.push(id);
     }
+    if (out.length > 0) this.lowestId = out[0]!;
     return out;
   }
   private grow(minLength: number): void {
@@ -331,6 +392,12 @@ export class PendingWorks {
 
   get todoCount(): number {
     return this.todoIds.size;
+  }
+
+  /** The todo Work of smallest id (undefined: none): todo(1)[0] without the arrays. */
+  firstTodo(): WorkSpec | undefined {
+    const id = this.todoIds.firstId();
+    return id < 0 ? undefined : this.works.get(id)!.spec;
   }
 
   /** The `limit` todo Works of smallest id (all by default), by increasing id. */
