@@ -100,7 +100,7 @@ export class Scheduler implements SchedulerEvents {
   private hostOrder: SchedHost[] = [];
   /** The up hosts computing nothing, in host order: the only ones do_schedule() has to look at. */
   private idleHosts: SchedHost[] = [];
-  /** scheduleOnce()'s copy of idleHosts (reused: a pass never runs inside another). */
+  /** scheduleOnce()'s copy of idleHosts (reused, never shortened: a pass never runs inside another). */
   private idleScratch: SchedHost[] = [];
   /** How many link FIFOs hold each Work's output (setStatus() asks only the links that may). */
   private readonly queuedOutputs = new QueuedOutputs();
@@ -376,7 +376,6 @@ export class Scheduler implements SchedulerEvents {
       if (host.running === null && this.selfSchedule(host, cluster)) continue;
       callPlan = true;
     }
-    idle.length = 0;
     for (const cluster of this.clusterOrder) {
       if (cluster.up && cluster.busy === null) this.startNextTransfer(cluster);
     }
@@ -864,8 +863,15 @@ export class Scheduler implements SchedulerEvents {
       else hi = mid;
     }
     const present = list[lo] === host;
-    if (idle && !present) list.splice(lo, 0, host);
-    else if (!idle && present) list.splice(lo, 1);
+    // Moved by hand: splice would also make an array of what it removes.
+    if (idle && !present) {
+      list.push(host);
+      for (let j = list.length - 1; j > lo; j--) list[j] = list[j - 1]!;
+      list[lo] = host;
+    } else if (!idle && present) {
+      for (let j = lo + 1; j < list.length; j++) list[j - 1] = list[j]!;
+      list.pop();
+    }
   }
 
   private unstarveAll(): void {

@@ -3,6 +3,7 @@
 import type { FileId, WorkId, WorkSpec } from '../model/application.js';
 import type { ClusterId, HostId } from '../model/grid.js';
 import type { HostInfo } from '../interfaces/information.js';
+import { IntMap } from './int-map.js';
 
 /**
  * todo: to be planned · queued: in a host FIFO · running: computing · computed: outputs wait in the
@@ -91,9 +92,10 @@ export class QueuedOutputs {
  */
 export class LinkQueue {
   private items: LinkItem[] = [];
-  private readonly inputs = new Set<FileId>();
-  private readonly outputs = new Map<WorkId, LinkItem>();
-  private readonly mayGoItems = new Set<LinkItem>();
+  private readonly inputs = new IntMap<LinkItem>();
+  private readonly outputs = new IntMap<LinkItem>();
+  /** The entries that may go, by mayGoKey (an entry's file or Work names it within one FIFO). */
+  private readonly mayGoItems = new IntMap<LinkItem>();
   private changes = 0;
 
   /** `queued`: counts the outputs this FIFO holds, with those of the scheduler's other links. */
@@ -121,26 +123,28 @@ export class LinkQueue {
   /** The output of `workId`, if queued, may be able to go now (its Work changed status or host). */
   mayGo(workId: WorkId): void {
     const item = this.outputs.get(workId);
-    if (item !== undefined) this.mayGoItems.add(item);
+    if (item !== undefined) this.mayGoItems.set(mayGoKey(item), item);
   }
   /** Every entry may be able to go now (a host joined or changed, say). */
   allMayGo(): void {
-    for (const item of this.items) this.mayGoItems.add(item);
+    for (const item of this.items) this.mayGoItems.set(mayGoKey(item), item);
   }
   /** The entry at `k` was looked at and cannot go until mayGo() says otherwise. */
   cannotGo(k: number): void {
-    this.mayGoItems.delete(this.items[k]!);
+    this.mayGoItems.delete(mayGoKey(this.items[k]!));
   }
   /** The index of the first entry at or after `from` that may go (-1: none); none before `from` may. */
   firstMayGo(from: number): number {
     const set = this.mayGoItems;
     if (set.size === 0) return -1;
     if (set.size > MAY_GO_LOOKUPS_MAX) {
-      for (let k = from; k < this.items.length; k++) if (set.has(this.items[k]!)) return k;
+      for (let k = from; k < this.items.length; k++) if (set.has(mayGoKey(this.items[k]!))) return k;
       return -1;
     }
     let first = -1;
-    for (const item of set) {
+    for (let slot = 0; slot < set.slots; slot++) {
+      const item = set.valueInSlot(slot);
+      if (item === undefined) continue;
       const k = this.items.indexOf(item, from);
       if (k >= 0 && (first < 0 || k < first)) first = k;
     }
@@ -173,7 +177,7 @@ export class LinkQueue {
     for (let j = k + 1; j < items.length; j++) items[j - 1] = items[j]!;
     items.pop();
     this.changes++;
-    this.mayGoItems.delete(item);
+    this.mayGoItems.delete(mayGoKey(item));
     if (item.kind === 'input') this.inputs.delete(item.fileId);
     else {
       this.outputs.delete(item.workId);
@@ -195,23 +199,28 @@ export class LinkQueue {
     this.items = [];
     this.mayGoItems.clear();
     this.inputs.clear();
-    if (this.queued !== undefined) for (const workId of this.outputs.keys()) this.queued.change(workId, -1);
+    if (this.queued !== undefined) for (const workId of this.outputs.keyList()) this.queued.change(workId, -1);
     this.outputs.clear();
   }
   /** Counts a new entry in (false: the same file or output is queued already). */
   private enter(item: LinkItem): boolean {
     if (item.kind === 'input') {
       if (this.inputs.has(item.fileId)) return false;
-      this.inputs.add(item.fileId);
+      this.inputs.set(item.fileId, item);
     } else {
       if (this.outputs.has(item.workId)) return false;
       this.outputs.set(item.workId, item);
       this.queued?.change(item.workId, 1);
     }
-    this.mayGoItems.add(item);
+    this.mayGoItems.set(mayGoKey(item), item);
     this.changes++;
     return true;
   }
+}
+
+/** Names an entry within one FIFO (which holds a file, or a Work's output, at most once): 2·file, 2·Work + 1. */
+function mayGoKey(item: LinkItem): number {
+  return item.kind === 'input' ? 2 * item.fileId : 2 * item.workId + 1;
 }
 
 /**
@@ -364,7 +373,7 @@ function notStarted(status: WorkStatus): boolean {
 export class PendingWorks {
   readonly usage = new Map<FileId, number>();
   private readonly todoIds = new OrderedIdSet();
-  private readonly computedIds = new Set<WorkId>();
+  private readonly computedIds = new IntMap<true>();
   private readonly arrival = new Map<WorkId, number>();
 
   constructor(private readonly works: ReadonlyMap<WorkId, WorkState>) {}
@@ -407,13 +416,13 @@ export class PendingWorks {
 
   /** The computed Works, in the order they were first tracked. */
   computed(): WorkState[] {
-    const ids = [...this.computedIds].sort((a, b) => this.arrival.get(a)! - this.arrival.get(b)!);
+    const ids = this.computedIds.keyList().sort((a, b) => this.arrival.get(a)! - this.arrival.get(b)!);
     return ids.map((id) => this.works.get(id)!);
   }
 
   private enter(ws: WorkState, to: WorkStatus, from?: WorkStatus): void {
     if (to === 'todo') this.todoIds.add(ws.spec.id);
-    if (to === 'computed') this.computedIds.add(ws.spec.id);
+    if (to === 'computed') this.computedIds.set(ws.spec.id, true);
     if (notStarted(to) && (from === undefined || !notStarted(from))) this.count(ws.spec.inputs, 1);
   }
 
