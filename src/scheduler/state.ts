@@ -361,42 +361,6 @@ function notStarted(status: WorkStatus): boolean {
   return status === 'todo' || status === 'queued';
 }
 
-/** Work ids below this are numbered in a typed array; others (not indices of Application.works) in a Map. */
-const MAX_TYPED_WORK_ID = 1 << 27;
-
-/**
- * The order in which Work ids were first seen: 4 bytes an id in a typed array indexed by id (Work ids are
- * indices of Application.works) rather than a Map entry (about 35 bytes), which a million Works multiply.
- */
-class ArrivalOrder {
-  /** 1 + the rank of each id seen, 0 for ids not seen. */
-  private ranks = new Int32Array(0);
-  private readonly others = new Map<number, number>();
-  private count = 0;
-
-  /** Records `id` as the next one seen; false if it was seen before. */
-  add(id: WorkId): boolean {
-    if (Number.isInteger(id) && id >= 0 && id < MAX_TYPED_WORK_ID) {
-      if (id >= this.ranks.length) {
-        const grown = new Int32Array(Math.min(MAX_TYPED_WORK_ID, Math.max(id + 1, 2 * this.ranks.length, 1024)));
-        grown.set(this.ranks);
-        this.ranks = grown;
-      }
-      if (this.ranks[id] !== 0) return false;
-      this.ranks[id] = ++this.count;
-      return true;
-    }
-    if (this.others.has(id)) return false;
-    this.others.set(id, ++this.count);
-    return true;
-  }
-
-  /** The rank of an id seen (smaller: seen earlier). */
-  of(id: WorkId): number {
-    return id >= 0 && id < this.ranks.length && Number.isInteger(id) ? this.ranks[id]! : this.others.get(id)!;
-  }
-}
-
 /**
  * What a plan needs to know about the Works that are not finished, kept up to date as Works change status
  * (the scheduler calls track() once per Work and moved() on every status change), so that a plan costs what
@@ -410,7 +374,7 @@ export class PendingWorks {
   readonly usage = new Map<FileId, number>();
   private readonly todoIds = new OrderedIdSet();
   private readonly computedIds = new IntMap<true>();
-  private readonly arrival = new ArrivalOrder();
+  private readonly arrival = new Map<WorkId, number>();
 
   constructor(private readonly works: ReadonlyMap<WorkId, WorkState>) {}
 
@@ -422,7 +386,8 @@ export class PendingWorks {
 
   /** A Work first seen, in its current status. */
   track(ws: WorkState): void {
-    if (!this.arrival.add(ws.spec.id)) return;
+    if (this.arrival.has(ws.spec.id)) return;
+    this.arrival.set(ws.spec.id, this.arrival.size);
     this.enter(ws, ws.status);
   }
 
@@ -451,7 +416,7 @@ export class PendingWorks {
 
   /** The computed Works, in the order they were first tracked. */
   computed(): WorkState[] {
-    const ids = this.computedIds.keyList().sort((a, b) => this.arrival.of(a) - this.arrival.of(b));
+    const ids = this.computedIds.keyList().sort((a, b) => this.arrival.get(a)! - this.arrival.get(b)!);
     return ids.map((id) => this.works.get(id)!);
   }
 
