@@ -538,7 +538,7 @@ export class SimEngine {
         this.awaitingOutput++;
       }
       // A per-Work job's core takes no other Work: it leaves once the scheduler knows this one is computed.
-      const site = this.siteOfHost.get(a.host!.id);
+      const site = this.siteOfHost.size === 0 ? undefined : this.siteOfHost.get(a.host!.id);
       const oneWork = site?.endsAfterOneWork(a.host!.id) === true;
       if (oneWork) this.leavingHosts.add(a.host!.id);
       scheduler.sched_work_done([work.id], a.host!.id);

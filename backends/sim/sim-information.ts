@@ -124,6 +124,12 @@ function newestSampleIndex(e: HistoryEntry, nowS: number): number {
 
 /** The last `maxSamples` samples taken at times ≤ now while the resource was up, oldest first. */
 function measured(history: readonly HistoryEntry[], nowS: number, maxSamples: number, m: Measurement): Sample[] {
+  if (history.length === 1 && history[0]!.endS === Infinity && maxSamples > 0) {
+    // One stretch, still current (the usual case): its window, without gathering stretches.
+    const e = history[0]!;
+    const to = newestSampleIndex(e, nowS);
+    if (to >= 0) return m.strips.of(e, m.valuesOf(e)).window(Math.max(0, to - maxSamples + 1), to);
+  }
   const newestFirst: Sample[][] = [];
   let wanted = maxSamples;
   for (let i = history.length - 1; i >= 0 && wanted > 0; i--) {

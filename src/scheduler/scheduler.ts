@@ -94,7 +94,7 @@ export class Scheduler implements SchedulerEvents {
   /** The same WorkStates indexed by Work id (ids index Application.works): the hot paths' lookup. */
   private readonly workAt: WorkState[] = [];
   /** Usage counts, todo and computed Works, kept up to date by setStatus() so that plans need no scan. */
-  private readonly pending = new PendingWorks(this.works);
+  private readonly pending = new PendingWorks(this.works, this.workAt);
   private readonly statusCount: Record<WorkStatus, number> = { todo: 0, queued: 0, running: 0, computed: 0, retrieving: 0, done: 0, failed: 0 };
   private readonly hosts = new Map<HostId, SchedHost>();
   private hostOrder: SchedHost[] = [];
@@ -483,7 +483,7 @@ export class Scheduler implements SchedulerEvents {
     const seen = cluster.nothingToSend;
     if (greedy && seen.queue === queue.version && seen.works === cluster.worksVersion) return;
     const files = this.beliefs.files();
-    const skipped: WorkId[] = [];
+    let skipped: WorkId[] | undefined; // hybrid only: made when an output is first skipped
     for (let k = 0; ; ) {
       if (greedy) {
         k = queue.firstMayGo(k);
@@ -519,7 +519,7 @@ export class Scheduler implements SchedulerEvents {
       }
       if (!greedy) {
         if (!maySkipOutput(this.linkRule, this.expectedComputeInS(ws), this.outputSkips.get(ws.spec.id) ?? 0)) return;
-        skipped.push(ws.spec.id);
+        (skipped ??= []).push(ws.spec.id);
       } else queue.cannotGo(k);
       k++;
     }
@@ -536,8 +536,8 @@ export class Scheduler implements SchedulerEvents {
     return this.runningEndS(host.running, { kind: 'host', hostId: host.info.id }) - this.deps.clock.nowS();
   }
 
-  private countSkips(skipped: readonly WorkId[]): void {
-    if (this.linkRule.mode !== 'hybrid') return;
+  private countSkips(skipped: readonly WorkId[] | undefined): void {
+    if (this.linkRule.mode !== 'hybrid' || skipped === undefined) return;
     for (const workId of skipped) this.outputSkips.set(workId, (this.outputSkips.get(workId) ?? 0) + 1);
   }
 

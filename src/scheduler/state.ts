@@ -142,9 +142,8 @@ export class LinkQueue {
       return -1;
     }
     let first = -1;
-    for (let slot = 0; slot < set.slots; slot++) {
-      const item = set.valueInSlot(slot);
-      if (item === undefined) continue;
+    for (let j = 0; j < set.size; j++) {
+      const item = set.valueAt(j);
       const k = this.items.indexOf(item, from);
       if (k >= 0 && (first < 0 || k < first)) first = k;
     }
@@ -356,6 +355,55 @@ export class OrderedIdSet {
   }
 }
 
+/**
+ * The §5.6.4 usage count of each file (indices 0..n-1 of Application.files): a count per id in a typed
+ * array, read as a ReadonlyMap in which a file with no reader is absent. It iterates by increasing file id.
+ */
+export class FileUsage implements ReadonlyMap<FileId, number> {
+  private counts = new Int32Array(0);
+  private present = 0;
+
+  get size(): number {
+    return this.present;
+  }
+  get(fileId: FileId): number | undefined {
+    const n = fileId >= 0 && fileId < this.counts.length ? this.counts[fileId]! : 0;
+    return n === 0 ? undefined : n;
+  }
+  has(fileId: FileId): boolean {
+    return this.get(fileId) !== undefined;
+  }
+  /** Adds `delta` to the count of `fileId`. */
+  change(fileId: FileId, delta: number): void {
+    if (!Number.isSafeInteger(fileId) || fileId < 0) throw new Error(`file id ${fileId} is not an index into Application.files`);
+    if (fileId >= this.counts.length) {
+      const counts = new Int32Array(Math.max(fileId + 1, 2 * this.counts.length, 1024));
+      counts.set(this.counts);
+      this.counts = counts;
+    }
+    const before = this.counts[fileId]!;
+    const after = before + delta;
+    this.counts[fileId] = after;
+    if (before === 0 && after !== 0) this.present++;
+    else if (before !== 0 && after === 0) this.present--;
+  }
+  *entries(): MapIterator<[FileId, number]> {
+    for (let f = 0; f < this.counts.length; f++) if (this.counts[f] !== 0) yield [f, this.counts[f]!];
+  }
+  *keys(): MapIterator<FileId> {
+    for (const [f] of this.entries()) yield f;
+  }
+  *values(): MapIterator<number> {
+    for (const [, n] of this.entries()) yield n;
+  }
+  [Symbol.iterator](): MapIterator<[FileId, number]> {
+    return this.entries();
+  }
+  forEach(visit: (value: number, key: FileId, map: ReadonlyMap<FileId, number>) => void): void {
+    for (const [f, n] of this.entries()) visit(n, f, this);
+  }
+}
+
 /** Statuses whose Works are "not started" for the §5.6.4 usage count. */
 function notStarted(status: WorkStatus): boolean {
   return status === 'todo' || status === 'queued';
@@ -371,12 +419,18 @@ function notStarted(status: WorkStatus): boolean {
  * `PendingWorks.of(works)` builds the same view by scanning a map of Works (tests, one-off plans).
  */
 export class PendingWorks {
-  readonly usage = new Map<FileId, number>();
+  readonly usage = new FileUsage();
   private readonly todoIds = new OrderedIdSet();
   private readonly computedIds = new IntMap<true>();
-  private readonly arrival = new Map<WorkId, number>();
+  /** arrival[id] − 1: the order in which each Work was first tracked (0: not tracked). */
+  private arrival = new Int32Array(0);
+  private tracked = 0;
 
-  constructor(private readonly works: ReadonlyMap<WorkId, WorkState>) {}
+  /** `byId`: the same WorkStates indexed by Work id, when the caller keeps them so (a quicker lookup). */
+  constructor(
+    private readonly works: ReadonlyMap<WorkId, WorkState>,
+    private readonly byId?: readonly (WorkState | undefined)[],
+  ) {}
 
   static of(works: ReadonlyMap<WorkId, WorkState>): PendingWorks {
     const pending = new PendingWorks(works);
@@ -386,8 +440,15 @@ export class PendingWorks {
 
   /** A Work first seen, in its current status. */
   track(ws: WorkState): void {
-    if (this.arrival.has(ws.spec.id)) return;
-    this.arrival.set(ws.spec.id, this.arrival.size);
+    const id = ws.spec.id;
+    if (!Number.isSafeInteger(id) || id < 0) throw new Error(`Work id ${id} is not an index into Application.works`);
+    if (id >= this.arrival.length) {
+      const arrival = new Int32Array(Math.max(id + 1, 2 * this.arrival.length, 1024));
+      arrival.set(this.arrival);
+      this.arrival = arrival;
+    }
+    if (this.arrival[id] !== 0) return;
+    this.arrival[id] = ++this.tracked;
     this.enter(ws, ws.status);
   }
 
@@ -406,7 +467,7 @@ export class PendingWorks {
   /** The todo Work of smallest id (undefined: none): todo(1)[0] without the arrays. */
   firstTodo(): WorkSpec | undefined {
     const id = this.todoIds.firstId();
-    return id < 0 ? undefined : this.works.get(id)!.spec;
+    return id < 0 ? undefined : (this.byId?.[id] ?? this.works.get(id)!).spec;
   }
 
   /** The `limit` todo Works of smallest id (all by default), by increasing id. */
@@ -416,7 +477,7 @@ export class PendingWorks {
 
   /** The computed Works, in the order they were first tracked. */
   computed(): WorkState[] {
-    const ids = this.computedIds.keyList().sort((a, b) => this.arrival.get(a)! - this.arrival.get(b)!);
+    const ids = this.computedIds.keyList().sort((a, b) => this.arrival[a]! - this.arrival[b]!);
     return ids.map((id) => this.works.get(id)!);
   }
 
@@ -437,9 +498,7 @@ export class PendingWorks {
     for (let k = 0; k < inputs.length; k++) {
       const fileId = inputs[k]!;
       if (inputs.indexOf(fileId) !== k) continue; // a file read twice counts once
-      const n = (this.usage.get(fileId) ?? 0) + delta;
-      if (n === 0) this.usage.delete(fileId);
-      else this.usage.set(fileId, n);
+      this.usage.change(fileId, delta);
     }
   }
 }

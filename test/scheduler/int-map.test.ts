@@ -1,7 +1,7 @@
 // IntMap (src/scheduler/int-map.ts) against a plain Map: seeded sequences of set, delete, get, has and clear
 // over a few kinds of keys (a handful of ids churned in and out, as a link FIFO's inputs are; thousands of
 // consecutive ones, which make the table grow; and a pool of random keys, which collide and probe past
-// tombstones), compared after every operation, including the entries visited by slot.
+// tombstones), compared after every operation, including the entries visited by valueAt.
 import { describe, expect, it } from 'vitest';
 import { IntMap } from '../../src/scheduler/int-map.js';
 import { Rng } from '../../src/util/rng.js';
@@ -44,7 +44,7 @@ describe('IntMap', () => {
         if (step % 997 === 0) {
           expect(entriesBySlot(ours)).toEqual([...theirs.entries()].sort((a, b) => a[0] - b[0]));
           const bySlot: number[] = [];
-          for (let i = 0; i < ours.slots; i++) if (ours.valueInSlot(i) !== undefined) bySlot.push(ours.valueInSlot(i)!);
+          for (let k = 0; k < ours.size; k++) bySlot.push(ours.valueAt(k));
           expect(bySlot.sort((a, b) => a - b)).toEqual([...theirs.values()].sort((a, b) => a - b));
           expect(ours.keyList().sort((a, b) => a - b)).toEqual([...theirs.keys()].sort((a, b) => a - b));
         }
