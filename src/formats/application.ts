@@ -9,7 +9,7 @@ import { LineTokens } from './line-lexer.js';
 import { LineParser, syntaxDiagnostic, type Ref } from './line-parser.js';
 import { shortList } from './names.js';
 import { NON_NEGATIVE, NON_NEGATIVE_INT, readNumber, type Range } from './numbers.js';
-import { LineCursor } from './source-lines.js';
+import { visitLines } from './source-lines.js';
 import { bracketName, bracketNumber, checkedName, plainNumber } from './write-tokens.js';
 
 export const APPLICATION_HEADER_KEYWORD = 'WorkDescription';
@@ -57,6 +57,56 @@ interface Spot {
   readonly text: string;
 }
 
+/** Distinct one-value run-time lists kept for sharing; past this, new values get lists of their own. */
+const MAX_SHARED_LISTS = 4096;
+
+/**
+ * values[0, n) as an array of exactly n elements: an array grown by push() from empty keeps room for 17
+ * elements (about 180 bytes for one value against 56), which a million Works multiply.
+ */
+function exactCopy(values: readonly number[], n: number): number[] {
+  if (n === 1) return [values[0]!];
+  if (n === 2) return [values[0]!, values[1]!];
+  return values.slice(0, n);
+}
+
+/** Ids up to this many are numbered in a typed array; beyond (a header's typo), in a Map. */
+const MAX_TYPED_IDS = 1 << 27;
+
+/**
+ * The line where each id was declared. When the header gives the count, every id kept is below it: a typed
+ * array (4 bytes an id) grown as ids come, rather than a Map or an array of numbers (8 bytes or more).
+ */
+class DeclaredLines {
+  private lines = new Uint32Array(0);
+  private readonly others = new Map<number, number>();
+
+  /** `count`: how many ids the header declares (undefined: no usable header, any id may come). */
+  constructor(private readonly count: number | undefined) {}
+
+  get(id: number): number | undefined {
+    if (id < this.lines.length) {
+      const line = this.lines[id]!;
+      if (line !== 0) return line;
+    }
+    return this.others.size === 0 ? undefined : this.others.get(id);
+  }
+
+  set(id: number, line: number): void {
+    const count = this.count;
+    if (count === undefined || id >= count || id >= MAX_TYPED_IDS || line > 0xffffffff) {
+      this.others.set(id, line);
+      return;
+    }
+    if (id >= this.lines.length) {
+      const grown = new Uint32Array(Math.min(count, MAX_TYPED_IDS, Math.max(id + 1, 2 * this.lines.length, 1024)));
+      grown.set(this.lines);
+      this.lines = grown;
+    }
+    this.lines[id] = line;
+  }
+}
+
 type ListKind = 'input file' | 'output file' | 'run time' | 'estimated run time';
 
 /** Reads an application description line by line; `tokens` and `line` describe the current line. */
@@ -67,13 +117,18 @@ class ApplicationReader {
   version: string | undefined;
   header: { fileCount?: number; workCount?: number; fileCountAt: Spot; workCountAt: Spot } | undefined;
   readonly files: (FileSpec | undefined)[] = [];
-  readonly fileLine: number[] = [];
+  /** The line declaring each file id (sized once the header gives the count). */
+  fileLine = new DeclaredLines(undefined);
   readonly works: (WorkSpec | undefined)[] = [];
-  readonly workLine: number[] = [];
+  workLine = new DeclaredLines(undefined);
   fileLines = 0;
   workLines = 0;
   archs: { count: number; line: number } | undefined;
   readonly pending: PendingRef[] = [];
+  /** The values of the list being read (reused from list to list). */
+  private readonly values: number[] = [];
+  private readonly singleLists = new Map<number, number[]>();
+  private lastList: number[] | undefined;
 
   constructor(file: string) {
     this.c = new Collector(file);
@@ -103,9 +158,11 @@ class ApplicationReader {
       return false;
     }
     const a = h.value;
-    this.version = this.tokens.value(a.version);
+    this.version = this.tokens.detachedValue(a.version);
     const fileCount = this.num(a.fileCount, 'file count', NON_NEGATIVE_INT);
     const workCount = this.num(a.workCount, 'task count', NON_NEGATIVE_INT);
+    this.fileLine = new DeclaredLines(fileCount);
+    this.workLine = new DeclaredLines(workCount);
     this.header = {
       fileCountAt: this.spot(a.fileCount),
       workCountAt: this.spot(a.workCount),
@@ -132,7 +189,7 @@ class ApplicationReader {
     else this.readWork(r.value);
   }
 
-  private checkId(ref: Ref, what: 'file' | 'Work', declared: number | undefined, seenLine: number[]): number | undefined {
+  private checkId(ref: Ref, what: 'file' | 'Work', declared: number | undefined, seenLine: DeclaredLines): number | undefined {
     const id = this.num(ref, `${what} id`, NON_NEGATIVE_INT);
     if (id === undefined) return undefined;
     const plural = what === 'file' ? 'files' : 'Works';
@@ -145,7 +202,7 @@ class ApplicationReader {
       });
       return undefined;
     }
-    const first = seenLine[id];
+    const first = seenLine.get(id);
     if (first !== undefined) {
       this.c.error(this.at(ref), {
         message: `duplicate ${what} id ${id} (first declared at line ${first})`,
@@ -155,7 +212,7 @@ class ApplicationReader {
       });
       return undefined;
     }
-    seenLine[id] = this.line;
+    seenLine.set(id, this.line);
     return id;
   }
 
@@ -165,7 +222,7 @@ class ApplicationReader {
     const sizeBytes = this.num(a.size, 'file size (bytes)', NON_NEGATIVE);
     const estSizeBytes = this.num(a.estSize, 'estimated file size (bytes)', NON_NEGATIVE);
     if (id === undefined || sizeBytes === undefined || estSizeBytes === undefined) return;
-    this.files[id] = { id, name: this.tokens.value(a.name), sizeBytes, estSizeBytes };
+    this.files[id] = { id, name: this.tokens.detachedValue(a.name), sizeBytes, estSizeBytes };
   }
 
   /** The list's values if its count matches them and each value is valid. */
@@ -181,19 +238,45 @@ class ApplicationReader {
       });
       ok = false;
     }
-    const out: number[] = [];
-    for (const ref of list.items) {
-      const v = what === 'input file' || what === 'output file' ? this.fileRef(ref, `${what} id`) : this.num(ref, `${what} (s)`, NON_NEGATIVE);
+    const values = this.values;
+    const n = list.items.length;
+    const isFile = what === 'input file' || what === 'output file';
+    for (let i = 0; i < n; i++) {
+      const ref = list.items[i]!;
+      const v = isFile ? this.fileRef(ref, `${what} id`) : this.num(ref, `${what} (s)`, NON_NEGATIVE);
       if (v === undefined) ok = false;
-      else out.push(v);
+      else values[i] = v;
     }
-    return ok ? out : undefined;
+    if (!ok) return undefined;
+    return isFile ? exactCopy(values, n) : this.shared(values, n);
+  }
+
+  /**
+   * Run-time lists are shared by every Work that gives the same values (they are never modified): a sweep's
+   * Works mostly have the same few. One-value lists are looked up by value, longer ones against the last.
+   */
+  private shared(values: number[], n: number): number[] {
+    if (n === 1) {
+      const v = values[0]!;
+      const known = this.singleLists.get(v);
+      if (known !== undefined) return known;
+      const made = [v];
+      if (this.singleLists.size < MAX_SHARED_LISTS) this.singleLists.set(v, made);
+      return made;
+    }
+    const last = this.lastList;
+    if (last !== undefined && last.length === n) {
+      let same = true;
+      for (let i = 0; i < n && same; i++) same = Object.is(last[i], values[i]);
+      if (same) return last;
+    }
+    return (this.lastList = exactCopy(values, n));
   }
 
   private fileRef(ref: Ref, what: string): number | undefined {
     const id = this.num(ref, what, NON_NEGATIVE_INT);
     if (id === undefined) return undefined;
-    if (this.fileLine[id] === undefined) {
+    if (this.fileLine.get(id) === undefined) {
       const s = this.spot(ref);
       this.pending.push({ fileId: id, line: s.line, col: s.col, text: s.text });
       return undefined;
@@ -250,7 +333,7 @@ class ApplicationReader {
   finish(): Application {
     const c = this.c;
     for (const p of this.pending) {
-      const declaredAt = this.fileLine[p.fileId];
+      const declaredAt = this.fileLine.get(p.fileId);
       const pos = c.pos(p.line, p.col);
       if (declaredAt !== undefined) {
         c.error(pos, {
@@ -285,10 +368,10 @@ class ApplicationReader {
     return { version: this.version ?? '', files: this.files as FileSpec[], works: this.works as WorkSpec[] };
   }
 
-  private checkCount(at: Spot, declared: number | undefined, lines: number, seen: number[], what: string, kw: string): void {
+  private checkCount(at: Spot, declared: number | undefined, lines: number, seen: DeclaredLines, what: string, kw: string): void {
     if (declared === undefined || declared === lines) return;
     const missing: string[] = [];
-    for (let i = 0; i < declared && missing.length <= 6; i++) if (seen[i] === undefined) missing.push(String(i));
+    for (let i = 0; i < declared && missing.length <= 6; i++) if (seen.get(i) === undefined) missing.push(String(i));
     this.c.error(this.c.pos(at.line, at.col), {
       message: `the header declares ${declared} ${what}(s) but the file has ${lines} ${kw} line(s)`,
       found: `'${at.text}'`,
@@ -302,17 +385,25 @@ class ApplicationReader {
 }
 
 export function parseApplication(text: string, file: string): Application {
+  return readApplication([text], file);
+}
+
+/**
+ * An application description given in consecutive pieces of its text (loadApplication reads a file a piece
+ * at a time, so a large one is never held whole); the same result and the same errors as parseApplication
+ * on the whole text.
+ */
+export function readApplication(pieces: Iterable<string>, file: string): Application {
   const r = new ApplicationReader(file);
-  const cursor = new LineCursor(text);
-  while (cursor.advance() && !r.c.full) {
-    r.tokens.scan(text, cursor.start, cursor.end);
-    r.line = cursor.line;
+  visitLines(pieces, (text, start, end, line) => {
+    if (r.c.full) return false;
+    r.tokens.scan(text, start, end);
+    r.line = line;
     if (r.version === undefined) {
       if (!r.readHeader()) r.readLine(true);
-      continue;
-    }
-    r.readLine();
-  }
+    } else r.readLine();
+    return !r.c.full;
+  });
   return r.finish();
 }
 

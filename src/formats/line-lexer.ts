@@ -71,6 +71,11 @@ function isNumber(line: string, start: number, end: number): boolean {
   return i === end;
 }
 
+/** Slices shorter than this are copies in V8; longer ones are views of their text (detachedValue). */
+const DETACH_FROM_LENGTH = 13;
+/** Scratch for detachedValue: the code units of a token, for String.fromCharCode. */
+const codeUnits = new Uint16Array(4096);
+
 /**
  * The tokens of one line, as offsets into the text that holds the line (usually the whole file, so no
  * line is ever copied). `scan` refills the same arrays: keep no reference across lines.
@@ -137,6 +142,19 @@ export class LineTokens {
 
   value(i: number): string {
     return this.text.slice(this.starts[i]!, this.ends[i]!);
+  }
+
+  /**
+   * Token i as a string that shares nothing with the text: V8 makes a slice of 13 characters or more a view
+   * of the text it was cut from, so a name kept from a large file read in pieces would keep its piece alive.
+   */
+  detachedValue(i: number): string {
+    const s = this.starts[i]!;
+    const n = this.ends[i]! - s;
+    if (n < DETACH_FROM_LENGTH) return this.text.slice(s, s + n);
+    if (n > codeUnits.length) return this.text.slice(s, s + n).split('').join('');
+    for (let k = 0; k < n; k++) codeUnits[k] = this.text.charCodeAt(s + k);
+    return String.fromCharCode.apply(null, codeUnits.subarray(0, n) as unknown as number[]);
   }
 
   /** Column of token i, starting at 1. */

@@ -1,34 +1,76 @@
 // Reading descriptions from disk (a grid with every behaviour file it names) and writing a grid back.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Application } from '../model/application.js';
 import type { GridDescription, HostBehavior, LinkBehavior } from '../model/grid.js';
 import { writeFileAtomicSync } from '../util/atomic-write.js';
 import { InputError, type Diagnostic } from '../util/diagnostics.js';
-import { parseApplication, writeApplication } from './application.js';
+import { readApplication, writeApplication } from './application.js';
 import { parseHostBehavior, parseLinkBehavior, writeHostBehavior, writeLinkBehavior } from './behavior.js';
 import { parseGridEventsDetailed, writeGridEvents } from './grid-events.js';
 import { closestName } from './names.js';
+
+/** A missing or unreadable description file, as an InputError naming it. */
+function unreadable(path: string, what: string, err: unknown): InputError {
+  const code = (err as NodeJS.ErrnoException).code ?? 'error';
+  return new InputError([
+    {
+      severity: 'error',
+      pos: { file: path, line: 1, column: 1 },
+      message: `cannot read the ${what} (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code})`,
+      expected: `a readable ${what} file`,
+    },
+  ]);
+}
 
 /** The text of a description file; a missing or unreadable file is an InputError naming it. */
 export function readDescription(path: string, what: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    throw new InputError([
-      {
-        severity: 'error',
-        pos: { file: path, line: 1, column: 1 },
-        message: `cannot read the ${what} (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code})`,
-        expected: `a readable ${what} file`,
-      },
-    ]);
+    throw unreadable(path, what, err);
   }
 }
 
+/** Bytes read at a time by readDescriptionPieces. */
+const PIECE_BYTES = 1 << 20;
+
+/**
+ * The text of a description file, decoded as readDescription decodes it, a piece at a time (a character
+ * split between two reads goes with the second): a large file is never held whole.
+ */
+export function* readDescriptionPieces(path: string, what: string, pieceBytes = PIECE_BYTES): Generator<string> {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    throw unreadable(path, what, err);
+  }
+  try {
+    const buffer = Buffer.allocUnsafe(pieceBytes);
+    const decoder = new StringDecoder('utf8');
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(fd, buffer, 0, pieceBytes, null);
+      } catch (err) {
+        throw unreadable(path, what, err);
+      }
+      if (n === 0) break;
+      const piece = decoder.write(buffer.subarray(0, n));
+      if (piece !== '') yield piece;
+    }
+    const rest = decoder.end();
+    if (rest !== '') yield rest;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads an application description a piece at a time (readApplication): a million Works need no 150 MB string. */
 export function loadApplication(path: string): Application {
-  return parseApplication(readDescription(path, 'application description'), path);
+  return readApplication(readDescriptionPieces(path, 'application description'), path);
 }
 
 /** Where a behaviour named in a grid file lives: relative names are relative to the grid file's folder. */

@@ -37,6 +37,45 @@ export class LineCursor {
   }
 }
 
+/** Visits one meaningful line, text[start, end); returns false to stop. */
+export type LineVisitor = (text: string, start: number, end: number, line: number) => boolean;
+
+/**
+ * The meaningful lines of a text given in consecutive pieces (a file read a piece at a time), numbered and
+ * skipped as LineCursor does over the whole text; a line split between pieces is visited once whole. Only
+ * the pieces around the current line are held, never the whole text.
+ */
+export function visitLines(pieces: Iterable<string>, visit: LineVisitor): void {
+  let line = 0;
+  /** The unfinished line: pieces with no newline since the last one. */
+  const head: string[] = [];
+  for (const piece of pieces) {
+    if (piece.indexOf('\n') === -1) {
+      head.push(piece);
+      continue;
+    }
+    const text = head.length === 0 ? piece : head.join('') + piece;
+    head.length = 0;
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      if (nl === -1) break;
+      line++;
+      let end = nl;
+      if (end > start && text.charCodeAt(end - 1) === 13) end--;
+      if (!isSkipped(text, start, end) && !visit(text, start, end, line)) return;
+      start = nl + 1;
+    }
+    if (start < text.length) head.push(text.slice(start));
+  }
+  // The last line, which no newline ends (LineCursor visits it too; it is empty when the text ends with one).
+  const text = head.join('');
+  line++;
+  let end = text.length;
+  if (end > 0 && text.charCodeAt(end - 1) === 13) end--;
+  if (!isSkipped(text, 0, end)) visit(text, 0, end, line);
+}
+
 function isSkipped(text: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);

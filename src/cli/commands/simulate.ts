@@ -1,6 +1,7 @@
 // `gridsweep simulate --app A --grid G [...]`: run the scheduler on the simulated grid and report.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { Command, CommandArgs } from '../command.js';
 import { UsageError } from '../command.js';
 import { EXIT } from '../exit-codes.js';
@@ -25,11 +26,33 @@ import { simulate, simulateStepped, type SimulationProgress, type SimulationResu
 import { expectFileKind } from '../../formats/file-kind.js';
 import { formatSimulationProgress, progressLine } from '../progress-line.js';
 
+/**
+ * A large sweep's Works and scheduler state stay live to the end, and state that outlives the young
+ * generation keeps dying in the old one. Left to itself, V8 lets the old generation grow up to 4× what the
+ * last full collection kept before collecting again, so a million-Work simulation's peak is mostly garbage.
+ * From LARGE_APP_WORKS Works on, the growth is held to LARGE_APP_HEAP_GROWING_PERCENT: more full
+ * collections, for a peak near what is live. Smaller sweeps keep V8's own rule, where the extra collections
+ * cost more time than the memory they save (bench/million.bench.ts measures both).
+ */
+const LARGE_APP_WORKS = 250_000;
+const LARGE_APP_HEAP_GROWING_PERCENT = 25;
+
 /** The progress line is redrawn at most this often (a step takes a few tens of ms). */
 const PROGRESS_REDRAW_MS = 250;
 
+/** Bytes hashed at a time: a large application file is never read whole. */
+const HASH_PIECE_BYTES = 1 << 20;
+
 function sha256File(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
+  const hash = createHash('sha256');
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(HASH_PIECE_BYTES);
+    for (let n = readSync(fd, buffer, 0, HASH_PIECE_BYTES, null); n > 0; n = readSync(fd, buffer, 0, HASH_PIECE_BYTES, null)) hash.update(buffer.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
 }
 
 function inputHashes(appPath: string, gridPath: string, grid: GridDescription): RunHeader['inputs'] {
@@ -279,6 +302,7 @@ const command: Command = {
       if (stringOption(args, flag) !== undefined) throw new UsageError(`--${flag} goes with --dashboard`);
 
     const { app, grid, inputs, parseMs } = loadInputs(appPath, gridPath, args);
+    if (app.works.length >= LARGE_APP_WORKS) setFlagsFromString(`--heap-growing-percent=${LARGE_APP_HEAP_GROWING_PERCENT}`);
 
     const recordPath = stringOption(args, 'record');
     // Listening before the temporary record exists: a Ctrl-C from then on is ours, never node's default exit.
