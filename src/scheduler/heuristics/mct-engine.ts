@@ -210,6 +210,8 @@ export class MctEngine {
   private readonly arrays: PlanArrays;
   private readonly scratch: TaskScore = { k1: 0, k2: 0, host: -1, watch1: -1, watch2: -1, boundS: Infinity };
   private readonly summary: InputSummary = { missingCount: 0, sendDurS: 0, availableReadyS: 0 };
+  /** Scratch of pick(): the randomized rules' candidates. */
+  private candidates: Int32Array | undefined;
 
   constructor(
     private readonly ctx: PlanContext,
@@ -663,10 +665,16 @@ export class MctEngine {
     const threshold = this.rule.threshold;
     if (threshold === undefined) return best;
     const limit = threshold(this.k1[best]!, this.chart.nowS, this.ctx.randomTolerance);
-    const candidates: number[] = [];
-    for (let i = 0; i < this.n; i++) if (this.active[i] === 1 && this.k1[i]! <= limit) candidates.push(i);
-    candidates.sort((a, b) => this.idOf[a]! - this.idOf[b]!);
-    return candidates[this.ctx.rng.int(candidates.length)]!;
+    // The candidates by increasing Work id: randomized rules make every Work its own class (constructor), so
+    // the plan's order, read through engineIndexOf, is that order and needs no sort.
+    const { engineIndexOf, active, k1 } = this;
+    const candidates = (this.candidates ??= new Int32Array(this.n));
+    let count = 0;
+    for (let w = 0; w < engineIndexOf.length; w++) {
+      const i = engineIndexOf[w]!;
+      if (i >= 0 && active[i] === 1 && k1[i]! <= limit) candidates[count++] = i;
+    }
+    return candidates[this.ctx.rng.int(count)]!;
   }
 
   /** Class i's Work was placed: its next Work, if any, stands for it (same cells, same score). */
