@@ -25,6 +25,8 @@
 //  - A Work is scored again only when its cell of c changed and the rule may read it: the rule says which
 //    clusters its score watches and the largest Compl it relies on (a cluster whose best Compl is above it
 //    cannot change the score).
+//  - XSufferage's score (ScoreRule.clusterSufferage) is updated in place when only its best cluster's cell
+//    changed and stays below the second's: the best two clusters are then the same.
 //  - The best Work is found during that same pass: with most Works scored again after each
 //    assignment, this costs less than keeping a heap of Works in order.
 //  - The Compls themselves are stored Work by Work (c1ByWork, c2ByWork), so scoring reads one place.
@@ -81,6 +83,13 @@ export interface ScoreRule {
    * (host-bound-pool.ts).
    */
   readonly readsOnlyDifferences?: boolean;
+  /**
+   * True when, for a Work with two candidate clusters or more, the score is exactly k1 = −(compl1(second) −
+   * compl1(best)), k2 = 0, host = host1(best), watch1 = best, watch2 = second, boundS = compl1(second), best
+   * and second as bestTwoClusters ranks them (XSufferage). When only the best cluster's cell changed and its
+   * Compl stays below the second's, the best two are the same, and the engine updates k1 and host itself.
+   */
+  readonly clusterSufferage?: boolean;
   score(view: ClusterBests, out: TaskScore): void;
   /**
    * Randomized variants: the candidates are the Works whose k1 ≤ threshold(k1 of the best Work); one is
@@ -523,6 +532,7 @@ export class MctEngine {
     const second = this.withSecond;
     const { host: hosts, free: frees, cls: classes, len } = (second ? this.fronts.second : this.fronts.best)[c]!;
     const watchesAll = this.rule.watchesAll;
+    const clusterSufferage = this.rule.clusterSufferage === true;
     const pool = this.pool;
     const list = this.activeList;
     const count = only >= 0 ? 1 : rescoring ? this.activeCount : n;
@@ -613,8 +623,15 @@ export class MctEngine {
       }
       if (!rescoring) continue;
       if ((changed || h1[cell] === placedHost || (second && h2[cell] === placedHost)) && (watchesAll || c === w1[j] || c === w2[j] || !(c1ByWork[j * C + c]! > bound[j]!))) {
-        this.rescore(j);
-        if (active[j] === 0) continue;
+        const s = w2[j]!;
+        if (clusterSufferage && c === w1[j] && s >= 0 && c1ByWork[j * C + c]! < c1ByWork[j * C + s]!) {
+          // XSufferage's score with the same best two clusters (ScoreRule.clusterSufferage).
+          this.k1[j] = -(c1ByWork[j * C + s]! - c1ByWork[j * C + c]!);
+          this.target[j] = h1[cell]!;
+        } else {
+          this.rescore(j);
+          if (active[j] === 0) continue;
+        }
       }
       if (pool !== undefined && pool.admits(j)) {
         pool.add(j);
