@@ -86,6 +86,22 @@ export function secondHost(v: ClusterBests, clusters: BestTwo, out: SecondHost):
 }
 
 let rankOrder = new Int32Array(0);
+
+/** Inserts cluster c into the first `count` ranked clusters (if its MCT is finite); they keep their order. */
+function insert(v: ClusterBests, c: number, count: number): void {
+  const mct = v.mctByWork[v.work * v.clusterCount + c]!;
+  if (!Number.isFinite(mct)) return;
+  let k = count;
+  while (k > 0) {
+    const prevMct = rankedMcts[k - 1]!;
+    if (!(mct < prevMct || (mct === prevMct && tieBefore(v, c, rankOrder[k - 1]!)))) break;
+    rankOrder[k] = rankOrder[k - 1]!;
+    rankedMcts[k] = prevMct;
+    k--;
+  }
+  rankOrder[k] = c;
+  rankedMcts[k] = mct;
+}
 let rankedMcts = new Float64Array(0);
 const ranked = { jump: { clustersBefore: 0, heightS: 0 }, bestHost: -1 };
 
@@ -99,23 +115,34 @@ export function clusterFirstJump(v: ClusterBests): { readonly jump: Jump; readon
     rankOrder = new Int32Array(v.clusterCount);
     rankedMcts = new Float64Array(v.clusterCount);
   }
-  // rankedClusters, with each MCT moved along with its cluster (the scan compares against a local copy).
-  const { mctByWork, clusterCount } = v;
-  const from = v.work * clusterCount;
+  // The clusters by insertion, each MCT moved along with its cluster (the scan compares against a local
+  // copy). The ranking (Compl, end, host free time, host) is a total order, so when only one cluster's cell
+  // changed since the Work's last ranking (v.changed), taking it out of that ranking and inserting it again
+  // gives the ranking a full sort gives.
+  const { mctByWork, clusterCount, work, changed, rankedCount } = v;
+  const from = work * clusterCount;
+  const kept = rankedCount.length > 0 ? rankedCount[work]! : -1;
   let count = 0;
-  for (let c = 0; c < clusterCount; c++) {
-    const mct = mctByWork[from + c]!;
-    if (!Number.isFinite(mct)) continue;
-    let k = count++;
-    while (k > 0) {
-      const prevMct = rankedMcts[k - 1]!;
-      if (!(mct < prevMct || (mct === prevMct && tieBefore(v, c, rankOrder[k - 1]!)))) break;
-      rankOrder[k] = rankOrder[k - 1]!;
-      rankedMcts[k] = prevMct;
-      k--;
+  if (changed >= 0 && kept >= 0) {
+    const order = v.rankOrder;
+    for (let t = 0; t < kept; t++) {
+      const c = order[from + t]!;
+      if (c === changed) continue;
+      rankOrder[count] = c;
+      rankedMcts[count++] = mctByWork[from + c]!;
     }
-    rankOrder[k] = c;
-    rankedMcts[k] = mct;
+    insert(v, changed, count);
+    if (Number.isFinite(mctByWork[from + changed]!)) count++;
+  } else {
+    for (let c = 0; c < clusterCount; c++) {
+      if (!Number.isFinite(mctByWork[from + c]!)) continue;
+      insert(v, c, count++);
+    }
+  }
+  if (rankedCount.length > 0) {
+    rankedCount[work] = count;
+    const order = v.rankOrder;
+    for (let t = 0; t < count; t++) order[from + t] = rankOrder[t]!;
   }
   if (count === 0) return undefined;
   firstJumpInto(rankedMcts, count, ranked.jump);

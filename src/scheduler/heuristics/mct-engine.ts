@@ -27,6 +27,8 @@
 //    cannot change the score).
 //  - XSufferage's score (ScoreRule.clusterSufferage) is updated in place when only its best cluster's cell
 //    changed and stays below the second's: the best two clusters are then the same.
+//  - Rules that rank every cluster (Extended Sufferage, Sufferage II) keep each Work's ranking; scored again
+//    in the pass over c, only c moves in it (ClusterBests.changed).
 //  - The best Work is found during that same pass: with most Works scored again after each
 //    assignment, this costs less than keeping a heap of Works in order.
 //  - The Compls themselves are stored Work by Work (c1ByWork, c2ByWork), so scoring reads one place.
@@ -105,6 +107,14 @@ export interface ScoreRule {
  */
 export class ClusterBests {
   work = 0;
+  /**
+   * The only cluster whose cell of this Work changed since its last score (-1: unknown). Rules that rank
+   * every cluster keep each Work's ranking in rankOrder (clusterCount entries per Work, rankedCount[work]
+   * of them used; -1: none kept) and then move only that cluster in it (cluster-ranking.ts).
+   */
+  changed = -1;
+  rankOrder: Int32Array = new Int32Array(0);
+  rankedCount: Int32Array = new Int32Array(0);
   constructor(
     readonly clusterCount: number,
     private readonly stride: number,
@@ -278,6 +288,10 @@ export class MctEngine {
     this.cellVersion = arrays.int32(cells);
     this.activeList = arrays.int32(n);
     this.view = new ClusterBests(C, n, chart, this.c1ByWork, this.c2ByWork, this.e1, this.h1, this.e2, this.h2);
+    if (rule.watchesAll) {
+      this.view.rankOrder = arrays.int32(cells);
+      this.view.rankedCount = arrays.int32(n, -1);
+    }
 
     // The Works are read in the plan's order from here on: it is mostly the order their objects lie in memory,
     // and reading them in the engine's order (by profile) cost a cache miss per Work and pass.
@@ -629,7 +643,11 @@ export class MctEngine {
           this.k1[j] = -(c1ByWork[j * C + s]! - c1ByWork[j * C + c]!);
           this.target[j] = h1[cell]!;
         } else {
+          // Every other cluster's cell is as the last score saw it: each change of one re-scored the Work
+          // (or took it out of the pass, into the pool, which scores it afresh when it leaves).
+          this.view.changed = c;
           this.rescore(j);
+          this.view.changed = -1;
           if (active[j] === 0) continue;
         }
       }
