@@ -3,7 +3,10 @@
 // 200 for the MCell-style sweep under XSufferage). Simulation only (the inputs are built in memory, no
 // parsing, no report); one run per point, two for the small ones. Between two points the exponent
 // log2(t(2n) / t(n)) says how the cost grows: 1 is linear, 2 quadratic. The whole benchmark takes about a
-// minute, the 4× XSufferage point 20 s of it.
+// minute, the 4× XSufferage point 20 s of it. Beside each point's elapsed time, the process's user CPU
+// time (GC threads included), which says more on a shared machine. Targets (issue 31): the XSufferage
+// curve's 4× point ≤ 5× its 1× point, the 1× point ≤ 3 s.
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { simulate } from '../backends/sim/simulate.js';
 import type { Application } from '../src/model/application.js';
@@ -31,15 +34,19 @@ const curves: Curve[] = [
 const FACTORS = [0.5, 1, 2, 4];
 
 const only = process.argv[2]; // 'workqueue' or 'xsufferage' runs one curve only
+const cpu = cpus();
+console.log(`machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, load average ${loadavg()[0]!.toFixed(1)} at the start`);
 for (const curve of curves.filter((c) => only === undefined || c.heuristic === only)) {
   console.log(`${curve.name}: simulate only, at ${FACTORS.map((f) => `${f}×`).join(', ')} ${curve.baseTasks.toLocaleString('en-US')} tasks`);
   let previousS: number | undefined;
+  const byFactor = new Map<number, { seconds: number; userS: number }>();
   for (const factor of FACTORS) {
     const tasks = Math.round(curve.baseTasks * factor);
     const app = curve.app(tasks);
     const grid = curve.grid();
     const runs = factor <= 1 ? 2 : 1;
     const times: number[] = [];
+    const userTimes: number[] = [];
     let plans = 0;
     let considered = 0;
     let placed = 0;
@@ -51,6 +58,7 @@ for (const curve of curves.filter((c) => only === undefined || c.heuristic === o
       let consideredWorks = 0;
       let plannedWorks = 0;
       const t0 = performance.now();
+      const user0 = process.cpuUsage().user;
       const record = (e: RunRecordEvent): void => {
         if (e.type !== 'plan') return;
         planCount++;
@@ -59,6 +67,7 @@ for (const curve of curves.filter((c) => only === undefined || c.heuristic === o
       };
       const r = simulate({ app, grid, scheduler: { ...DEFAULT_SCHEDULER_OPTIONS, heuristic: curve.heuristic }, seed: 1, record });
       times.push((performance.now() - t0) / 1000);
+      userTimes.push((process.cpuUsage().user - user0) / 1e6);
       if (!r.finished) throw new Error(`${curve.name} at ${tasks} tasks did not finish`);
       plans = planCount;
       considered = consideredWorks / planCount;
@@ -67,10 +76,22 @@ for (const curve of curves.filter((c) => only === undefined || c.heuristic === o
       makespanS = r.makespanS;
     }
     const seconds = Math.min(...times);
+    const userS = Math.min(...userTimes);
+    byFactor.set(factor, { seconds, userS });
     const growth = previousS === undefined ? '' : `; ×${(seconds / previousS).toFixed(2)} for 2× the tasks, exponent ${Math.log2(seconds / previousS).toFixed(2)}`;
     console.log(
-      `  ${`${factor}×`.padStart(4)} ${tasks.toLocaleString('en-US').padStart(7)} tasks: ${seconds.toFixed(2)} s (${((seconds / tasks) * 1e6).toFixed(1)} µs per task; ${plans} plans placing ${placed.toFixed(0)} of ${considered.toFixed(0)} Works on average, do_plan ${planS.toFixed(2)} s; makespan ${makespanS.toFixed(0)} s)${growth}`,
+      `  ${`${factor}×`.padStart(4)} ${tasks.toLocaleString('en-US').padStart(7)} tasks: ${seconds.toFixed(2)} s, user CPU ${userS.toFixed(2)} s (${((seconds / tasks) * 1e6).toFixed(1)} µs per task; ${plans} plans placing ${placed.toFixed(0)} of ${considered.toFixed(0)} Works on average, do_plan ${planS.toFixed(2)} s; makespan ${makespanS.toFixed(0)} s)${growth}`,
     );
     previousS = seconds;
   }
+  const one = byFactor.get(1);
+  const four = byFactor.get(4);
+  if (curve.heuristic === 'xsufferage' && one !== undefined && four !== undefined) {
+    const ratio = four.seconds / one.seconds;
+    console.log(
+      `  target: 4× ≤ 5× the 1× point: ×${ratio.toFixed(2)} (user CPU ×${(four.userS / one.userS).toFixed(2)}), ${ratio <= 5 ? 'met' : 'MISSED'}; ` +
+        `1× ≤ 3 s: ${one.seconds.toFixed(2)} s, ${one.seconds <= 3 ? 'met' : 'MISSED'}`,
+    );
+  }
 }
+console.log(`load average ${loadavg()[0]!.toFixed(1)} at the end`);

@@ -1,7 +1,7 @@
 // Reading a Work's per-cluster best completion times (ClusterBests) the way the heuristics of Berman et al. 1999
 // appendix C need: the overall best host, the second-best host, the best and second-best clusters, and
 // the ordered cluster-level MCTs. Entries with no host or an infinite Compl are not candidates.
-import { firstJump, type Jump } from './first-jump.js';
+import { firstJumpInto, type Jump } from './first-jump.js';
 import type { ClusterBests } from './mct-engine.js';
 
 /** Cluster a's best host ranks before cluster b's, their Compl being equal. */
@@ -85,33 +85,25 @@ export function secondHost(v: ClusterBests, clusters: BestTwo, out: SecondHost):
   return out;
 }
 
-/**
- * Candidate clusters ordered by their best host (cluster-level MCT, increasing), into `out`; returns how many.
- * Reads the Work's MCTs where they lie together; ends and hosts only to break a tie.
- */
-export function rankedClusters(v: ClusterBests, out: Int32Array): number {
-  const { mctByWork, clusterCount } = v;
-  const from = v.work * clusterCount;
-  let count = 0;
-  for (let c = 0; c < clusterCount; c++) {
-    const mct = mctByWork[from + c]!;
-    if (!Number.isFinite(mct)) continue;
-    let k = count++;
-    while (k > 0) {
-      const prev = out[k - 1]!;
-      const prevMct = mctByWork[from + prev]!;
-      if (!(mct < prevMct || (mct === prevMct && tieBefore(v, c, prev)))) break;
-      out[k] = prev;
-      k--;
-    }
-    out[k] = c;
-  }
-  return count;
-}
-
 let rankOrder = new Int32Array(0);
+
+/** Inserts cluster c into the first `count` ranked clusters (if its MCT is finite); they keep their order. */
+function insert(v: ClusterBests, c: number, count: number): void {
+  const mct = v.mctByWork[v.work * v.clusterCount + c]!;
+  if (!Number.isFinite(mct)) return;
+  let k = count;
+  while (k > 0) {
+    const prevMct = rankedMcts[k - 1]!;
+    if (!(mct < prevMct || (mct === prevMct && tieBefore(v, c, rankOrder[k - 1]!)))) break;
+    rankOrder[k] = rankOrder[k - 1]!;
+    rankedMcts[k] = prevMct;
+    k--;
+  }
+  rankOrder[k] = c;
+  rankedMcts[k] = mct;
+}
 let rankedMcts = new Float64Array(0);
-const ranked = { jump: { clustersBefore: 0, heightS: 0 } as Jump, bestHost: -1 };
+const ranked = { jump: { clustersBefore: 0, heightS: 0 }, bestHost: -1 };
 
 /**
  * The first jump of the Work's ordered cluster-level MCTs (appendix C, Figs. 12–13) and the host achieving
@@ -123,10 +115,37 @@ export function clusterFirstJump(v: ClusterBests): { readonly jump: Jump; readon
     rankOrder = new Int32Array(v.clusterCount);
     rankedMcts = new Float64Array(v.clusterCount);
   }
-  const count = rankedClusters(v, rankOrder);
+  // The clusters by insertion, each MCT moved along with its cluster (the scan compares against a local
+  // copy). The ranking (Compl, end, host free time, host) is a total order, so when only one cluster's cell
+  // changed since the Work's last ranking (v.changed), taking it out of that ranking and inserting it again
+  // gives the ranking a full sort gives.
+  const { mctByWork, clusterCount, work, changed, rankedCount } = v;
+  const from = work * clusterCount;
+  const kept = rankedCount.length > 0 ? rankedCount[work]! : -1;
+  let count = 0;
+  if (changed >= 0 && kept >= 0) {
+    const order = v.rankOrder;
+    for (let t = 0; t < kept; t++) {
+      const c = order[from + t]!;
+      if (c === changed) continue;
+      rankOrder[count] = c;
+      rankedMcts[count++] = mctByWork[from + c]!;
+    }
+    insert(v, changed, count);
+    if (Number.isFinite(mctByWork[from + changed]!)) count++;
+  } else {
+    for (let c = 0; c < clusterCount; c++) {
+      if (!Number.isFinite(mctByWork[from + c]!)) continue;
+      insert(v, c, count++);
+    }
+  }
+  if (rankedCount.length > 0) {
+    rankedCount[work] = count;
+    const order = v.rankOrder;
+    for (let t = 0; t < count; t++) order[from + t] = rankOrder[t]!;
+  }
   if (count === 0) return undefined;
-  for (let k = 0; k < count; k++) rankedMcts[k] = v.compl1(rankOrder[k]!);
-  ranked.jump = firstJump(rankedMcts, count);
+  firstJumpInto(rankedMcts, count, ranked.jump);
   ranked.bestHost = v.host1(rankOrder[0]!);
   return ranked;
 }

@@ -23,7 +23,21 @@ export interface Jump {
 
 /** The first jump of the first k values of sortedMctS (all of them by default). */
 export function firstJump(sortedMctS: ArrayLike<number>, k = sortedMctS.length): Jump {
-  if (k < 2) return { clustersBefore: k, heightS: 0 };
+  const out = { clustersBefore: 0, heightS: 0 };
+  firstJumpInto(sortedMctS, k, out);
+  return out;
+}
+
+/**
+ * firstJump into `out`, without allocating (the engine scores Works millions of times per plan): the same
+ * arithmetic in the same order, so the same values.
+ */
+export function firstJumpInto(sortedMctS: ArrayLike<number>, k: number, out: { clustersBefore: number; heightS: number }): void {
+  if (k < 2) {
+    out.clustersBefore = k;
+    out.heightS = 0;
+    return;
+  }
   let sum = 0;
   for (let i = 0; i + 1 < k; i++) sum += sortedMctS[i + 1]! - sortedMctS[i]!;
   const mean = sum / (k - 1);
@@ -36,10 +50,19 @@ export function firstJump(sortedMctS: ArrayLike<number>, k = sortedMctS.length):
   let firstPositive = -1;
   for (let i = 0; i + 1 < k; i++) {
     const gap = sortedMctS[i + 1]! - sortedMctS[i]!;
-    if (gap > threshold) return { clustersBefore: i + 1, heightS: gap };
+    if (gap > threshold) {
+      out.clustersBefore = i + 1;
+      out.heightS = gap;
+      return;
+    }
     // NaN (infinite MCTs) and 0 both fail this test.
     if (firstPositive < 0 && gap > 0) firstPositive = i;
   }
-  if (firstPositive < 0) return { clustersBefore: k, heightS: 0 };
-  return { clustersBefore: firstPositive + 1, heightS: sortedMctS[firstPositive + 1]! - sortedMctS[firstPositive]! };
+  if (firstPositive < 0) {
+    out.clustersBefore = k;
+    out.heightS = 0;
+    return;
+  }
+  out.clustersBefore = firstPositive + 1;
+  out.heightS = sortedMctS[firstPositive + 1]! - sortedMctS[firstPositive]!;
 }

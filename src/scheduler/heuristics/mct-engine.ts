@@ -25,6 +25,10 @@
 //  - A Work is scored again only when its cell of c changed and the rule may read it: the rule says which
 //    clusters its score watches and the largest Compl it relies on (a cluster whose best Compl is above it
 //    cannot change the score).
+//  - XSufferage's score (ScoreRule.clusterSufferage) is updated in place when only its best cluster's cell
+//    changed and stays below the second's: the best two clusters are then the same.
+//  - Rules that rank every cluster (Extended Sufferage, Sufferage II) keep each Work's ranking; scored again
+//    in the pass over c, only c moves in it (ClusterBests.changed).
 //  - The best Work is found during that same pass: with most Works scored again after each
 //    assignment, this costs less than keeping a heap of Works in order.
 //  - The Compls themselves are stored Work by Work (c1ByWork, c2ByWork), so scoring reads one place.
@@ -81,6 +85,13 @@ export interface ScoreRule {
    * (host-bound-pool.ts).
    */
   readonly readsOnlyDifferences?: boolean;
+  /**
+   * True when, for a Work with two candidate clusters or more, the score is exactly k1 = −(compl1(second) −
+   * compl1(best)), k2 = 0, host = host1(best), watch1 = best, watch2 = second, boundS = compl1(second), best
+   * and second as bestTwoClusters ranks them (XSufferage). When only the best cluster's cell changed and its
+   * Compl stays below the second's, the best two are the same, and the engine updates k1 and host itself.
+   */
+  readonly clusterSufferage?: boolean;
   score(view: ClusterBests, out: TaskScore): void;
   /**
    * Randomized variants: the candidates are the Works whose k1 ≤ threshold(k1 of the best Work); one is
@@ -96,6 +107,14 @@ export interface ScoreRule {
  */
 export class ClusterBests {
   work = 0;
+  /**
+   * The only cluster whose cell of this Work changed since its last score (-1: unknown). Rules that rank
+   * every cluster keep each Work's ranking in rankOrder (clusterCount entries per Work, rankedCount[work]
+   * of them used; -1: none kept) and then move only that cluster in it (cluster-ranking.ts).
+   */
+  changed = -1;
+  rankOrder: Int32Array = new Int32Array(0);
+  rankedCount: Int32Array = new Int32Array(0);
   constructor(
     readonly clusterCount: number,
     private readonly stride: number,
@@ -210,6 +229,8 @@ export class MctEngine {
   private readonly arrays: PlanArrays;
   private readonly scratch: TaskScore = { k1: 0, k2: 0, host: -1, watch1: -1, watch2: -1, boundS: Infinity };
   private readonly summary: InputSummary = { missingCount: 0, sendDurS: 0, availableReadyS: 0 };
+  /** Scratch of pick(): the randomized rules' candidates. */
+  private candidates: Int32Array | undefined;
 
   constructor(
     private readonly ctx: PlanContext,
@@ -267,6 +288,10 @@ export class MctEngine {
     this.cellVersion = arrays.int32(cells);
     this.activeList = arrays.int32(n);
     this.view = new ClusterBests(C, n, chart, this.c1ByWork, this.c2ByWork, this.e1, this.h1, this.e2, this.h2);
+    if (rule.watchesAll) {
+      this.view.rankOrder = arrays.int32(cells);
+      this.view.rankedCount = arrays.int32(n, -1);
+    }
 
     // The Works are read in the plan's order from here on: it is mostly the order their objects lie in memory,
     // and reading them in the engine's order (by profile) cost a cache miss per Work and pass.
@@ -521,6 +546,7 @@ export class MctEngine {
     const second = this.withSecond;
     const { host: hosts, free: frees, cls: classes, len } = (second ? this.fronts.second : this.fronts.best)[c]!;
     const watchesAll = this.rule.watchesAll;
+    const clusterSufferage = this.rule.clusterSufferage === true;
     const pool = this.pool;
     const list = this.activeList;
     const count = only >= 0 ? 1 : rescoring ? this.activeCount : n;
@@ -611,8 +637,19 @@ export class MctEngine {
       }
       if (!rescoring) continue;
       if ((changed || h1[cell] === placedHost || (second && h2[cell] === placedHost)) && (watchesAll || c === w1[j] || c === w2[j] || !(c1ByWork[j * C + c]! > bound[j]!))) {
-        this.rescore(j);
-        if (active[j] === 0) continue;
+        const s = w2[j]!;
+        if (clusterSufferage && c === w1[j] && s >= 0 && c1ByWork[j * C + c]! < c1ByWork[j * C + s]!) {
+          // XSufferage's score with the same best two clusters (ScoreRule.clusterSufferage).
+          this.k1[j] = -(c1ByWork[j * C + s]! - c1ByWork[j * C + c]!);
+          this.target[j] = h1[cell]!;
+        } else {
+          // Every other cluster's cell is as the last score saw it: each change of one re-scored the Work
+          // (or took it out of the pass, into the pool, which scores it afresh when it leaves).
+          this.view.changed = c;
+          this.rescore(j);
+          this.view.changed = -1;
+          if (active[j] === 0) continue;
+        }
       }
       if (pool !== undefined && pool.admits(j)) {
         pool.add(j);
@@ -663,10 +700,16 @@ export class MctEngine {
     const threshold = this.rule.threshold;
     if (threshold === undefined) return best;
     const limit = threshold(this.k1[best]!, this.chart.nowS, this.ctx.randomTolerance);
-    const candidates: number[] = [];
-    for (let i = 0; i < this.n; i++) if (this.active[i] === 1 && this.k1[i]! <= limit) candidates.push(i);
-    candidates.sort((a, b) => this.idOf[a]! - this.idOf[b]!);
-    return candidates[this.ctx.rng.int(candidates.length)]!;
+    // The candidates by increasing Work id: randomized rules make every Work its own class (constructor), so
+    // the plan's order, read through engineIndexOf, is that order and needs no sort.
+    const { engineIndexOf, active, k1 } = this;
+    const candidates = (this.candidates ??= new Int32Array(this.n));
+    let count = 0;
+    for (let w = 0; w < engineIndexOf.length; w++) {
+      const i = engineIndexOf[w]!;
+      if (i >= 0 && active[i] === 1 && k1[i]! <= limit) candidates[count++] = i;
+    }
+    return candidates[this.ctx.rng.int(count)]!;
   }
 
   /** Class i's Work was placed: its next Work, if any, stands for it (same cells, same score). */

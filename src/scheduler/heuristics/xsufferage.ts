@@ -10,6 +10,7 @@ const clusters: BestTwo = { best: -1, second: -1 };
 export const xSufferageRule: ScoreRule = {
   watchesAll: false,
   readsOnlyDifferences: true,
+  clusterSufferage: true,
   score(v, out) {
     const { best: c, second: s } = bestTwoClusters(v, clusters);
     if (c < 0) return;
