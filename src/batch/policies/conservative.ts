@@ -38,6 +38,13 @@ import type { BatchJob } from '../job.js';
 import { AvailabilityProfile } from './availability-profile.js';
 import type { BatchPolicy, BatchQueue, Machine } from './policy.js';
 
+/** A typed array twice as long, its values copied to the front. */
+function doubled(a: Float64Array): Float64Array {
+  const b = new Float64Array(2 * a.length);
+  b.set(a);
+  return b;
+}
+
 class ConservativeQueue implements BatchQueue {
   /**
    * Waiting jobs in arrival order, those from `firstNew` on without a reservation yet; what the pass reads
@@ -218,16 +225,10 @@ class ConservativeQueue implements BatchQueue {
   }
 
   private grow(): void {
-    const capacity = 2 * this.seqs.length;
-    const grown = (a: Float64Array): Float64Array => {
-      const b = new Float64Array(capacity);
-      b.set(a);
-      return b;
-    };
-    this.seqs = grown(this.seqs);
-    this.startsS = grown(this.startsS);
-    this.cores = grown(this.cores);
-    this.requestsS = grown(this.requestsS);
+    this.seqs = doubled(this.seqs);
+    this.startsS = doubled(this.startsS);
+    this.cores = doubled(this.cores);
+    this.requestsS = doubled(this.requestsS);
   }
 
   /**
@@ -426,15 +427,10 @@ class Movers {
 
   push(seq: number, fromS: number, untilS: number, free: number): void {
     if (this.n === this.seqs.length) {
-      const grown = (a: Float64Array): Float64Array => {
-        const b = new Float64Array(2 * a.length);
-        b.set(a);
-        return b;
-      };
-      this.seqs = grown(this.seqs);
-      this.fromS = grown(this.fromS);
-      this.untilS = grown(this.untilS);
-      this.free = grown(this.free);
+      this.seqs = doubled(this.seqs);
+      this.fromS = doubled(this.fromS);
+      this.untilS = doubled(this.untilS);
+      this.free = doubled(this.free);
     }
     const m = this.n++;
     this.seqs[m] = seq;
