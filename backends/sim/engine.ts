@@ -113,7 +113,8 @@ export class SimEngine {
   readonly clusters = new Map<ClusterId, SimCluster>();
   readonly hosts = new Map<HostId, SimHost>();
 
-  private readonly fileSends: number[];
+  /** Per file, how many times it crossed a link as an input (an array of numbers only in the outcome). */
+  private readonly fileSends: Uint32Array;
   private readonly workStarted: Uint8Array;
   private readonly workDone: Uint8Array;
   private worksDone = 0;
@@ -154,7 +155,7 @@ export class SimEngine {
       throw new Error(`sample period must be a positive number of seconds, got ${this.samplePeriodS}`);
     this.behaviors = new BehaviorLibrary(options.grid, this.samplePeriodS);
     this.clock = new VirtualClock((atS, entry) => this.queue.push(atS, EventKind.Timer, entry));
-    this.fileSends = new Array<number>(this.app.files.length).fill(0);
+    this.fileSends = new Uint32Array(this.app.files.length);
     this.workStarted = new Uint8Array(this.app.works.length);
     this.workDone = new Uint8Array(this.app.works.length);
     this.computedNotDone = new Uint8Array(this.app.works.length);
@@ -284,7 +285,7 @@ export class SimEngine {
         bytesOut: c.bytesOut,
         transfers: c.transfers,
       })),
-      fileSends: this.fileSends,
+      fileSends: numbers(this.fileSends),
       failures: this.failures,
       reexecutions: this.reexecutions,
       events: this.events,
@@ -306,7 +307,7 @@ export class SimEngine {
     if (e.kind === 'ADD_CLUSTER' || e.kind === 'ADD_BATCH_CLUSTER') {
       let c = this.clusters.get(e.cluster);
       if (!c) {
-        c = new SimCluster(e.cluster, this.clusters.size);
+        c = new SimCluster(e.cluster, this.clusters.size, this.app.files.length, this.app.works.length);
         this.clusters.set(e.cluster, c);
       }
       c.up = true;
@@ -651,6 +652,13 @@ export class SimEngine {
       throw new Error(`GridOS.cancel: work ${workId} is not running on host '${hostId}' at t=${this.now} (scheduler bug)`);
     this.abort(a);
   }
+}
+
+/** The counts as an array of numbers of exactly their length (Array.from leaves room to grow). */
+function numbers(counts: Uint32Array): number[] {
+  const out = new Array<number>(counts.length);
+  for (let i = 0; i < counts.length; i++) out[i] = counts[i]!;
+  return out;
 }
 
 function describe(a: Activity): string {

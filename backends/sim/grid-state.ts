@@ -1,9 +1,9 @@
 // The simulated grid's mutable state: clusters (link + storage), hosts, and the activities running on them.
-import type { FileId, WorkId } from '../../src/model/application.js';
 import type { ClusterId, HostId } from '../../src/model/grid.js';
 import type { HostInfo, Sample } from '../../src/interfaces/information.js';
 import type { SubtaskKind } from '../../src/record/events.js';
 import type { Attachment } from './rate-series.js';
+import { IdSet } from '../../src/scheduler/id-set.js';
 
 /** One stretch of time during which a behaviour was attached to an up resource (for measurements). */
 export interface HistoryEntry {
@@ -66,10 +66,13 @@ export class SimCluster {
   linkHistory: HistoryEntry[] = [];
   /** The information service's last answers about linkHistory: bandwidth, latency (sim-information.ts). */
   readonly measured: (CachedSamples | undefined)[] = [undefined, undefined];
-  /** Files stored here (inputs sent, outputs computed); kept while the cluster is down. */
-  readonly storage = new Set<FileId>();
-  /** Works whose computation ended OK here (their outputs are in `storage`). */
-  readonly computedWorks = new Set<WorkId>();
+  /**
+   * Files stored here (inputs sent, outputs computed), in the order stored (port (3) hands it out as a
+   * ReadonlySet); kept while the cluster is down.
+   */
+  readonly storage: IdSet;
+  /** Works whose computation ended OK here (their outputs are in `storage`); visited in no particular order. */
+  readonly computedWorks: IdSet;
   readonly hosts: SimHost[] = [];
   linkActivity: Activity | null = null;
   busyS = 0;
@@ -80,7 +83,13 @@ export class SimCluster {
   constructor(
     readonly id: ClusterId,
     readonly index: number,
-  ) {}
+    /** The application's file and Work counts (the sets' id ranges). */
+    fileCount: number,
+    workCount: number,
+  ) {
+    this.storage = new IdSet(fileCount, true);
+    this.computedWorks = new IdSet(workCount, false);
+  }
 }
 
 export class SimHost {

@@ -31,6 +31,8 @@ import type { ClusterId, HostId } from '../model/grid.js';
 import { NO_RECORD, type SchedCallRecord } from '../record/events.js';
 import type { SchedulerDeps } from './deps.js';
 import { Estimator } from './estimates.js';
+import { IdSet } from './id-set.js';
+import { WorkTable } from './work-table.js';
 import { getHeuristic } from './heuristics/registry.js';
 import type { Heuristic } from './heuristics/heuristic.js';
 import { resolveSchedulerOptions, type ResolvedSchedulerOptions, type SchedulerOptions } from './options.js';
@@ -90,11 +92,11 @@ export class Scheduler implements SchedulerEvents {
   private lastDeltaS = 0;
   /** False when the run is not recorded (deps.record is NO_RECORD): no record event is built. */
   private readonly recording: boolean;
-  private readonly works = new Map<WorkId, WorkState>();
-  /** The same WorkStates indexed by Work id (ids index Application.works): the hot paths' lookup. */
-  private readonly workAt: WorkState[] = [];
+  private readonly works: WorkTable;
+  /** works.at: the WorkStates indexed by Work id (ids index Application.works), the hot paths' lookup. */
+  private readonly workAt: WorkState[];
   /** Usage counts, todo and computed Works, kept up to date by setStatus() so that plans need no scan. */
-  private readonly pending = new PendingWorks(this.works, this.workAt);
+  private readonly pending: PendingWorks;
   private readonly statusCount: Record<WorkStatus, number> = { todo: 0, queued: 0, running: 0, computed: 0, retrieving: 0, done: 0, failed: 0 };
   private readonly hosts = new Map<HostId, SchedHost>();
   private hostOrder: SchedHost[] = [];
@@ -122,6 +124,9 @@ export class Scheduler implements SchedulerEvents {
     private readonly deps: SchedulerDeps,
   ) {
     checkStrategies(options);
+    this.works = new WorkTable(app.works.length);
+    this.workAt = this.works.at;
+    this.pending = new PendingWorks(this.works, this.workAt);
     this.recording = deps.record !== NO_RECORD;
     checkSelfScheduling(options.selfScheduling);
     const o = (this.options = resolveSchedulerOptions(options));
@@ -165,7 +170,7 @@ export class Scheduler implements SchedulerEvents {
         cluster.up = true;
         cluster.busy = null;
         cluster.queue.clear();
-        cluster.stored = new Set(this.deps.info.storedFiles(cluster.id));
+        cluster.stored = IdSet.from(this.deps.info.storedFiles(cluster.id), this.app.files.length, false);
       }
       const known = this.hosts.get(info.id);
       if (known === undefined) {
@@ -208,8 +213,7 @@ export class Scheduler implements SchedulerEvents {
     for (const spec of works) {
       if (this.works.has(spec.id)) continue;
       const ws: WorkState = { spec: this.beliefs.work(spec), status: 'todo', host: null, executions: 0, exitFailures: 0 };
-      this.works.set(spec.id, ws);
-      this.workAt[spec.id] = ws;
+      this.works.add(ws);
       this.pending.track(ws);
       this.statusCount.todo++;
     }
@@ -259,7 +263,7 @@ export class Scheduler implements SchedulerEvents {
       cluster.up = false;
       cluster.busy = null; // lost with the link: the backend will not report it
       cluster.queue.clear();
-      cluster.stored = new Set();
+      cluster.stored = new IdSet(this.app.files.length, false);
       // Outputs waiting in (or leaving) that storage are gone: those Works must run again.
       for (const ws of this.works.values()) {
         if ((ws.status === 'computed' || ws.status === 'retrieving') && ws.host !== null && this.hosts.get(ws.host)?.info.clusterId === clusterId) {
@@ -888,7 +892,7 @@ export class Scheduler implements SchedulerEvents {
         busy: null,
         worksVersion: 0,
         nothingToSend: { queue: -1, works: -1 },
-        stored: new Set<FileId>(),
+        stored: new IdSet(this.app.files.length, false),
       };
       this.clusters.set(clusterId, cluster);
       this.clusterOrder = [...this.clusters.values()].sort((a, b) => compareStrings(a.id, b.id));

@@ -270,8 +270,14 @@ export interface ClusterState {
   /**
    * Files the scheduler knows are in the cluster's storage: its own transfers, plus what info.storedFiles
    * says about the files a plan (or a self-scheduled Work) reads, and all of it when the cluster comes up.
+   * Only ever added to (or replaced); nothing depends on the order it lists them in.
    */
-  stored: Set<FileId>;
+  stored: StoredFileSet;
+}
+
+/** A cluster's `stored`: the scheduler's IdSet, or any Set of file ids (tests build states by hand). */
+export interface StoredFileSet extends ReadonlySet<FileId> {
+  add(fileId: FileId): unknown;
 }
 
 /**

@@ -46,7 +46,9 @@ export const resourcePredictorFamily: StrategyFamily = {
 
 /** The scheduler's view of the application's numbers under one quality mode. */
 export class Beliefs {
-  private readonly fileList: FileSpec[];
+  /** The application's own array while no believed size differs from it; a copy from the first that does. */
+  private fileList: readonly FileSpec[];
+  private ownsFileList = false;
   private readonly isOutput: Uint8Array;
   private readonly observed = new Set<FileId>();
   private observedBytes = 0;
@@ -66,14 +68,25 @@ export class Beliefs {
     this.isOutput = new Uint8Array(files.length);
     for (const w of works) for (const f of w.outputs) if (f < files.length) this.isOutput[f] = 1;
     const noise = quality === 'noisy' ? this.noiseRng() : undefined;
-    this.fileList = files.map((f) => {
+    this.fileList = files;
+    for (let i = 0; i < files.length; i++) {
+      const f = files[i]!;
       let est = f.estSizeBytes;
       if (quality === 'exact') est = f.sizeBytes;
       else if (noise !== undefined) est = f.sizeBytes * this.factor(noise);
       else if (quality === 'output-unknown' && this.isOutput[f.id] === 1) est = 0;
-      return est === f.estSizeBytes ? f : { ...f, estSizeBytes: est };
-    });
+      if (est !== f.estSizeBytes) this.ownFileList()[i] = { ...f, estSizeBytes: est };
+    }
     if (noise !== undefined) for (const w of works) this.workNoise.set(w.id, w.runTimeS.map(() => this.factor(noise)));
+  }
+
+  /** The believed files as an array of this object's own, to change. */
+  private ownFileList(): FileSpec[] {
+    if (!this.ownsFileList) {
+      this.fileList = this.fileList.slice();
+      this.ownsFileList = true;
+    }
+    return this.fileList as FileSpec[];
   }
 
   private noiseRng(): Rng {
@@ -90,9 +103,10 @@ export class Beliefs {
     if (this.dirty) {
       this.dirty = false;
       const meanBytes = this.observed.size === 0 ? 0 : this.observedBytes / this.observed.size;
-      for (let f = 0; f < this.fileList.length; f++) {
+      const list = this.ownFileList();
+      for (let f = 0; f < list.length; f++) {
         if (this.isOutput[f] === 0 || this.observed.has(f)) continue;
-        this.fileList[f] = { ...this.fileList[f]!, estSizeBytes: meanBytes };
+        list[f] = { ...list[f]!, estSizeBytes: meanBytes };
       }
     }
     return this.fileList;
@@ -118,7 +132,8 @@ export class Beliefs {
       if (this.observed.has(f) || realFiles[f] === undefined) continue;
       this.observed.add(f);
       this.observedBytes += realFiles[f].sizeBytes;
-      this.fileList[f] = { ...this.fileList[f]!, estSizeBytes: realFiles[f].sizeBytes };
+      const list = this.ownFileList();
+      list[f] = { ...list[f]!, estSizeBytes: realFiles[f].sizeBytes };
       this.dirty = true;
     }
   }
