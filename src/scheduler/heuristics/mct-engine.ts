@@ -536,6 +536,12 @@ export class MctEngine {
    * A cell is kept as it is when its inputs summary is current, its best (and second) host is not the one
    * placed on, and its input-ready time, with the link now busier, is still within holdS: then that host
    * ends as before, and every other host of c can only end later than before, so it cannot overtake them.
+   *
+   * Work `only`'s cell leaves the loop by `break`, never by its back edge. After an eager rule's long passes,
+   * V8 keeps code compiled for entry at that back edge (on-stack replacement); once this function's own
+   * optimized code was dropped (the lazy mode takes a path the eager rule never took), every single-cell call
+   * reaching the back edge jumped into that code, and the function was not optimized again for most of the
+   * run: Min-min ran 3 times slower in a process that had run Sufferage or Max-min before it.
    */
   private updateCells(c: number, placedHost: number, rescoring: boolean, only = -1): number {
     const { n, C, chart, active, profileOf, idOf, summaryStale, availReady, sendDur, holdS, outDur, c1ByWork, c2ByWork, e1, h1, e2, h2, w1, w2, bound } = this;
@@ -635,7 +641,10 @@ export class MctEngine {
         const waitsForItself = bk >= 0 && readyS <= frees[bk]! && (!second || sk < 0 || readyS <= frees[sk]!);
         holdS[cell] = waitsForItself ? Math.min(frees[bk]!, second && sk >= 0 ? frees[sk]! : Infinity) : readyS;
       }
-      if (!rescoring) continue;
+      if (!rescoring) {
+        if (only >= 0) break;
+        continue;
+      }
       if ((changed || h1[cell] === placedHost || (second && h2[cell] === placedHost)) && (watchesAll || c === w1[j] || c === w2[j] || !(c1ByWork[j * C + c]! > bound[j]!))) {
         const s = w2[j]!;
         if (clusterSufferage && c === w1[j] && s >= 0 && c1ByWork[j * C + c]! < c1ByWork[j * C + s]!) {
