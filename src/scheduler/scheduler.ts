@@ -37,7 +37,7 @@ import { getHeuristic } from './heuristics/registry.js';
 import type { Heuristic } from './heuristics/heuristic.js';
 import { resolveSchedulerOptions, type ResolvedSchedulerOptions, type SchedulerOptions } from './options.js';
 import { makePlan, type PlanOutput, type RunningOn } from './planner.js';
-import { LinkQueue, PendingWorks, QueuedOutputs, WaitingHead, type ClusterState, type HostState, type LinkItem, type RunningSubtask, type WorkState, type WorkStatus } from './state.js';
+import { LinkQueue, PendingWorks, QueuedOutputs, WaitingHead, type ClusterState, type HostState, type LinkItem, type RunningSubtask, type RunningTransfer, type WorkState, type WorkStatus } from './state.js';
 import { DeltaController } from './strategies/delta.js';
 import { maySkipOutput, type LinkOrderRule } from './strategies/link-order.js';
 import { IntervalController, type PlannedSlot } from './strategies/plan-events.js';
@@ -75,6 +75,12 @@ export interface PlanningState {
 const DEFAULT_MAX_EXIT_FAILURES = 3;
 
 export class Scheduler implements SchedulerEvents {
+  /**
+   * Whether do_schedule() passes over the idle hosts of a quiet cluster without visiting them (see
+   * scheduleOnce). Tests turn it off to compare with the plain visit of every idle host; read at construction.
+   */
+  static skipQuietClusters = true;
+
   readonly stats: SchedulerStats = { planCalls: 0, planCpuMs: 0, worksDone: 0, workFailures: 0, reExecutions: 0 };
 
   private readonly heuristic: Heuristic;
@@ -106,8 +112,14 @@ export class Scheduler implements SchedulerEvents {
   private idleScratch: SchedHost[] = [];
   /** How many link FIFOs hold each Work's output (setStatus() asks only the links that may). */
   private readonly queuedOutputs = new QueuedOutputs();
-  private readonly clusters = new Map<ClusterId, ClusterState>();
-  private clusterOrder: ClusterState[] = [];
+  private readonly clusters = new Map<ClusterId, SchedCluster>();
+  private clusterOrder: SchedCluster[] = [];
+  /** Hosts added to idleHosts so far (a pass's copy misses those added during it: see scheduleOnce). */
+  private idleAdditions = 0;
+  /** scheduleOnce() passes so far (a cluster found quiet in a pass is not skipped in that same pass). */
+  private passes = 0;
+  private readonly skipQuiet = Scheduler.skipQuietClusters;
+  private quietSkips = 0;
 
   private periodicTimer: TimerId | null = null;
   private soonTimer: TimerId | null = null;
@@ -198,6 +210,7 @@ export class Scheduler implements SchedulerEvents {
       } else {
         for (const c of this.clusters.values()) c.queue.allMayGo();
         host.fifo = [];
+        host.cluster.hostsVersion++;
         host.running = null;
         host.starved = false;
         host.awaitingPlan = awaitingPlan;
@@ -323,6 +336,7 @@ export class Scheduler implements SchedulerEvents {
     this.clusters.get(host.info.clusterId)!.queue.removeOutput(ws.spec.id);
     if (ws.status === 'queued') {
       host.fifo = host.fifo.filter((workId) => workId !== ws.spec.id);
+      host.cluster.hostsVersion++;
       return;
     }
     host.running = null;
@@ -348,26 +362,49 @@ export class Scheduler implements SchedulerEvents {
     }
   }
 
+  /**
+   * One pass over the idle hosts, in host order, then over the links. A cluster's idle hosts are consecutive
+   * in host order; when every one of them was found still waiting (the first test below, which changes
+   * nothing), the cluster is marked quiet with what that answer depended on (quietNow). A later pass skips
+   * the idle hosts of a cluster still quiet: each would be found still waiting again, and passed over.
+   */
   private scheduleOnce(): void {
     let callPlan = false;
+    const pass = ++this.passes;
+    const additions = this.idleAdditions;
     // A copy: starting a computation takes the host out of the list (a host freed meanwhile by a synchronous
     // callback is seen in the next pass, which that callback asks for).
     const idle = this.idleScratch;
     const n = this.idleHosts.length;
     for (let k = 0; k < n; k++) idle[k] = this.idleHosts[k]!;
+    let segment: SchedCluster | null = null;
+    let segmentWaiting = false;
     for (let k = 0; k < n; k++) {
       const host = idle[k]!;
-      if (!host.up || host.running !== null) continue;
       const cluster = host.cluster;
+      if (cluster !== segment) {
+        if (segmentWaiting && this.idleAdditions === additions) markQuiet(segment!, pass);
+        segment = cluster;
+        segmentWaiting = true;
+        if (this.skipQuiet && cluster.quiet.pass !== pass && quietNow(cluster)) {
+          this.quietSkips++;
+          while (k + 1 < n && idle[k + 1]!.cluster === cluster) k++;
+          segmentWaiting = false;
+          continue;
+        }
+      }
+      if (!host.up || host.running !== null) continue;
       // Still waiting, its inputs still on their way (asked before isLeaving, a query of port (3) that
       // changes nothing: either way the host is passed over).
       if (host.fifo.length > 0 && host.waiting.unchanged(host.fifo[0]!, cluster)) continue;
+      segmentWaiting = false;
       if (this.isLeaving(host)) continue;
       if (host.fifo.length > 0) {
         const head = host.fifo[0]!;
         const ws = this.workAt[head]!;
         if (this.isReady(ws, cluster)) {
           host.fifo.shift();
+          cluster.hostsVersion++;
           this.startCompute(host, ws);
         } else {
           this.ensureInputsQueued(ws, cluster);
@@ -380,6 +417,7 @@ export class Scheduler implements SchedulerEvents {
       if (host.running === null && this.selfSchedule(host, cluster)) continue;
       callPlan = true;
     }
+    if (segmentWaiting && this.idleAdditions === additions) markQuiet(segment!, pass);
     for (const cluster of this.clusterOrder) {
       if (cluster.up && cluster.busy === null) this.startNextTransfer(cluster);
     }
@@ -391,7 +429,7 @@ export class Scheduler implements SchedulerEvents {
    * smallest id it may run; its missing inputs go on the link now, by decreasing usage. False when a plan
    * must decide instead (a plan is requested or running at this instant, or there is no such Work).
    */
-  private selfSchedule(host: SchedHost, cluster: ClusterState): boolean {
+  private selfSchedule(host: SchedHost, cluster: SchedCluster): boolean {
     if (!this.selfScheduling || this.soonTimer !== null || this.planPending || !cluster.up) return false;
     const spec = this.deps.info.hostsToAvoid !== undefined ? this.pending.todo().find((w) => !this.mustAvoid(w.id, host.info.id)) : this.pending.firstTodo();
     if (spec === undefined || this.endsTooLate(spec, host)) return false;
@@ -399,6 +437,7 @@ export class Scheduler implements SchedulerEvents {
     ws.host = host.info.id;
     this.setStatus(ws, 'queued');
     host.fifo.push(spec.id);
+    host.cluster.hostsVersion++;
     const inputs = byDecreasingUsage(ws.spec.inputs, this.pending.usage);
     const storage = this.deps.info.storedFiles(cluster.id);
     const nowS = this.deps.clock.nowS();
@@ -414,6 +453,7 @@ export class Scheduler implements SchedulerEvents {
     }
     if (this.isReady(ws, cluster)) {
       host.fifo.shift();
+      cluster.hostsVersion++;
       this.startCompute(host, ws);
     }
     return true;
@@ -449,6 +489,7 @@ export class Scheduler implements SchedulerEvents {
       const k = victim.fifo.findIndex((workId) => this.isReady(this.works.get(workId)!, cluster) && !this.mustAvoid(workId, host.info.id));
       if (k < 0) continue;
       const [workId] = victim.fifo.splice(k, 1);
+      victim.cluster.hostsVersion++;
       this.startCompute(host, this.works.get(workId!)!);
       return;
     }
@@ -718,12 +759,13 @@ export class Scheduler implements SchedulerEvents {
    * §7.4: keep options.keepWorksPerHost Works at the head of each host FIFO; the rest is planned again. A
    * leaving host keeps none: it will start nothing more.
    */
-  private truncateFifos(upHosts: readonly HostState[]): void {
+  private truncateFifos(upHosts: readonly SchedHost[]): void {
     const keep = Math.max(0, Math.floor(this.options.keepWorksPerHost));
     let moved = false;
     for (const host of upHosts) {
       for (const workId of host.fifo.splice(this.isLeaving(host) ? 0 : keep)) {
         this.toTodo(this.works.get(workId)!, false);
+        host.cluster.hostsVersion++;
         moved = true;
       }
     }
@@ -741,6 +783,7 @@ export class Scheduler implements SchedulerEvents {
         ws.host = hostId;
         this.setStatus(ws, 'queued');
         host.fifo.push(workId);
+        host.cluster.hostsVersion++;
       }
     }
     for (const [clusterId, items] of plan.added.links) {
@@ -790,6 +833,7 @@ export class Scheduler implements SchedulerEvents {
       this.toTodo(this.works.get(workId)!);
     }
     host.fifo = [];
+    host.cluster.hostsVersion++;
     if (host.running !== null) this.failRunning(host, 'host-failed');
   }
 
@@ -868,7 +912,9 @@ export class Scheduler implements SchedulerEvents {
     }
     const present = list[lo] === host;
     // Moved by hand: splice would also make an array of what it removes.
+    if (idle !== present) host.cluster.hostsVersion++;
     if (idle && !present) {
+      this.idleAdditions++;
       list.push(host);
       for (let j = list.length - 1; j > lo; j--) list[j] = list[j - 1]!;
       list[lo] = host;
@@ -882,7 +928,7 @@ export class Scheduler implements SchedulerEvents {
     for (const host of this.hostOrder) host.starved = false;
   }
 
-  private clusterFor(clusterId: ClusterId): ClusterState {
+  private clusterFor(clusterId: ClusterId): SchedCluster {
     let cluster = this.clusters.get(clusterId);
     if (cluster === undefined) {
       cluster = {
@@ -893,6 +939,8 @@ export class Scheduler implements SchedulerEvents {
         worksVersion: 0,
         nothingToSend: { queue: -1, works: -1 },
         stored: new IdSet(this.app.files.length, false),
+        hostsVersion: 0,
+        quiet: { pass: 0, hostsVersion: -1, queueVersion: -1, busy: null, stored: null, storedCount: -1 },
       };
       this.clusters.set(clusterId, cluster);
       this.clusterOrder = [...this.clusters.values()].sort((a, b) => compareStrings(a.id, b.id));
@@ -920,6 +968,11 @@ export class Scheduler implements SchedulerEvents {
     return this.works.get(workId)?.status;
   }
 
+  /** How many times do_schedule() passed over a quiet cluster's idle hosts (tests). */
+  quietClusterSkips(): number {
+    return this.quietSkips;
+  }
+
   planningState(): PlanningState {
     return {
       intervalS: this.intervals.currentS,
@@ -935,7 +988,44 @@ interface SchedHost extends HostState {
   /** Its index among every known host in host order (compareHosts on the current infos): setIdle compares these. */
   rank: number;
   /** The cluster of info.clusterId. */
-  cluster: ClusterState;
+  cluster: SchedCluster;
+}
+
+/** The scheduler's own view of a cluster: what do_schedule() needs to pass over its idle hosts. */
+interface SchedCluster extends ClusterState {
+  /** Bumped whenever one of its hosts joins or leaves the idle hosts, or a host's FIFO changes. */
+  hostsVersion: number;
+  /**
+   * What held when a pass last found every idle host of the cluster still waiting for the inputs of its
+   * FIFO head (hostsVersion -1: never); `pass` is that pass.
+   */
+  readonly quiet: { pass: number; hostsVersion: number; queueVersion: number; busy: RunningTransfer | null; stored: ReadonlySet<FileId> | null; storedCount: number };
+}
+
+/**
+ * Every idle host of `cluster` would be found still waiting: the same idle hosts with the same FIFOs
+ * (hostsVersion), and the same link FIFO, transfer under way and stored files as when the cluster was marked
+ * quiet, which is all that WaitingHead.unchanged() compares.
+ */
+function quietNow(cluster: SchedCluster): boolean {
+  const q = cluster.quiet;
+  return (
+    q.hostsVersion === cluster.hostsVersion &&
+    q.queueVersion === cluster.queue.version &&
+    q.busy === cluster.busy &&
+    q.stored === cluster.stored &&
+    q.storedCount === cluster.stored.size
+  );
+}
+
+function markQuiet(cluster: SchedCluster, pass: number): void {
+  const q = cluster.quiet;
+  q.pass = pass;
+  q.hostsVersion = cluster.hostsVersion;
+  q.queueVersion = cluster.queue.version;
+  q.busy = cluster.busy;
+  q.stored = cluster.stored;
+  q.storedCount = cluster.stored.size;
 }
 
 /** Distinct input files, most used first (§5.6.4), then by id. */
