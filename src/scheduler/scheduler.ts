@@ -375,7 +375,8 @@ export class Scheduler implements SchedulerEvents {
     // A copy: starting a computation takes the host out of the list (a host freed meanwhile by a synchronous
     // callback is seen in the next pass, which that callback asks for).
     const idle = this.idleScratch;
-    const n = this.idleHosts.length;
+    // No Work to do or queued (so every FIFO is empty) and no stealing: each idle host would be passed over.
+    const n = this.skipQuiet && !this.options.workStealing && this.statusCount.todo + this.statusCount.queued === 0 ? 0 : this.idleHosts.length;
     for (let k = 0; k < n; k++) idle[k] = this.idleHosts[k]!;
     let segment: SchedCluster | null = null;
     let segmentWaiting = false;
