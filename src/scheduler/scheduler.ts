@@ -37,7 +37,7 @@ import { getHeuristic } from './heuristics/registry.js';
 import type { Heuristic } from './heuristics/heuristic.js';
 import { resolveSchedulerOptions, type ResolvedSchedulerOptions, type SchedulerOptions } from './options.js';
 import { makePlan, type PlanOutput, type RunningOn } from './planner.js';
-import { LinkQueue, PendingWorks, QueuedOutputs, WaitingHead, type ClusterState, type HostState, type LinkItem, type RunningSubtask, type RunningTransfer, type WorkState, type WorkStatus } from './state.js';
+import { LinkQueue, PendingWorks, QueuedOutputs, WaitingHead, type ClusterState, type HostState, type LinkItem, type RunningSubtask, type WorkState, type WorkStatus } from './state.js';
 import { DeltaController } from './strategies/delta.js';
 import { maySkipOutput, type LinkOrderRule } from './strategies/link-order.js';
 import { IntervalController, type PlannedSlot } from './strategies/plan-events.js';
@@ -76,8 +76,9 @@ const DEFAULT_MAX_EXIT_FAILURES = 3;
 
 export class Scheduler implements SchedulerEvents {
   /**
-   * Whether do_schedule() passes over the idle hosts of a quiet cluster without visiting them (see
-   * scheduleOnce). Tests turn it off to compare with the plain visit of every idle host; read at construction.
+   * Whether do_schedule() passes over hosts found waiting (WaitingHead) and the idle hosts of a quiet cluster
+   * without looking at them again (see scheduleOnce). Tests turn it off to compare with the plain visit of
+   * every idle host, looked at afresh; read at construction.
    */
   static skipQuietClusters = true;
 
@@ -182,6 +183,7 @@ export class Scheduler implements SchedulerEvents {
         cluster.up = true;
         cluster.busy = null;
         cluster.queue.clear();
+        cluster.inputDrops++;
         cluster.stored = IdSet.from(this.deps.info.storedFiles(cluster.id), this.app.files.length, false);
       }
       const known = this.hosts.get(info.id);
@@ -276,6 +278,7 @@ export class Scheduler implements SchedulerEvents {
       cluster.up = false;
       cluster.busy = null; // lost with the link: the backend will not report it
       cluster.queue.clear();
+      cluster.inputDrops++;
       cluster.stored = new IdSet(this.app.files.length, false);
       // Outputs waiting in (or leaving) that storage are gone: those Works must run again.
       for (const ws of this.works.values()) {
@@ -397,19 +400,20 @@ export class Scheduler implements SchedulerEvents {
       if (!host.up || host.running !== null) continue;
       // Still waiting, its inputs still on their way (asked before isLeaving, a query of port (3) that
       // changes nothing: either way the host is passed over).
-      if (host.fifo.length > 0 && host.waiting.unchanged(host.fifo[0]!, cluster)) continue;
+      if (this.skipQuiet && host.fifo.length > 0 && host.waiting.unchanged(host.fifo[0]!, cluster, cluster.inputDrops)) continue;
       segmentWaiting = false;
       if (this.isLeaving(host)) continue;
       if (host.fifo.length > 0) {
         const head = host.fifo[0]!;
         const ws = this.workAt[head]!;
-        if (this.isReady(ws, cluster)) {
+        const missing = this.firstMissing(ws, cluster);
+        if (missing < 0) {
           host.fifo.shift();
           cluster.hostsVersion++;
           this.startCompute(host, ws);
         } else {
           this.ensureInputsQueued(ws, cluster);
-          host.waiting.record(head, cluster);
+          host.waiting.record(head, cluster, missing, cluster.inputDrops);
         }
         continue;
       }
@@ -469,8 +473,14 @@ export class Scheduler implements SchedulerEvents {
   }
 
   private isReady(ws: WorkState, cluster: ClusterState): boolean {
-    for (const fileId of ws.spec.inputs) if (!cluster.stored.has(fileId)) return false;
-    return true;
+    return this.firstMissing(ws, cluster) < 0;
+  }
+
+  /** The first input of the Work not in the cluster's storage (-1: none, the Work is ready). */
+  private firstMissing(ws: WorkState, cluster: ClusterState): FileId {
+    const inputs = ws.spec.inputs;
+    for (let k = 0; k < inputs.length; k++) if (!cluster.stored.has(inputs[k]!)) return inputs[k]!;
+    return -1;
   }
 
   /** A head Work waiting for a file nobody is bringing (e.g. its entry was dropped): queue the file. */
@@ -687,6 +697,7 @@ export class Scheduler implements SchedulerEvents {
     for (const cluster of this.clusterOrder) {
       if (!cluster.up) continue;
       cluster.queue.clear();
+      cluster.inputDrops++;
       for (const item of plan.kept.links.get(cluster.id) ?? []) cluster.queue.push(item);
     }
     const cpuMs = performance.now() - cpuStart;
@@ -941,7 +952,8 @@ export class Scheduler implements SchedulerEvents {
         nothingToSend: { queue: -1, works: -1 },
         stored: new IdSet(this.app.files.length, false),
         hostsVersion: 0,
-        quiet: { pass: 0, hostsVersion: -1, queueVersion: -1, busy: null, stored: null, storedCount: -1 },
+        inputDrops: 0,
+        quiet: { pass: 0, hostsVersion: -1, inputDrops: -1, stored: null, storedCount: -1 },
       };
       this.clusters.set(clusterId, cluster);
       this.clusterOrder = [...this.clusters.values()].sort((a, b) => compareStrings(a.id, b.id));
@@ -996,35 +1008,30 @@ interface SchedHost extends HostState {
 interface SchedCluster extends ClusterState {
   /** Bumped whenever one of its hosts joins or leaves the idle hosts, or a host's FIFO changes. */
   hostsVersion: number;
+  /** Bumped whenever its link FIFO loses entries other than by sending them or finding them stored (a clear). */
+  inputDrops: number;
   /**
    * What held when a pass last found every idle host of the cluster still waiting for the inputs of its
    * FIFO head (hostsVersion -1: never); `pass` is that pass.
    */
-  readonly quiet: { pass: number; hostsVersion: number; queueVersion: number; busy: RunningTransfer | null; stored: ReadonlySet<FileId> | null; storedCount: number };
+  readonly quiet: { pass: number; hostsVersion: number; inputDrops: number; stored: ReadonlySet<FileId> | null; storedCount: number };
 }
 
 /**
  * Every idle host of `cluster` would be found still waiting: the same idle hosts with the same FIFOs
- * (hostsVersion), and the same link FIFO, transfer under way and stored files as when the cluster was marked
- * quiet, which is all that WaitingHead.unchanged() compares.
+ * (hostsVersion), no link entry dropped and no file stored since the cluster was marked quiet, which covers
+ * all that WaitingHead.unchanged() compares (a file stored might be some head's missing one).
  */
 function quietNow(cluster: SchedCluster): boolean {
   const q = cluster.quiet;
-  return (
-    q.hostsVersion === cluster.hostsVersion &&
-    q.queueVersion === cluster.queue.version &&
-    q.busy === cluster.busy &&
-    q.stored === cluster.stored &&
-    q.storedCount === cluster.stored.size
-  );
+  return q.hostsVersion === cluster.hostsVersion && q.inputDrops === cluster.inputDrops && q.stored === cluster.stored && q.storedCount === cluster.stored.size;
 }
 
 function markQuiet(cluster: SchedCluster, pass: number): void {
   const q = cluster.quiet;
   q.pass = pass;
   q.hostsVersion = cluster.hostsVersion;
-  q.queueVersion = cluster.queue.version;
-  q.busy = cluster.busy;
+  q.inputDrops = cluster.inputDrops;
   q.stored = cluster.stored;
   q.storedCount = cluster.stored.size;
 }
