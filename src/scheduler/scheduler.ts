@@ -111,6 +111,11 @@ export class Scheduler implements SchedulerEvents {
   private idleHosts: SchedHost[] = [];
   /** scheduleOnce()'s copy of idleHosts (reused, never shortened: a pass never runs inside another). */
   private idleScratch: SchedHost[] = [];
+  /**
+   * Set while a pass walks idleHosts itself (no copy made yet): the first change of the list copies it into
+   * idleScratch first, and the pass goes on over the copy (copy on write: most passes change nothing).
+   */
+  private idleShared = false;
   /** How many link FIFOs hold each Work's output (setStatus() asks only the links that may). */
   private readonly queuedOutputs = new QueuedOutputs();
   private readonly clusters = new Map<ClusterId, SchedCluster>();
@@ -375,15 +380,18 @@ export class Scheduler implements SchedulerEvents {
     let callPlan = false;
     const pass = ++this.passes;
     const additions = this.idleAdditions;
-    // A copy: starting a computation takes the host out of the list (a host freed meanwhile by a synchronous
-    // callback is seen in the next pass, which that callback asks for).
-    const idle = this.idleScratch;
+    // The pass walks the idle hosts as they were when it began: starting a computation takes the host out of
+    // the list, so the list is copied before its first change (setIdle), and the walk goes on over the copy.
+    // (A host freed meanwhile by a synchronous callback is seen in the next pass, which that callback asks for.)
     // No Work to do or queued (so every FIFO is empty) and no stealing: each idle host would be passed over.
     const n = this.skipQuiet && !this.options.workStealing && this.statusCount.todo + this.statusCount.queued === 0 ? 0 : this.idleHosts.length;
-    for (let k = 0; k < n; k++) idle[k] = this.idleHosts[k]!;
+    if (this.skipQuiet) this.idleShared = n > 0;
+    else for (let k = 0; k < n; k++) this.idleScratch[k] = this.idleHosts[k]!;
     let segment: SchedCluster | null = null;
     let segmentWaiting = false;
     for (let k = 0; k < n; k++) {
+      const shared = this.idleShared;
+      const idle = shared ? this.idleHosts : this.idleScratch;
       const host = idle[k]!;
       const cluster = host.cluster;
       if (cluster !== segment) {
@@ -392,7 +400,9 @@ export class Scheduler implements SchedulerEvents {
         segmentWaiting = true;
         if (this.skipQuiet && cluster.quiet.pass !== pass && quietNow(cluster)) {
           this.quietSkips++;
-          while (k + 1 < n && idle[k + 1]!.cluster === cluster) k++;
+          // Unchanged, the list holds the cluster's idle hosts one after another from here.
+          if (shared) k += cluster.idleCount - 1;
+          else while (k + 1 < n && idle[k + 1]!.cluster === cluster) k++;
           segmentWaiting = false;
           continue;
         }
@@ -423,6 +433,7 @@ export class Scheduler implements SchedulerEvents {
       callPlan = true;
     }
     if (segmentWaiting && this.idleAdditions === additions) markQuiet(segment!, pass);
+    this.idleShared = false;
     for (const cluster of this.clusterOrder) {
       if (cluster.up && cluster.busy === null) this.startNextTransfer(cluster);
     }
@@ -924,7 +935,15 @@ export class Scheduler implements SchedulerEvents {
     }
     const present = list[lo] === host;
     // Moved by hand: splice would also make an array of what it removes.
-    if (idle !== present) host.cluster.hostsVersion++;
+    if (idle !== present) {
+      if (this.idleShared) {
+        // A pass is walking the list: it goes on over a copy of the list as it is before this change.
+        for (let j = 0; j < list.length; j++) this.idleScratch[j] = list[j]!;
+        this.idleShared = false;
+      }
+      host.cluster.hostsVersion++;
+      host.cluster.idleCount += idle ? 1 : -1;
+    }
     if (idle && !present) {
       this.idleAdditions++;
       list.push(host);
@@ -952,6 +971,7 @@ export class Scheduler implements SchedulerEvents {
         nothingToSend: { queue: -1, works: -1 },
         stored: new IdSet(this.app.files.length, false),
         hostsVersion: 0,
+        idleCount: 0,
         inputDrops: 0,
         quiet: { pass: 0, hostsVersion: -1, inputDrops: -1, stored: null, storedCount: -1 },
       };
@@ -1008,6 +1028,8 @@ interface SchedHost extends HostState {
 interface SchedCluster extends ClusterState {
   /** Bumped whenever one of its hosts joins or leaves the idle hosts, or a host's FIFO changes. */
   hostsVersion: number;
+  /** How many of its hosts are in the idle list. */
+  idleCount: number;
   /** Bumped whenever its link FIFO loses entries other than by sending them or finding them stored (a clear). */
   inputDrops: number;
   /**
