@@ -1,4 +1,4 @@
-// The simulator's future-event list: a binary min-heap ordered by (time, kind, sequence number).
+// The simulator's future-event list: a min-heap ordered by (time, kind, sequence number).
 // Keys live in parallel typed arrays so that comparing and moving entries allocates nothing.
 
 /**
@@ -23,10 +23,18 @@ export const EventKind = {
 } as const;
 export type EventKind = (typeof EventKind)[keyof typeof EventKind];
 
+/** kind · KIND_UNIT + sequence number: one number orders (kind, sequence) (sequence numbers stay below 2^44). */
+const KIND_UNIT = 2 ** 44;
+
+/**
+ * A 4-ary min-heap (half the levels of a binary one: a pop, the common case, moves fewer entries) keyed by
+ * the time and one number for (kind, sequence). Every key is distinct (sequence numbers are), so the order
+ * of pops is that of the keys, whatever the heap's shape.
+ */
 export class EventQueue<T> {
   private times = new Float64Array(1024);
-  private kinds = new Uint8Array(1024);
-  private seqs = new Float64Array(1024);
+  /** kind · KIND_UNIT + seq. */
+  private ranks = new Float64Array(1024);
   private items: (T | undefined)[] = new Array<T | undefined>(1024);
   private count = 0;
   private nextSeq = 0;
@@ -39,17 +47,23 @@ export class EventQueue<T> {
   push(timeS: number, kind: EventKind, item: T): number {
     if (this.count === this.times.length) this.grow();
     const seq = this.nextSeq++;
+    if (seq >= KIND_UNIT) throw new Error('EventQueue: more than 2^44 events');
+    const rank = kind * KIND_UNIT + seq;
+    const times = this.times;
+    const ranks = this.ranks;
     let i = this.count++;
     // Sift up, moving parents down into the hole.
     while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.less(timeS, kind, seq, parent)) break;
-      this.move(parent, i);
+      const parent = (i - 1) >> 2;
+      const pt = times[parent]!;
+      if (timeS > pt || (timeS === pt && rank > ranks[parent]!)) break;
+      times[i] = pt;
+      ranks[i] = ranks[parent]!;
+      this.items[i] = this.items[parent];
       i = parent;
     }
-    this.times[i] = timeS;
-    this.kinds[i] = kind;
-    this.seqs[i] = seq;
+    times[i] = timeS;
+    ranks[i] = rank;
     this.items[i] = item;
     return seq;
   }
@@ -59,11 +73,11 @@ export class EventQueue<T> {
   }
 
   peekKind(): EventKind | undefined {
-    return this.count === 0 ? undefined : (this.kinds[0] as EventKind);
+    return this.count === 0 ? undefined : (Math.floor(this.ranks[0]! / KIND_UNIT) as EventKind);
   }
 
   peekSeq(): number {
-    return this.count === 0 ? -1 : this.seqs[0]!;
+    return this.count === 0 ? -1 : this.ranks[0]! % KIND_UNIT;
   }
 
   peekItem(): T | undefined {
@@ -74,66 +88,53 @@ export class EventQueue<T> {
   pop(): void {
     if (this.count === 0) return;
     const last = --this.count;
-    const t = this.times[last]!;
-    const k = this.kinds[last]!;
-    const s = this.seqs[last]!;
-    const item = this.items[last];
-    this.items[last] = undefined;
+    const times = this.times;
+    const ranks = this.ranks;
+    const items = this.items;
+    const t = times[last]!;
+    const r = ranks[last]!;
+    const item = items[last];
+    items[last] = undefined;
     if (last === 0) {
-      this.items[0] = undefined;
+      items[0] = undefined;
       return;
     }
-    // Sift the former last entry down from the root.
+    // Sift the former last entry down from the root: the least of up to four children moves up.
     let i = 0;
     for (;;) {
-      const left = 2 * i + 1;
-      if (left >= last) break;
-      const right = left + 1;
-      const child = right < last && this.lessAt(right, left) ? right : left;
-      if (!this.less(this.times[child]!, this.kinds[child]!, this.seqs[child]!, -1, t, k, s)) break;
-      this.move(child, i);
+      const first = 4 * i + 1;
+      if (first >= last) break;
+      let child = first;
+      let ct = times[first]!;
+      let cr = ranks[first]!;
+      const end = Math.min(first + 4, last);
+      for (let c = first + 1; c < end; c++) {
+        const ctt = times[c]!;
+        if (ctt < ct || (ctt === ct && ranks[c]! < cr)) {
+          child = c;
+          ct = ctt;
+          cr = ranks[c]!;
+        }
+      }
+      if (ct > t || (ct === t && cr > r)) break;
+      times[i] = ct;
+      ranks[i] = cr;
+      items[i] = items[child];
       i = child;
     }
-    this.times[i] = t;
-    this.kinds[i] = k;
-    this.seqs[i] = s;
-    this.items[i] = item;
-  }
-
-  /** True when (time, kind, seq) sorts before the entry at `j` (or before the explicit key when j < 0). */
-  private less(time: number, kind: number, seq: number, j: number, jt = 0, jk = 0, js = 0): boolean {
-    if (j >= 0) {
-      jt = this.times[j]!;
-      jk = this.kinds[j]!;
-      js = this.seqs[j]!;
-    }
-    if (time !== jt) return time < jt;
-    if (kind !== jk) return kind < jk;
-    return seq < js;
-  }
-
-  private lessAt(a: number, b: number): boolean {
-    return this.less(this.times[a]!, this.kinds[a]!, this.seqs[a]!, b);
-  }
-
-  private move(from: number, to: number): void {
-    this.times[to] = this.times[from]!;
-    this.kinds[to] = this.kinds[from]!;
-    this.seqs[to] = this.seqs[from]!;
-    this.items[to] = this.items[from];
+    times[i] = t;
+    ranks[i] = r;
+    items[i] = item;
   }
 
   private grow(): void {
     const n = this.times.length * 2;
     const times = new Float64Array(n);
     times.set(this.times);
-    const kinds = new Uint8Array(n);
-    kinds.set(this.kinds);
-    const seqs = new Float64Array(n);
-    seqs.set(this.seqs);
+    const ranks = new Float64Array(n);
+    ranks.set(this.ranks);
     this.times = times;
-    this.kinds = kinds;
-    this.seqs = seqs;
+    this.ranks = ranks;
     this.items.length = n;
   }
 }

@@ -3,6 +3,8 @@
 // exactly the same bytes with or without it. `run` draws a bar instead (cli-progress), for its events.
 
 export interface ProgressLine {
+  /** Whether updates are drawn at all: when false, callers need not format the text (number formatting loads ICU data). */
+  readonly active: boolean;
   /** Replaces the line with `text` (nothing when off). */
   update(text: string): void;
   /** Ends the line (a newline) if anything was shown; later updates start a new line. */
@@ -11,9 +13,10 @@ export interface ProgressLine {
 
 /** A progress line on `stream`, shown only when it is a terminal and `enabled` (e.g. not --quiet). */
 export function progressLine(stream: NodeJS.WriteStream = process.stderr, enabled = true): ProgressLine {
-  if (!enabled || stream.isTTY !== true) return { update: () => undefined, done: () => undefined };
+  if (!enabled || stream.isTTY !== true) return { active: false, update: () => undefined, done: () => undefined };
   let shownChars = 0;
   return {
+    active: true,
     update(text) {
       // Pad over the rest of a longer previous line.
       stream.write(`\r${text}${' '.repeat(Math.max(0, shownChars - text.length))}`);

@@ -1,10 +1,13 @@
 // Starts the live dashboard for a command. A port the user asked for that cannot be had is bad usage
 // (exit 2, with the fix), not an internal error.
-import { startDashboard, type Dashboard, type DashboardOptions } from '../dashboard/index.js';
+// The dashboard (its server, file watching, websockets) is loaded only when one starts: a command that
+// merely offers --dashboard does not pay for loading it.
+import type { Dashboard, DashboardOptions } from '../dashboard/index.js';
 import { numberOption, stringOption } from './args.js';
 import { UsageError, type CommandArgs, type OptionSpec } from './command.js';
 
 export async function startCommandDashboard(options: DashboardOptions): Promise<Dashboard> {
+  const { startDashboard } = await import('../dashboard/index.js');
   try {
     return await startDashboard(options);
   } catch (err) {

@@ -75,6 +75,13 @@ export interface PlanningState {
 const DEFAULT_MAX_EXIT_FAILURES = 3;
 
 export class Scheduler implements SchedulerEvents {
+  /**
+   * Whether do_schedule() passes over hosts found waiting (WaitingHead) and the idle hosts of a quiet cluster
+   * without looking at them again (see scheduleOnce). Tests turn it off to compare with the plain visit of
+   * every idle host, looked at afresh; read at construction.
+   */
+  static skipQuietClusters = true;
+
   readonly stats: SchedulerStats = { planCalls: 0, planCpuMs: 0, worksDone: 0, workFailures: 0, reExecutions: 0 };
 
   private readonly heuristic: Heuristic;
@@ -104,10 +111,21 @@ export class Scheduler implements SchedulerEvents {
   private idleHosts: SchedHost[] = [];
   /** scheduleOnce()'s copy of idleHosts (reused, never shortened: a pass never runs inside another). */
   private idleScratch: SchedHost[] = [];
+  /**
+   * Set while a pass walks idleHosts itself (no copy made yet): the first change of the list copies it into
+   * idleScratch first, and the pass goes on over the copy (copy on write: most passes change nothing).
+   */
+  private idleShared = false;
   /** How many link FIFOs hold each Work's output (setStatus() asks only the links that may). */
   private readonly queuedOutputs = new QueuedOutputs();
-  private readonly clusters = new Map<ClusterId, ClusterState>();
-  private clusterOrder: ClusterState[] = [];
+  private readonly clusters = new Map<ClusterId, SchedCluster>();
+  private clusterOrder: SchedCluster[] = [];
+  /** Hosts added to idleHosts so far (a pass's copy misses those added during it: see scheduleOnce). */
+  private idleAdditions = 0;
+  /** scheduleOnce() passes so far (a cluster found quiet in a pass is not skipped in that same pass). */
+  private passes = 0;
+  private readonly skipQuiet = Scheduler.skipQuietClusters;
+  private quietSkips = 0;
 
   private periodicTimer: TimerId | null = null;
   private soonTimer: TimerId | null = null;
@@ -170,6 +188,7 @@ export class Scheduler implements SchedulerEvents {
         cluster.up = true;
         cluster.busy = null;
         cluster.queue.clear();
+        cluster.inputDrops++;
         cluster.stored = IdSet.from(this.deps.info.storedFiles(cluster.id), this.app.files.length, false);
       }
       const known = this.hosts.get(info.id);
@@ -198,6 +217,7 @@ export class Scheduler implements SchedulerEvents {
       } else {
         for (const c of this.clusters.values()) c.queue.allMayGo();
         host.fifo = [];
+        host.cluster.hostsVersion++;
         host.running = null;
         host.starved = false;
         host.awaitingPlan = awaitingPlan;
@@ -263,6 +283,7 @@ export class Scheduler implements SchedulerEvents {
       cluster.up = false;
       cluster.busy = null; // lost with the link: the backend will not report it
       cluster.queue.clear();
+      cluster.inputDrops++;
       cluster.stored = new IdSet(this.app.files.length, false);
       // Outputs waiting in (or leaving) that storage are gone: those Works must run again.
       for (const ws of this.works.values()) {
@@ -323,6 +344,7 @@ export class Scheduler implements SchedulerEvents {
     this.clusters.get(host.info.clusterId)!.queue.removeOutput(ws.spec.id);
     if (ws.status === 'queued') {
       host.fifo = host.fifo.filter((workId) => workId !== ws.spec.id);
+      host.cluster.hostsVersion++;
       return;
     }
     host.running = null;
@@ -348,30 +370,60 @@ export class Scheduler implements SchedulerEvents {
     }
   }
 
+  /**
+   * One pass over the idle hosts, in host order, then over the links. A cluster's idle hosts are consecutive
+   * in host order; when every one of them was found still waiting (the first test below, which changes
+   * nothing), the cluster is marked quiet with what that answer depended on (quietNow). A later pass skips
+   * the idle hosts of a cluster still quiet: each would be found still waiting again, and passed over.
+   */
   private scheduleOnce(): void {
     let callPlan = false;
-    // A copy: starting a computation takes the host out of the list (a host freed meanwhile by a synchronous
-    // callback is seen in the next pass, which that callback asks for).
-    const idle = this.idleScratch;
-    const n = this.idleHosts.length;
-    for (let k = 0; k < n; k++) idle[k] = this.idleHosts[k]!;
+    const pass = ++this.passes;
+    const additions = this.idleAdditions;
+    // The pass walks the idle hosts as they were when it began: starting a computation takes the host out of
+    // the list, so the list is copied before its first change (setIdle), and the walk goes on over the copy.
+    // (A host freed meanwhile by a synchronous callback is seen in the next pass, which that callback asks for.)
+    // No Work to do or queued (so every FIFO is empty) and no stealing: each idle host would be passed over.
+    const n = this.skipQuiet && !this.options.workStealing && this.statusCount.todo + this.statusCount.queued === 0 ? 0 : this.idleHosts.length;
+    if (this.skipQuiet) this.idleShared = n > 0;
+    else for (let k = 0; k < n; k++) this.idleScratch[k] = this.idleHosts[k]!;
+    let segment: SchedCluster | null = null;
+    let segmentWaiting = false;
     for (let k = 0; k < n; k++) {
+      const shared = this.idleShared;
+      const idle = shared ? this.idleHosts : this.idleScratch;
       const host = idle[k]!;
-      if (!host.up || host.running !== null) continue;
       const cluster = host.cluster;
+      if (cluster !== segment) {
+        if (segmentWaiting && this.idleAdditions === additions) markQuiet(segment!, pass);
+        segment = cluster;
+        segmentWaiting = true;
+        if (this.skipQuiet && cluster.quiet.pass !== pass && quietNow(cluster)) {
+          this.quietSkips++;
+          // Unchanged, the list holds the cluster's idle hosts one after another from here.
+          if (shared) k += cluster.idleCount - 1;
+          else while (k + 1 < n && idle[k + 1]!.cluster === cluster) k++;
+          segmentWaiting = false;
+          continue;
+        }
+      }
+      if (!host.up || host.running !== null) continue;
       // Still waiting, its inputs still on their way (asked before isLeaving, a query of port (3) that
       // changes nothing: either way the host is passed over).
-      if (host.fifo.length > 0 && host.waiting.unchanged(host.fifo[0]!, cluster)) continue;
+      if (this.skipQuiet && host.fifo.length > 0 && host.waiting.unchanged(host.fifo[0]!, cluster, cluster.inputDrops)) continue;
+      segmentWaiting = false;
       if (this.isLeaving(host)) continue;
       if (host.fifo.length > 0) {
         const head = host.fifo[0]!;
         const ws = this.workAt[head]!;
-        if (this.isReady(ws, cluster)) {
+        const missing = this.firstMissing(ws, cluster);
+        if (missing < 0) {
           host.fifo.shift();
+          cluster.hostsVersion++;
           this.startCompute(host, ws);
         } else {
           this.ensureInputsQueued(ws, cluster);
-          host.waiting.record(head, cluster);
+          host.waiting.record(head, cluster, missing, cluster.inputDrops);
         }
         continue;
       }
@@ -380,6 +432,8 @@ export class Scheduler implements SchedulerEvents {
       if (host.running === null && this.selfSchedule(host, cluster)) continue;
       callPlan = true;
     }
+    if (segmentWaiting && this.idleAdditions === additions) markQuiet(segment!, pass);
+    this.idleShared = false;
     for (const cluster of this.clusterOrder) {
       if (cluster.up && cluster.busy === null) this.startNextTransfer(cluster);
     }
@@ -391,7 +445,7 @@ export class Scheduler implements SchedulerEvents {
    * smallest id it may run; its missing inputs go on the link now, by decreasing usage. False when a plan
    * must decide instead (a plan is requested or running at this instant, or there is no such Work).
    */
-  private selfSchedule(host: SchedHost, cluster: ClusterState): boolean {
+  private selfSchedule(host: SchedHost, cluster: SchedCluster): boolean {
     if (!this.selfScheduling || this.soonTimer !== null || this.planPending || !cluster.up) return false;
     const spec = this.deps.info.hostsToAvoid !== undefined ? this.pending.todo().find((w) => !this.mustAvoid(w.id, host.info.id)) : this.pending.firstTodo();
     if (spec === undefined || this.endsTooLate(spec, host)) return false;
@@ -399,6 +453,7 @@ export class Scheduler implements SchedulerEvents {
     ws.host = host.info.id;
     this.setStatus(ws, 'queued');
     host.fifo.push(spec.id);
+    host.cluster.hostsVersion++;
     const inputs = byDecreasingUsage(ws.spec.inputs, this.pending.usage);
     const storage = this.deps.info.storedFiles(cluster.id);
     const nowS = this.deps.clock.nowS();
@@ -414,6 +469,7 @@ export class Scheduler implements SchedulerEvents {
     }
     if (this.isReady(ws, cluster)) {
       host.fifo.shift();
+      cluster.hostsVersion++;
       this.startCompute(host, ws);
     }
     return true;
@@ -428,8 +484,14 @@ export class Scheduler implements SchedulerEvents {
   }
 
   private isReady(ws: WorkState, cluster: ClusterState): boolean {
-    for (const fileId of ws.spec.inputs) if (!cluster.stored.has(fileId)) return false;
-    return true;
+    return this.firstMissing(ws, cluster) < 0;
+  }
+
+  /** The first input of the Work not in the cluster's storage (-1: none, the Work is ready). */
+  private firstMissing(ws: WorkState, cluster: ClusterState): FileId {
+    const inputs = ws.spec.inputs;
+    for (let k = 0; k < inputs.length; k++) if (!cluster.stored.has(inputs[k]!)) return inputs[k]!;
+    return -1;
   }
 
   /** A head Work waiting for a file nobody is bringing (e.g. its entry was dropped): queue the file. */
@@ -449,6 +511,7 @@ export class Scheduler implements SchedulerEvents {
       const k = victim.fifo.findIndex((workId) => this.isReady(this.works.get(workId)!, cluster) && !this.mustAvoid(workId, host.info.id));
       if (k < 0) continue;
       const [workId] = victim.fifo.splice(k, 1);
+      victim.cluster.hostsVersion++;
       this.startCompute(host, this.works.get(workId!)!);
       return;
     }
@@ -645,6 +708,7 @@ export class Scheduler implements SchedulerEvents {
     for (const cluster of this.clusterOrder) {
       if (!cluster.up) continue;
       cluster.queue.clear();
+      cluster.inputDrops++;
       for (const item of plan.kept.links.get(cluster.id) ?? []) cluster.queue.push(item);
     }
     const cpuMs = performance.now() - cpuStart;
@@ -718,12 +782,13 @@ export class Scheduler implements SchedulerEvents {
    * §7.4: keep options.keepWorksPerHost Works at the head of each host FIFO; the rest is planned again. A
    * leaving host keeps none: it will start nothing more.
    */
-  private truncateFifos(upHosts: readonly HostState[]): void {
+  private truncateFifos(upHosts: readonly SchedHost[]): void {
     const keep = Math.max(0, Math.floor(this.options.keepWorksPerHost));
     let moved = false;
     for (const host of upHosts) {
       for (const workId of host.fifo.splice(this.isLeaving(host) ? 0 : keep)) {
         this.toTodo(this.works.get(workId)!, false);
+        host.cluster.hostsVersion++;
         moved = true;
       }
     }
@@ -741,6 +806,7 @@ export class Scheduler implements SchedulerEvents {
         ws.host = hostId;
         this.setStatus(ws, 'queued');
         host.fifo.push(workId);
+        host.cluster.hostsVersion++;
       }
     }
     for (const [clusterId, items] of plan.added.links) {
@@ -790,6 +856,7 @@ export class Scheduler implements SchedulerEvents {
       this.toTodo(this.works.get(workId)!);
     }
     host.fifo = [];
+    host.cluster.hostsVersion++;
     if (host.running !== null) this.failRunning(host, 'host-failed');
   }
 
@@ -868,7 +935,17 @@ export class Scheduler implements SchedulerEvents {
     }
     const present = list[lo] === host;
     // Moved by hand: splice would also make an array of what it removes.
+    if (idle !== present) {
+      if (this.idleShared) {
+        // A pass is walking the list: it goes on over a copy of the list as it is before this change.
+        for (let j = 0; j < list.length; j++) this.idleScratch[j] = list[j]!;
+        this.idleShared = false;
+      }
+      host.cluster.hostsVersion++;
+      host.cluster.idleCount += idle ? 1 : -1;
+    }
     if (idle && !present) {
+      this.idleAdditions++;
       list.push(host);
       for (let j = list.length - 1; j > lo; j--) list[j] = list[j - 1]!;
       list[lo] = host;
@@ -882,7 +959,7 @@ export class Scheduler implements SchedulerEvents {
     for (const host of this.hostOrder) host.starved = false;
   }
 
-  private clusterFor(clusterId: ClusterId): ClusterState {
+  private clusterFor(clusterId: ClusterId): SchedCluster {
     let cluster = this.clusters.get(clusterId);
     if (cluster === undefined) {
       cluster = {
@@ -893,6 +970,10 @@ export class Scheduler implements SchedulerEvents {
         worksVersion: 0,
         nothingToSend: { queue: -1, works: -1 },
         stored: new IdSet(this.app.files.length, false),
+        hostsVersion: 0,
+        idleCount: 0,
+        inputDrops: 0,
+        quiet: { pass: 0, hostsVersion: -1, inputDrops: -1, stored: null, storedCount: -1 },
       };
       this.clusters.set(clusterId, cluster);
       this.clusterOrder = [...this.clusters.values()].sort((a, b) => compareStrings(a.id, b.id));
@@ -920,6 +1001,11 @@ export class Scheduler implements SchedulerEvents {
     return this.works.get(workId)?.status;
   }
 
+  /** How many times do_schedule() passed over a quiet cluster's idle hosts (tests). */
+  quietClusterSkips(): number {
+    return this.quietSkips;
+  }
+
   planningState(): PlanningState {
     return {
       intervalS: this.intervals.currentS,
@@ -935,7 +1021,41 @@ interface SchedHost extends HostState {
   /** Its index among every known host in host order (compareHosts on the current infos): setIdle compares these. */
   rank: number;
   /** The cluster of info.clusterId. */
-  cluster: ClusterState;
+  cluster: SchedCluster;
+}
+
+/** The scheduler's own view of a cluster: what do_schedule() needs to pass over its idle hosts. */
+interface SchedCluster extends ClusterState {
+  /** Bumped whenever one of its hosts joins or leaves the idle hosts, or a host's FIFO changes. */
+  hostsVersion: number;
+  /** How many of its hosts are in the idle list. */
+  idleCount: number;
+  /** Bumped whenever its link FIFO loses entries other than by sending them or finding them stored (a clear). */
+  inputDrops: number;
+  /**
+   * What held when a pass last found every idle host of the cluster still waiting for the inputs of its
+   * FIFO head (hostsVersion -1: never); `pass` is that pass.
+   */
+  readonly quiet: { pass: number; hostsVersion: number; inputDrops: number; stored: ReadonlySet<FileId> | null; storedCount: number };
+}
+
+/**
+ * Every idle host of `cluster` would be found still waiting: the same idle hosts with the same FIFOs
+ * (hostsVersion), no link entry dropped and no file stored since the cluster was marked quiet, which covers
+ * all that WaitingHead.unchanged() compares (a file stored might be some head's missing one).
+ */
+function quietNow(cluster: SchedCluster): boolean {
+  const q = cluster.quiet;
+  return q.hostsVersion === cluster.hostsVersion && q.inputDrops === cluster.inputDrops && q.stored === cluster.stored && q.storedCount === cluster.stored.size;
+}
+
+function markQuiet(cluster: SchedCluster, pass: number): void {
+  const q = cluster.quiet;
+  q.pass = pass;
+  q.hostsVersion = cluster.hostsVersion;
+  q.inputDrops = cluster.inputDrops;
+  q.stored = cluster.stored;
+  q.storedCount = cluster.stored.size;
 }
 
 /** Distinct input files, most used first (§5.6.4), then by id. */

@@ -223,35 +223,30 @@ function mayGoKey(item: LinkItem): number {
 }
 
 /**
- * A FIFO head found waiting for its inputs, and what was true of its cluster then: the link FIFO's version,
- * the transfer under way, the stored files. Whether the head is ready, and whether its inputs are all
- * stored, queued or on their way, depends on nothing else: while all of it is unchanged, so is the answer,
- * and do_schedule() need not look again.
+ * A FIFO head found waiting for its inputs, with the first of them that was not stored, once every one of
+ * them was stored, queued on the cluster's link or on its way. The head stays unready while that file is
+ * not stored; its inputs stay stored, queued or on their way (a queued input leaves the link FIFO only to
+ * go, or when it is found stored; one on its way ends stored) unless the link FIFO loses entries otherwise
+ * (`drops`: cleared, counted by the caller) or the stored files are replaced. While none of that happens,
+ * looking at the head again would change nothing, and do_schedule() need not.
  */
 export class WaitingHead {
   private workId: WorkId = -1;
-  private queueVersion = -1;
-  private busy: RunningTransfer | null = null;
+  private missing: FileId = -1;
   private stored: ReadonlySet<FileId> | null = null;
-  private storedCount = -1;
+  private drops = -1;
 
-  record(workId: WorkId, cluster: ClusterState): void {
+  /** `missing`: the first input of `workId` not in `cluster.stored`; `drops`: the count of the cluster's dropped link entries. */
+  record(workId: WorkId, cluster: ClusterState, missing: FileId, drops: number): void {
     this.workId = workId;
-    this.queueVersion = cluster.queue.version;
-    this.busy = cluster.busy;
+    this.missing = missing;
     this.stored = cluster.stored;
-    this.storedCount = cluster.stored.size;
+    this.drops = drops;
   }
 
-  /** Still as recorded (files are only ever added to a `stored` set, or the set is replaced). */
-  unchanged(workId: WorkId, cluster: ClusterState): boolean {
-    return (
-      this.workId === workId &&
-      this.queueVersion === cluster.queue.version &&
-      this.busy === cluster.busy &&
-      this.stored === cluster.stored &&
-      this.storedCount === cluster.stored.size
-    );
+  /** Still waiting as recorded (files are only ever added to a `stored` set, or the set is replaced). */
+  unchanged(workId: WorkId, cluster: ClusterState, drops: number): boolean {
+    return this.workId === workId && this.drops === drops && this.stored === cluster.stored && !cluster.stored.has(this.missing);
   }
 }
 

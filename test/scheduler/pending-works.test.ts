@@ -93,7 +93,7 @@ describe('LinkQueue.insertByPlan', () => {
 });
 
 describe('WaitingHead', () => {
-  it('stays unchanged until the head, the link FIFO, the transfer under way or the stored files change', () => {
+  it('stays unchanged until the head changes, its missing input is stored, link entries are dropped or the stored files are replaced', () => {
     const cluster: ClusterState = {
       id: 'c',
       up: true,
@@ -104,20 +104,23 @@ describe('WaitingHead', () => {
       stored: new Set([1]),
     };
     const waiting = new WaitingHead();
-    expect(waiting.unchanged(7, cluster)).toBe(false); // never recorded
-    waiting.record(7, cluster);
-    expect(waiting.unchanged(7, cluster)).toBe(true);
-    expect(waiting.unchanged(8, cluster)).toBe(false);
-    const changes: ((c: ClusterState) => void)[] = [
-      (c) => c.queue.push({ kind: 'input', fileId: 2, planS: 0 }),
-      (c) => (c.busy = { item: { kind: 'input', fileId: 3, planS: 0 }, startS: 0, estEndS: 1 }),
-      (c) => c.stored.add(4),
-      (c) => (c.stored = new Set(c.stored)),
-    ];
+    expect(waiting.unchanged(7, cluster, 0)).toBe(false); // never recorded
+    // Work 7 reads files 1 (stored) and 2 (missing, on its way).
+    waiting.record(7, cluster, 2, 0);
+    expect(waiting.unchanged(7, cluster, 0)).toBe(true);
+    expect(waiting.unchanged(8, cluster, 0)).toBe(false);
+    expect(waiting.unchanged(7, cluster, 1)).toBe(false);
+    // What does not concern the head leaves it waiting: the link FIFO moving, another file stored.
+    cluster.queue.push({ kind: 'input', fileId: 3, planS: 0 });
+    cluster.busy = { item: { kind: 'input', fileId: 3, planS: 0 }, startS: 0, estEndS: 1 };
+    cluster.stored.add(4);
+    expect(waiting.unchanged(7, cluster, 0)).toBe(true);
+    const changes: ((c: ClusterState) => void)[] = [(c) => c.stored.add(2), (c) => (c.stored = new Set(c.stored))];
     for (const change of changes) {
-      waiting.record(7, cluster);
+      cluster.stored = new Set([1]);
+      waiting.record(7, cluster, 2, 0);
       change(cluster);
-      expect(waiting.unchanged(7, cluster)).toBe(false);
+      expect(waiting.unchanged(7, cluster, 0)).toBe(false);
     }
   });
 });

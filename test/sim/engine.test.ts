@@ -41,6 +41,37 @@ describe('EventQueue', () => {
     }
     expect(popped).toEqual(expected);
   });
+
+  it('interleaving pushes and pops, pops what a sorted list of the pending events says is first', () => {
+    // The reference: the pending events in an array, the least (time, kind, seq) taken by a scan.
+    const rng = new Rng(11);
+    const q = new EventQueue<number>();
+    const pending: { t: number; k: number; seq: number; item: number }[] = [];
+    let nowS = 0;
+    let pops = 0;
+    for (let step = 0; step < 24000; step++) {
+      if (pending.length === 0 || rng.next() < 0.52) {
+        // Times at or after the last pop, with many ties; runs of pushes grow the heap to hundreds.
+        const t = nowS + (rng.next() < 0.3 ? 0 : rng.int(40) * 0.5);
+        const k = rng.int(5) as EventKind;
+        pending.push({ t, k, seq: q.push(t, k, step), item: step });
+      } else {
+        let m = 0;
+        for (let j = 1; j < pending.length; j++) {
+          const a = pending[j]!;
+          const b = pending[m]!;
+          if (a.t - b.t || a.k - b.k || a.seq - b.seq ? (a.t - b.t || a.k - b.k || a.seq - b.seq) < 0 : false) m = j;
+        }
+        const want = pending.splice(m, 1)[0]!;
+        expect([q.peekTime(), q.peekKind(), q.peekSeq(), q.peekItem()]).toEqual([want.t, want.k, want.seq, want.item]);
+        q.pop();
+        nowS = want.t;
+        pops++;
+      }
+      expect(q.size).toBe(pending.length);
+    }
+    expect(pops).toBeGreaterThan(9000);
+  });
 });
 
 describe('RateSeries integration', () => {

@@ -330,6 +330,7 @@ const command: Command = {
         {
           onStep: (p) => {
             reached = p;
+            if (!line.active) return;
             const nowMs = performance.now();
             if (nowMs - drawnMs < PROGRESS_REDRAW_MS) return;
             drawnMs = nowMs;
