@@ -242,6 +242,8 @@ export class MctEngine {
     // The engine's items are classes of identical Works (work-classes.ts), each standing for its lowest-id
     // Work not placed yet; randomized rules draw among Works, so each Work is its own class there.
     const arrays = (this.arrays = PlanArrays.take());
+    // The input summaries look files up cluster by cluster: the chart answers "not there" from bits.
+    chart.indexArrivals();
     // What depends on the specifications alone comes from the index kept between plans (work-index.ts).
     const index = ctx.workIndex ?? new WorkIndex();
     index.refresh(ctx.works);
