@@ -210,7 +210,8 @@ export function makePlan(input: PlanInput): PlanOutput {
     storedInputs.mark(chart, candidates);
     input.heuristic.plan({
       chart,
-      works: candidates.map(specFor),
+      // (specFor is the identity without hosts to avoid: no copy of what may be tens of thousands of Works.)
+      works: avoidance === undefined ? candidates : candidates.map(specFor),
       rng: input.rng,
       randomTolerance: input.randomTolerance,
       hostCandidates: input.hostCandidates ?? 'all',
