@@ -1,8 +1,8 @@
 // What the MctEngine's set-up reads of the Works' specifications alone, kept from one plan to the next: each
 // Work's class of identical specifications (same estimated run times, same set of inputs), its run-time
 // profile (same estimated run times) and its inputs without repeats. Every plan used to find these again by
-// hashing and comparing the specifications of all the Works it considers (a fifth of the 80,000-task
-// XSufferage study of bench/cost-curve.bench.ts); with the index, a plan reads them by Work id.
+// hashing and comparing the specifications of all the Works it considers, a cost repeated every plan for
+// every Work still to do; with the index, a plan reads them by Work id.
 //
 // Exactness: an entry is for one WorkSpec object (specifications are never changed in place, only replaced:
 // Beliefs makes new objects), and a plan first checks that each of its Works is the object its entry was
