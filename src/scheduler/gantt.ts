@@ -106,6 +106,12 @@ export class GanttChart {
   private readonly hostHasWork: Uint8Array;
   private readonly hostClosed: Uint8Array;
   private readonly fileArrival: Map<FileId, number>[];
+  /**
+   * Per file, bit (c mod 8) set once cluster c's fileArrival lists it; kept from indexArrivals() on. A clear bit
+   * answers "not available there" without a Map lookup: a lookup per input and cluster was most of the cost of
+   * the MctEngine's input summaries, and most inputs of the Works not started are available nowhere.
+   */
+  private arrivalBits: Uint8Array | undefined;
   private readonly sortedInputsCache = new Map<WorkId, readonly FileId[]>();
   private fullCount = 0;
   private seq = 0;
@@ -142,6 +148,24 @@ export class GanttChart {
     const map = this.fileArrival[cluster]!;
     const known = map.get(fileId);
     if (known === undefined || arrivalS < known) map.set(fileId, arrivalS);
+    this.noteArrival(cluster, fileId);
+  }
+
+  /** Keeps per-file bits of which clusters list each file (for heuristics that summarize many Works' inputs). */
+  indexArrivals(): void {
+    if (this.arrivalBits !== undefined) return;
+    this.arrivalBits = new Uint8Array(this.files.length);
+    this.fileArrival.forEach((map, c) => {
+      for (const fileId of map.keys()) this.noteArrival(c, fileId);
+    });
+  }
+
+  private noteArrival(cluster: number, fileId: FileId): void {
+    const bits = this.arrivalBits;
+    if (bits === undefined) return;
+    // A file id the array cannot hold (not an index into files): no bits kept from here on.
+    if (Number.isInteger(fileId) && fileId >= 0 && fileId < bits.length) bits[fileId] = bits[fileId]! | (1 << (cluster & 7));
+    else this.arrivalBits = undefined;
   }
 
   /** A computation is running on the host until `untilS` (estimated). */
@@ -184,6 +208,8 @@ export class GanttChart {
 
   inputSummary(work: WorkSpec, cluster: number, out: InputSummary = { missingCount: 0, sendDurS: 0, availableReadyS: 0 }): InputSummary {
     const arrivals = this.fileArrival[cluster]!;
+    const bits = this.arrivalBits;
+    const bit = 1 << (cluster & 7);
     let missing = 0;
     let sendDurS = 0;
     let readyS = this.nowS;
@@ -192,7 +218,7 @@ export class GanttChart {
     const inputs = work.inputs;
     const few = inputs.length <= 1 || (inputs.length === 2 && inputs[0] !== inputs[1]);
     for (const fileId of few ? inputs : this.sortedInputs(work)) {
-      const arrival = arrivals.get(fileId);
+      const arrival = bits !== undefined && (bits[fileId]! & bit) === 0 ? undefined : arrivals.get(fileId);
       if (arrival === undefined) {
         missing++;
         sendDurS += this.transferDurationS(cluster, this.files[fileId]!.estSizeBytes);
@@ -254,6 +280,7 @@ export class GanttChart {
       entries.push({ kind: 'input', fileId, startS: linkStartS + sentS, seq: this.seq++, kept });
       sentS += this.transferDurationS(cluster, this.files[fileId]!.estSizeBytes);
       arrivals.set(fileId, linkStartS + sentS);
+      this.noteArrival(cluster, fileId);
       sentFiles.push(fileId);
     }
     if (sentFiles.length > 0) this.linkFree[cluster] = linkStartS + summary.sendDurS;

@@ -26,6 +26,7 @@ import type { Rng } from '../util/rng.js';
 import type { Estimator } from './estimates.js';
 import { GanttChart, type ChartCluster, type ChartHost, type LinkEntry } from './gantt.js';
 import type { Heuristic } from './heuristics/heuristic.js';
+import type { WorkIndex } from './heuristics/work-index.js';
 import { PendingWorks, type ClusterState, type HostState, type LinkItem, type RunningSubtask, type WorkState } from './state.js';
 import { StoredInputs } from './stored-inputs.js';
 import type { HostCandidates } from './strategies/host-candidates.js';
@@ -77,6 +78,8 @@ export interface PlanInput {
    * there but not in the cluster's `stored` counts as stored and is reported in PlanOutput.foundStored.
    */
   readonly storedFiles?: (clusterId: ClusterId) => ReadonlySet<FileId>;
+  /** What the Works' specifications give the heuristic, kept by the caller between plans; default: found afresh. */
+  readonly workIndex?: WorkIndex;
 }
 
 /** FIFO contents per resource, in order. */
@@ -207,10 +210,13 @@ export function makePlan(input: PlanInput): PlanOutput {
     storedInputs.mark(chart, candidates);
     input.heuristic.plan({
       chart,
-      works: candidates.map(specFor),
+      // (specFor is the identity without hosts to avoid: no copy of what may be tens of thousands of Works.)
+      works: avoidance === undefined ? candidates : candidates.map(specFor),
       rng: input.rng,
       randomTolerance: input.randomTolerance,
       hostCandidates: input.hostCandidates ?? 'all',
+      // Works with hosts to avoid get specifications made for this plan: not worth an entry in the index.
+      ...(input.workIndex === undefined || avoidance !== undefined ? {} : { workIndex: input.workIndex }),
     });
     return { chart, candidates };
   };

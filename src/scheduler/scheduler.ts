@@ -35,6 +35,7 @@ import { IdSet } from './id-set.js';
 import { WorkTable } from './work-table.js';
 import { getHeuristic } from './heuristics/registry.js';
 import type { Heuristic } from './heuristics/heuristic.js';
+import { WorkIndex } from './heuristics/work-index.js';
 import { resolveSchedulerOptions, type ResolvedSchedulerOptions, type SchedulerOptions } from './options.js';
 import { makePlan, type PlanOutput, type RunningOn } from './planner.js';
 import { LinkQueue, PendingWorks, QueuedOutputs, WaitingHead, type ClusterState, type HostState, type LinkItem, type RunningSubtask, type WorkState, type WorkStatus } from './state.js';
@@ -104,6 +105,8 @@ export class Scheduler implements SchedulerEvents {
   private readonly workAt: WorkState[];
   /** Usage counts, todo and computed Works, kept up to date by setStatus() so that plans need no scan. */
   private readonly pending: PendingWorks;
+  /** What the Works' specifications give the heuristics, kept between plans (heuristics/work-index.ts). */
+  private readonly workIndex = new WorkIndex();
   private readonly statusCount: Record<WorkStatus, number> = { todo: 0, queued: 0, running: 0, computed: 0, retrieving: 0, done: 0, failed: 0 };
   private readonly hosts = new Map<HostId, SchedHost>();
   private hostOrder: SchedHost[] = [];
@@ -695,6 +698,7 @@ export class Scheduler implements SchedulerEvents {
       runningEndS: (running, on) => this.runningEndS(running, on),
       taskSpace: { mode: this.options.taskSpace, size: this.options.taskSpaceSize },
       pending: this.pending,
+      workIndex: this.workIndex,
       storedFiles: (clusterId) => info.storedFiles(clusterId),
       ...(info.hostsToAvoid === undefined ? {} : { hostsToAvoid: (workId: WorkId) => info.hostsToAvoid!(workId) }),
       ...(info.hostIsLeaving === undefined ? {} : { hostIsLeaving: (hostId: HostId) => info.hostIsLeaving!(hostId) }),

@@ -5,6 +5,7 @@ import type { WorkSpec } from '../../model/application.js';
 import type { Rng } from '../../util/rng.js';
 import type { GanttChart } from '../gantt.js';
 import type { HostCandidates } from '../strategies/host-candidates.js';
+import type { WorkIndex } from './work-index.js';
 
 export interface PlanContext {
   readonly chart: GanttChart;
@@ -15,6 +16,8 @@ export interface PlanContext {
   readonly randomTolerance: number;
   /** Which hosts Works are scored on; default 'all' (appendix C). The work queue ignores it. */
   readonly hostCandidates?: HostCandidates;
+  /** What the Works' specifications give, kept between plans (work-index.ts); default: found afresh. */
+  readonly workIndex?: WorkIndex;
 }
 
 export interface Heuristic {

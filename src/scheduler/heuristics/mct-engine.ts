@@ -47,8 +47,9 @@ import { IndexedHeap } from '../indexed-heap.js';
 import { HostBoundPool } from './host-bound-pool.js';
 import { HostFronts } from './host-fronts.js';
 import { PlanArrays } from './plan-arrays.js';
-import { profileOrder, reordered, runTimeProfiles } from './run-time-profiles.js';
-import { singletonClasses, workClasses, type WorkClasses } from './work-classes.js';
+import { profileOrder, reordered } from './run-time-profiles.js';
+import { singletonClasses, type WorkClasses } from './work-classes.js';
+import { WorkIndex } from './work-index.js';
 import type { PlanContext } from './heuristic.js';
 
 /** A Work's rank (lower first: k1, then k2, then Work id) and where it would go. */
@@ -241,11 +242,16 @@ export class MctEngine {
     // The engine's items are classes of identical Works (work-classes.ts), each standing for its lowest-id
     // Work not placed yet; randomized rules draw among Works, so each Work is its own class there.
     const arrays = (this.arrays = PlanArrays.take());
+    // The input summaries look files up cluster by cluster: the chart answers "not there" from bits.
+    chart.indexArrivals();
+    // What depends on the specifications alone comes from the index kept between plans (work-index.ts).
+    const index = ctx.workIndex ?? new WorkIndex();
+    index.refresh(ctx.works);
     const outputBytes = ctx.works.map((w) => chart.outputBytes(w));
-    const classes = (this.classes = rule.threshold === undefined ? workClasses(ctx.works, outputBytes, arrays) : singletonClasses(ctx.works.length, arrays));
+    const classes = (this.classes = rule.threshold === undefined ? index.classes(ctx.works, outputBytes, arrays) : singletonClasses(ctx.works.length, arrays));
     const firstWorks = new Array<WorkSpec>(classes.count);
     for (let k = 0; k < classes.count; k++) firstWorks[k] = ctx.works[classes.list[classes.start[k]!]!]!;
-    const given = runTimeProfiles(firstWorks);
+    const given = index.profiles(firstWorks);
     const order = (this.classOrder = profileOrder(given));
     const n = (this.n = order.length);
     // Plain loops: Array.from over a typed array goes through its iterator.
@@ -298,30 +304,29 @@ export class MctEngine {
     const engineIndexOf = (this.engineIndexOf = arrays.int32(ctx.works.length, -1));
     for (let i = 0; i < n; i++) engineIndexOf[this.idOf[i]!] = i;
     // Each Work's distinct inputs, counted per file, then listed per file by increasing Work.
+    // (From the index's flat list of inputs: the second loop goes in the engine's order without reading the Works.)
     const readerStart = (this.readerStart = arrays.int32(chart.fileCount + 1));
-    const distinctStart = arrays.int32(n);
-    const distinctEnd = arrays.int32(n);
-    const distinct: number[] = [];
+    const inputsStart = arrays.int32(n);
+    const inputsEnd = arrays.int32(n);
+    const inputs = index.inputs;
+    let readings = 0;
     for (let w = 0; w < engineIndexOf.length; w++) {
       const i = engineIndexOf[w]!;
       if (i < 0) continue;
       // GanttChart.outputDurationS, the outputs' size added up once.
       const bytes = outputBytes[w];
       for (let c = 0; c < C; c++) this.outDur[c * n + i] = bytes === undefined ? 0 : chart.transferDurationS(c, bytes);
-      const inputs = works[i]!.inputs;
-      distinctStart[i] = distinct.length;
-      for (let k = 0; k < inputs.length; k++) {
-        if (inputs.indexOf(inputs[k]!) !== k) continue;
-        readerStart[inputs[k]! + 1]!++;
-        distinct.push(inputs[k]!);
-      }
-      distinctEnd[i] = distinct.length;
+      const id = works[i]!.id;
+      inputsStart[i] = index.inputsStart(id);
+      inputsEnd[i] = inputsStart[i]! + index.inputsCount(id);
+      for (let k = inputsStart[i]!; k < inputsEnd[i]!; k++) readerStart[inputs[k]! + 1]!++;
+      readings += inputsEnd[i]! - inputsStart[i]!;
     }
     for (let f = 0; f < chart.fileCount; f++) readerStart[f + 1]! += readerStart[f]!;
-    const readerList = (this.readerList = arrays.int32(distinct.length));
+    const readerList = (this.readerList = arrays.int32(readings));
     const filled = arrays.int32(chart.fileCount);
     for (let i = 0; i < n; i++) {
-      for (let k = distinctStart[i]!; k < distinctEnd[i]!; k++) readerList[readerStart[distinct[k]!]! + filled[distinct[k]!]!++] = i;
+      for (let k = inputsStart[i]!; k < inputsEnd[i]!; k++) readerList[readerStart[inputs[k]!]! + filled[inputs[k]!]!++] = i;
     }
     const byGroups = rule.readsOnlyDifferences === true && rule.threshold === undefined && rule.keysOnlyGrow !== true;
     const pool = byGroups ? this.makePool(profiles.firstWork.length, arrays) : undefined;

@@ -74,7 +74,7 @@ function listed(count: number, start: Int32Array, classOf: Int32Array, arrays: P
 }
 
 /** The same for any order and repetition of the inputs. */
-function inputsHash(inputs: readonly number[]): number {
+export function inputsHash(inputs: readonly number[]): number {
   let sum = 0;
   inputs.forEach((f, k) => {
     if (inputs.indexOf(f) === k) sum = (sum + f) | 0;
@@ -82,7 +82,8 @@ function inputsHash(inputs: readonly number[]): number {
   return sum;
 }
 
-function sameSet(a: readonly number[], b: readonly number[]): boolean {
+/** The same files, in any order and repetition. */
+export function sameSet(a: readonly number[], b: readonly number[]): boolean {
   for (const f of a) if (!b.includes(f)) return false;
   for (const f of b) if (!a.includes(f)) return false;
   return true;
