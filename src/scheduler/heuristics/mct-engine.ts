@@ -229,8 +229,9 @@ export class MctEngine {
   private readonly arrays: PlanArrays;
   private readonly scratch: TaskScore = { k1: 0, k2: 0, host: -1, watch1: -1, watch2: -1, boundS: Infinity };
   private readonly summary: InputSummary = { missingCount: 0, sendDurS: 0, availableReadyS: 0 };
-  /** Scratch of pick(): the randomized rules' candidates. */
+  /** Scratch of pick() and drawLazily(): the randomized rules' candidates; drawLazily's walk of the heap. */
   private candidates: Int32Array | undefined;
+  private slotStack: Int32Array | undefined;
 
   constructor(
     private readonly ctx: PlanContext,
@@ -379,7 +380,7 @@ export class MctEngine {
 
   private fill(): void {
     const { C, n } = this;
-    const lazily = this.rule.keysOnlyGrow === true && this.rule.threshold === undefined;
+    const lazily = this.rule.keysOnlyGrow === true;
     // The lazy mode computes one cell per call, so it computes the first ones that way too. Long first passes
     // make V8 compile updateCells for entry inside its loop (on-stack replacement) only, after which
     // millions of single-cell calls could run unoptimized: a cold Min-min plan took 4 s instead of 0.8 s.
@@ -428,49 +429,90 @@ export class MctEngine {
   /**
    * For rules whose keys only grow (keysOnlyGrow): a heap of Works by their last key, which stays a lower bound
    * of the current one. The top Work is brought up to date (its cells of the clusters assigned to since, then
-   * its score) and put back, until the top one is current: no other can rank before it. The readers of a file
-   * newly planned on a cluster may get a lower key, so they are brought up to date at once.
+   * its score) and put back, until the top one is current: no other can rank before it. A score stays current
+   * while nothing is placed on the cluster of its best host: a cell of another cluster only ranks later as the
+   * chart fills (its (Compl, endS, host free time, host) grows), so it cannot overtake that best one. The
+   * readers of a file newly planned on a cluster may get a lower key, so they are brought up to date at once.
+   * Randomized rules (threshold) draw among the Works whose key is within the limit: every Work whose lower
+   * bound is within it is found by a walk down the heap and brought up to date (drawLazily).
    */
   private runLazily(): void {
-    const { chart, works, n, active } = this;
+    const { chart, works, n, active, clusterVersion, w1 } = this;
     const heap = new IndexedHeap((a, b) => this.ranksBefore(a, b), n);
     for (let p = 0; p < this.activeCount; p++) heap.push(this.activeList[p]!);
-    // A score is current when no assignment was made since it was computed.
-    const scoreVersion = new Int32Array(n);
-    let version = 0;
+    // Per Work, the placements made on its best host's cluster when it was scored (all current at first).
+    const scoredAt = new Int32Array(n);
+    const current = (j: number): boolean => scoredAt[j] === clusterVersion[w1[j]!];
     const bringUpToDate = (j: number): void => {
       this.bringCellsUpToDate(j);
       this.rescore(j);
-      scoreVersion[j] = version;
-      if (active[j] === 1) heap.update(j);
-      else heap.remove(j);
+      if (active[j] === 1) {
+        scoredAt[j] = clusterVersion[w1[j]!]!;
+        heap.update(j);
+      } else heap.remove(j);
     };
+    const drawing = this.rule.threshold !== undefined;
     while (heap.size > 0 && chart.hasRoom()) {
-      const i = heap.top();
-      if (scoreVersion[i] !== version) {
-        bringUpToDate(i);
+      const top = heap.top();
+      if (!current(top)) {
+        bringUpToDate(top);
         continue;
       }
+      const i = drawing ? this.drawLazily(heap, top, current, bringUpToDate) : top;
       const host = this.target[i]!;
       const c = chart.hosts[host]!.cluster;
       const row = chart.commit(works[i]!, host);
-      // The class's next Work keeps its key (still a lower bound) and has a higher id.
+      // The class's next Work keeps its key (still a lower bound) and has a higher id; its best cluster is c,
+      // so it counts as not current.
       if (this.nextStandsFor(i)) heap.update(i);
       else {
         this.deactivate(i);
         heap.remove(i);
       }
       this.fronts.hostChanged(host);
-      version++;
       this.clusterVersion[c]++;
       this.inputsPlanned(c, row.sentFiles);
       for (const fileId of row.sentFiles) {
         for (let r = this.readerStart[fileId]!; r < this.readerStart[fileId + 1]!; r++) {
           const j = this.readerList[r]!;
-          if (active[j] === 1 && scoreVersion[j] !== version) bringUpToDate(j);
+          if (active[j] === 1) bringUpToDate(j);
         }
       }
     }
+  }
+
+  /**
+   * The randomized rules' draw in the lazy mode, given the top Work, current: the candidates are the Works
+   * whose current key is within threshold(top's key). A Work whose lower bound is above it is not one; every
+   * other one lies in the part of the heap whose keys are within it (a parent's key is no larger than its
+   * children's), found by a walk from the root and brought up to date (its key grows, so the top stays the top).
+   * The candidates are then sorted by Work id as pick() lists them: the same draw.
+   */
+  private drawLazily(heap: IndexedHeap, top: number, current: (j: number) => boolean, bringUpToDate: (j: number) => void): number {
+    const { k1, active, idOf, engineIndexOf } = this;
+    const limit = this.rule.threshold!(k1[top]!, this.chart.nowS, this.ctx.randomTolerance);
+    const found = (this.candidates ??= new Int32Array(this.n));
+    const slots = (this.slotStack ??= new Int32Array(this.n + 2));
+    let count = 0;
+    let depth = 0;
+    slots[depth++] = 0;
+    while (depth > 0) {
+      const slot = slots[--depth]!;
+      const j = heap.at(slot);
+      if (j < 0 || !(k1[j]! <= limit)) continue;
+      found[count++] = j;
+      slots[depth++] = 2 * slot + 1;
+      slots[depth++] = 2 * slot + 2;
+    }
+    let kept = 0;
+    for (let q = 0; q < count; q++) {
+      const j = found[q]!;
+      if (!current(j)) bringUpToDate(j);
+      // Randomized rules make every Work its own class (constructor): idOf is its index in the plan's Works.
+      if (active[j] === 1 && k1[j]! <= limit) found[kept++] = idOf[j]!;
+    }
+    const ids = found.subarray(0, kept).sort();
+    return engineIndexOf[ids[this.ctx.rng.int(kept)]!]!;
   }
 
   /** Brings Work j's cells up to date on every cluster placed on since they were computed. */
