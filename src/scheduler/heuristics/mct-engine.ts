@@ -232,6 +232,9 @@ export class MctEngine {
   /** Scratch of pick() and drawLazily(): the randomized rules' candidates; drawLazily's walk of the heap. */
   private candidates: Int32Array | undefined;
   private slotStack: Int32Array | undefined;
+  /** Scratch of drawLazily and bringManyUpToDate: the Works to bring up to date, and those lagging on one cluster. */
+  private staleList: Int32Array | undefined;
+  private laggingList: Int32Array | undefined;
 
   constructor(
     private readonly ctx: PlanContext,
@@ -443,13 +446,17 @@ export class MctEngine {
     // Per Work, the placements made on its best host's cluster when it was scored (all current at first).
     const scoredAt = new Int32Array(n);
     const current = (j: number): boolean => scoredAt[j] === clusterVersion[w1[j]!];
-    const bringUpToDate = (j: number): void => {
-      this.bringCellsUpToDate(j);
+    /** Scores Work j, its cells up to date, and puts it back in the heap (or out). */
+    const settle = (j: number): void => {
       this.rescore(j);
       if (active[j] === 1) {
         scoredAt[j] = clusterVersion[w1[j]!]!;
         heap.update(j);
       } else heap.remove(j);
+    };
+    const bringUpToDate = (j: number): void => {
+      this.bringCellsUpToDate(j);
+      settle(j);
     };
     const drawing = this.rule.threshold !== undefined;
     while (heap.size > 0 && chart.hasRoom()) {
@@ -458,7 +465,7 @@ export class MctEngine {
         bringUpToDate(top);
         continue;
       }
-      const i = drawing ? this.drawLazily(heap, top, current, bringUpToDate) : top;
+      const i = drawing ? this.drawLazily(heap, top, current, settle) : top;
       const host = this.target[i]!;
       const c = chart.hosts[host]!.cluster;
       const row = chart.commit(works[i]!, host);
@@ -485,10 +492,11 @@ export class MctEngine {
    * The randomized rules' draw in the lazy mode, given the top Work, current: the candidates are the Works
    * whose current key is within threshold(top's key). A Work whose lower bound is above it is not one; every
    * other one lies in the part of the heap whose keys are within it (a parent's key is no larger than its
-   * children's), found by a walk from the root and brought up to date (its key grows, so the top stays the top).
-   * The candidates are then sorted by Work id as pick() lists them: the same draw.
+   * children's), found by a walk from the root and brought up to date (its key grows, so the top stays the top):
+   * their cells together, cluster by cluster (bringManyUpToDate), then their scores (settle). The candidates are
+   * then sorted by Work id as pick() lists them: the same draw.
    */
-  private drawLazily(heap: IndexedHeap, top: number, current: (j: number) => boolean, bringUpToDate: (j: number) => void): number {
+  private drawLazily(heap: IndexedHeap, top: number, current: (j: number) => boolean, settle: (j: number) => void): number {
     const { k1, active, idOf, engineIndexOf } = this;
     const limit = this.rule.threshold!(k1[top]!, this.chart.nowS, this.ctx.randomTolerance);
     const found = (this.candidates ??= new Int32Array(this.n));
@@ -504,15 +512,40 @@ export class MctEngine {
       slots[depth++] = 2 * slot + 1;
       slots[depth++] = 2 * slot + 2;
     }
+    const stale = (this.staleList ??= new Int32Array(this.n));
+    let staleCount = 0;
+    for (let q = 0; q < count; q++) if (!current(found[q]!)) stale[staleCount++] = found[q]!;
+    if (staleCount > 0) {
+      this.bringManyUpToDate(stale, staleCount);
+      for (let q = 0; q < staleCount; q++) settle(stale[q]!);
+    }
     let kept = 0;
     for (let q = 0; q < count; q++) {
       const j = found[q]!;
-      if (!current(j)) bringUpToDate(j);
       // Randomized rules make every Work its own class (constructor): idOf is its index in the plan's Works.
       if (active[j] === 1 && k1[j]! <= limit) found[kept++] = idOf[j]!;
     }
     const ids = found.subarray(0, kept).sort();
     return engineIndexOf[ids[this.ctx.rng.int(kept)]!]!;
+  }
+
+  /**
+   * bringCellsUpToDate for the first `count` Works of `works` (reordered: increasing), one updateCells call per
+   * cluster for all of their cells there that lag, in memory order.
+   */
+  private bringManyUpToDate(works: Int32Array, count: number): void {
+    const { C, n, clusterVersion, cellVersion } = this;
+    works.subarray(0, count).sort();
+    const lagging = (this.laggingList ??= new Int32Array(n));
+    for (let c = 0; c < C; c++) {
+      const base = c * n;
+      const version = clusterVersion[c]!;
+      let m = 0;
+      for (let q = 0; q < count; q++) if (cellVersion[base + works[q]!] !== version) lagging[m++] = works[q]!;
+      if (m === 0) continue;
+      this.updateCells(c, -1, false, -1, lagging, m);
+      for (let q = 0; q < m; q++) cellVersion[base + lagging[q]!] = version;
+    }
   }
 
   /** Brings Work j's cells up to date on every cluster placed on since they were computed. */
@@ -570,7 +603,8 @@ export class MctEngine {
 
   /**
    * Brings every unplaced Work's cell of cluster c up to date after an assignment on `placedHost` (-1: the
-   * first time, when no cell is computed yet), or computes only Work `only`'s afresh. With `rescoring`, scores
+   * first time, when no cell is computed yet), or computes only Work `only`'s afresh, or those of the first
+   * `batchCount` Works of `batch` (in increasing order: memory order). With `rescoring`, scores
    * again the Works whose score may read a changed cell and returns the next best Work (-1: none). This is the
    * engine's hot loop: it runs in the engine's Work order, so that it reads the cluster's cells in memory
    * order.
@@ -579,7 +613,7 @@ export class MctEngine {
    * placed on, and its input-ready time, with the link now busier, is still within holdS: then that host
    * ends as before, and every other host of c can only end later than before, so it cannot overtake them.
    */
-  private updateCells(c: number, placedHost: number, rescoring: boolean, only = -1): number {
+  private updateCells(c: number, placedHost: number, rescoring: boolean, only = -1, batch?: Int32Array, batchCount = 0): number {
     const { n, C, chart, active, profileOf, idOf, summaryStale, availReady, sendDur, holdS, outDur, c1ByWork, c2ByWork, e1, h1, e2, h2, w1, w2, bound } = this;
     const dur = this.fronts.durOf[c]!;
     const durStride = this.fronts.durStride[c]!;
@@ -590,8 +624,10 @@ export class MctEngine {
     const watchesAll = this.rule.watchesAll;
     const clusterSufferage = this.rule.clusterSufferage === true;
     const pool = this.pool;
-    const list = this.activeList;
-    const count = only >= 0 ? 1 : rescoring ? this.activeCount : n;
+    const list = batch ?? this.activeList;
+    const listed = rescoring || batch !== undefined;
+    const afresh = only >= 0 || batch !== undefined;
+    const count = only >= 0 ? 1 : batch !== undefined ? batchCount : rescoring ? this.activeCount : n;
     let stillActive = 0;
     let best = -1;
     let bestK1 = Infinity;
@@ -603,13 +639,13 @@ export class MctEngine {
     let reusedSe = Infinity;
     let reusedSk = -1;
     for (let p = 0; p < count; p++) {
-      const j = only >= 0 ? only : rescoring ? list[p]! : p;
+      const j = only >= 0 ? only : listed ? list[p]! : p;
       if (rescoring && active[j] === 0) continue;
       const cell = base + j;
       const oldH1 = h1[cell]!;
       const oldH2 = second ? h2[cell]! : -1;
       // The ready time only grows (the link gets busier), so the cell holds while it stays within holdS.
-      const kept = only < 0 && oldH1 !== placedHost && oldH2 !== placedHost && linkFreeS + sendDur[cell]! <= holdS[cell]!;
+      const kept = !afresh && oldH1 !== placedHost && oldH2 !== placedHost && linkFreeS + sendDur[cell]! <= holdS[cell]!;
       let changed = false;
       if (!kept) {
         if (summaryStale[cell] === 1) this.summarize(j, c);
