@@ -235,6 +235,7 @@ export class MctEngine {
   /** Scratch of drawLazily and bringManyUpToDate: the Works to bring up to date, and those lagging on one cluster. */
   private staleList: Int32Array | undefined;
   private laggingList: Int32Array | undefined;
+  private sortScratch: Int32Array | undefined;
 
   constructor(
     private readonly ctx: PlanContext,
@@ -525,17 +526,17 @@ export class MctEngine {
       // Randomized rules make every Work its own class (constructor): idOf is its index in the plan's Works.
       if (active[j] === 1 && k1[j]! <= limit) found[kept++] = idOf[j]!;
     }
-    const ids = found.subarray(0, kept).sort();
+    const ids = sortIndices(found, kept, (this.sortScratch ??= new Int32Array(this.n)));
     return engineIndexOf[ids[this.ctx.rng.int(kept)]!]!;
   }
 
   /**
-   * bringCellsUpToDate for the first `count` Works of `works` (reordered: increasing), one updateCells call per
+   * bringCellsUpToDate for the first `count` Works of `given` (reordered), one updateCells call per
    * cluster for all of their cells there that lag, in memory order.
    */
-  private bringManyUpToDate(works: Int32Array, count: number): void {
+  private bringManyUpToDate(given: Int32Array, count: number): void {
     const { C, n, clusterVersion, cellVersion } = this;
-    works.subarray(0, count).sort();
+    const works = sortIndices(given, count, (this.sortScratch ??= new Int32Array(n)));
     const lagging = (this.laggingList ??= new Int32Array(n));
     for (let c = 0; c < C; c++) {
       const base = c * n;
@@ -804,3 +805,32 @@ export class MctEngine {
     this.active[i] = 0;
   }
 }
+
+/**
+ * Sorts the first `count` entries of `a` (non-negative) increasingly, a byte at a time (LSD radix sort through
+ * `scratch`, as long as `a`), and returns the array holding them: `a` or `scratch`. Several times faster than
+ * TypedArray sort on the few hundred indices the lazy draw sorts per placement.
+ */
+export function sortIndices(a: Int32Array, count: number, scratch: Int32Array): Int32Array {
+  let max = 0;
+  for (let q = 0; q < count; q++) if (a[q]! > max) max = a[q]!;
+  const counts = radixCounts;
+  let from = a;
+  let to = scratch;
+  for (let shift = 0; shift < 32 && (shift === 0 || max >>> shift > 0); shift += 8) {
+    counts.fill(0);
+    for (let q = 0; q < count; q++) counts[(from[q]! >>> shift) & 255]!++;
+    let sum = 0;
+    for (let d = 0; d < 256; d++) {
+      const k = counts[d]!;
+      counts[d] = sum;
+      sum += k;
+    }
+    for (let q = 0; q < count; q++) to[counts[(from[q]! >>> shift) & 255]!++] = from[q]!;
+    const t = from;
+    from = to;
+    to = t;
+  }
+  return from;
+}
+const radixCounts = new Int32Array(256);
