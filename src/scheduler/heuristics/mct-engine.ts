@@ -40,7 +40,8 @@
 //    XSufferage study of bench/sim.bench.ts: 405 M visits of a Work in the pass down to 4 M, 22.9 s to 4.6 s).
 //  - Min-min needs none of that: completion times only grow as the chart fills, so a Work's last MCT is a
 //    lower bound of its current one, and only the Work at the top of a heap by that bound is brought up to
-//    date, until the top one is current (runLazily).
+//    date, until the top one is current (runLazily). Randomized Min-min too: its draw's candidates all lie in
+//    the part of the heap within the draw's limit, brought up to date together (drawLazily).
 import type { WorkSpec } from '../../model/application.js';
 import type { GanttChart, InputSummary } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';
