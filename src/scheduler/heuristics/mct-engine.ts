@@ -219,7 +219,8 @@ export class MctEngine {
   private readonly engineIndexOf: Int32Array;
   /**
    * Placements made on each cluster, and per cell how many there had been when it was last computed: a cell
-   * is current when they are equal (nothing else changes a cluster's part of the chart).
+   * is current when they are equal (nothing else changes a cluster's part of the chart). Cells Work by Work
+   * (j * C + c): a Work's lagging cells are looked up together.
    */
   private readonly clusterVersion: Int32Array;
   private readonly cellVersion: Int32Array;
@@ -236,6 +237,7 @@ export class MctEngine {
   /** Scratch of drawLazily and bringManyUpToDate: the Works to bring up to date, and those lagging on one cluster. */
   private staleList: Int32Array | undefined;
   private laggingList: Int32Array | undefined;
+  private laggingCount: Int32Array | undefined;
   private sortScratch: Int32Array | undefined;
 
   constructor(
@@ -538,23 +540,27 @@ export class MctEngine {
   private bringManyUpToDate(given: Int32Array, count: number): void {
     const { C, n, clusterVersion, cellVersion } = this;
     const works = sortIndices(given, count, (this.sortScratch ??= new Int32Array(n)));
-    const lagging = (this.laggingList ??= new Int32Array(n));
+    // Per cluster c, the Works lagging there at c * n onwards (increasing), laggingCount[c] of them.
+    const lagging = (this.laggingList ??= new Int32Array(C * n));
+    const laggingCount = (this.laggingCount ??= new Int32Array(C));
+    laggingCount.fill(0);
+    for (let q = 0; q < count; q++) {
+      const j = works[q]!;
+      for (let c = 0; c < C; c++) if (cellVersion[j * C + c] !== clusterVersion[c]) lagging[c * n + laggingCount[c]!++] = j;
+    }
     for (let c = 0; c < C; c++) {
-      const base = c * n;
-      const version = clusterVersion[c]!;
-      let m = 0;
-      for (let q = 0; q < count; q++) if (cellVersion[base + works[q]!] !== version) lagging[m++] = works[q]!;
+      const m = laggingCount[c]!;
       if (m === 0) continue;
-      this.updateCells(c, -1, false, -1, lagging, m);
-      for (let q = 0; q < m; q++) cellVersion[base + lagging[q]!] = version;
+      this.updateCells(c, -1, false, -1, lagging.subarray(c * n, c * n + m), m);
+      for (let q = c * n; q < c * n + m; q++) cellVersion[lagging[q]! * C + c] = clusterVersion[c]!;
     }
   }
 
   /** Brings Work j's cells up to date on every cluster placed on since they were computed. */
   private bringCellsUpToDate(j: number): void {
-    const { C, n, clusterVersion, cellVersion } = this;
+    const { C, clusterVersion, cellVersion } = this;
     for (let c = 0; c < C; c++) {
-      const cell = c * n + j;
+      const cell = j * C + c;
       if (cellVersion[cell] === clusterVersion[c]) continue;
       this.updateCells(c, -1, false, j);
       cellVersion[cell] = clusterVersion[c]!;
