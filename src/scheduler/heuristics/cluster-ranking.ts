@@ -43,11 +43,21 @@ export function bestTwoClusters(v: ClusterBests, out: BestTwo): BestTwo {
   return out;
 }
 
-const bestOnly: BestTwo = { best: -1, second: -1 };
-
-/** The cluster holding the Work's best host (its MCT), or -1. */
+/** The cluster holding the Work's best host (its MCT), or -1: bestTwoClusters' best, without the second. */
 export function bestCluster(v: ClusterBests): number {
-  return bestTwoClusters(v, bestOnly).best;
+  const { mctByWork, clusterCount, work } = v;
+  const from = work * clusterCount;
+  let best = -1;
+  let bc = 0;
+  for (let c = 0; c < clusterCount; c++) {
+    const cc = mctByWork[from + c]!;
+    if (!Number.isFinite(cc)) continue;
+    if (best < 0 || cc < bc || (cc === bc && tieBefore(v, c, best))) {
+      best = c;
+      bc = cc;
+    }
+  }
+  return best;
 }
 
 /** The second-best host overall, given the best host is the best of cluster `best`. */

@@ -40,7 +40,8 @@
 //    XSufferage study of bench/sim.bench.ts: 405 M visits of a Work in the pass down to 4 M, 22.9 s to 4.6 s).
 //  - Min-min needs none of that: completion times only grow as the chart fills, so a Work's last MCT is a
 //    lower bound of its current one, and only the Work at the top of a heap by that bound is brought up to
-//    date, until the top one is current (runLazily).
+//    date, until the top one is current (runLazily). Randomized Min-min too: its draw's candidates all lie in
+//    the part of the heap within the draw's limit, brought up to date together (drawLazily).
 import type { WorkSpec } from '../../model/application.js';
 import type { GanttChart, InputSummary } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';
@@ -219,7 +220,8 @@ export class MctEngine {
   private readonly engineIndexOf: Int32Array;
   /**
    * Placements made on each cluster, and per cell how many there had been when it was last computed: a cell
-   * is current when they are equal (nothing else changes a cluster's part of the chart).
+   * is current when they are equal (nothing else changes a cluster's part of the chart). Cells Work by Work
+   * (j * C + c): a Work's lagging cells are looked up together.
    */
   private readonly clusterVersion: Int32Array;
   private readonly cellVersion: Int32Array;
@@ -230,8 +232,14 @@ export class MctEngine {
   private readonly arrays: PlanArrays;
   private readonly scratch: TaskScore = { k1: 0, k2: 0, host: -1, watch1: -1, watch2: -1, boundS: Infinity };
   private readonly summary: InputSummary = { missingCount: 0, sendDurS: 0, availableReadyS: 0 };
-  /** Scratch of pick(): the randomized rules' candidates. */
+  /** Scratch of pick() and drawLazily(): the randomized rules' candidates; drawLazily's walk of the heap. */
   private candidates: Int32Array | undefined;
+  private slotStack: Int32Array | undefined;
+  /** Scratch of drawLazily and bringManyUpToDate: the Works to bring up to date, and those lagging on one cluster. */
+  private staleList: Int32Array | undefined;
+  private laggingList: Int32Array | undefined;
+  private laggingCount: Int32Array | undefined;
+  private sortScratch: Int32Array | undefined;
 
   constructor(
     private readonly ctx: PlanContext,
@@ -384,7 +392,7 @@ export class MctEngine {
 
   private fill(): void {
     const { C, n } = this;
-    const lazily = this.rule.keysOnlyGrow === true && this.rule.threshold === undefined;
+    const lazily = this.rule.keysOnlyGrow === true;
     // The lazy mode computes one cell per call, so it computes the first ones that way too. Long first passes
     // make V8 compile updateCells for entry inside its loop (on-stack replacement) only, after which
     // millions of single-cell calls could run unoptimized: a cold Min-min plan took 4 s instead of 0.8 s.
@@ -433,56 +441,131 @@ export class MctEngine {
   /**
    * For rules whose keys only grow (keysOnlyGrow): a heap of Works by their last key, which stays a lower bound
    * of the current one. The top Work is brought up to date (its cells of the clusters assigned to since, then
-   * its score) and put back, until the top one is current: no other can rank before it. The readers of a file
-   * newly planned on a cluster may get a lower key, so they are brought up to date at once.
+   * its score) and put back, until the top one is current: no other can rank before it. A score stays current
+   * while nothing is placed on the cluster of its best host: a cell of another cluster only ranks later as the
+   * chart fills (its (Compl, endS, host free time, host) grows), so it cannot overtake that best one. The
+   * readers of a file newly planned on a cluster may get a lower key, so they are brought up to date at once.
+   * Randomized rules (threshold) draw among the Works whose key is within the limit: every Work whose lower
+   * bound is within it is found by a walk down the heap and brought up to date (drawLazily).
    */
   private runLazily(): void {
-    const { chart, works, n, active } = this;
+    const { chart, works, n, active, clusterVersion, w1 } = this;
     const heap = new IndexedHeap((a, b) => this.ranksBefore(a, b), n);
     for (let p = 0; p < this.activeCount; p++) heap.push(this.activeList[p]!);
-    // A score is current when no assignment was made since it was computed.
-    const scoreVersion = new Int32Array(n);
-    let version = 0;
+    // Per Work, the placements made on its best host's cluster when it was scored (all current at first).
+    const scoredAt = new Int32Array(n);
+    const current = (j: number): boolean => scoredAt[j] === clusterVersion[w1[j]!];
+    /** Scores Work j, its cells up to date, and puts it back in the heap (or out). */
+    const settle = (j: number): void => {
+      this.rescore(j);
+      if (active[j] === 1) {
+        scoredAt[j] = clusterVersion[w1[j]!]!;
+        heap.update(j);
+      } else heap.remove(j);
+    };
     const bringUpToDate = (j: number): void => {
       this.bringCellsUpToDate(j);
-      this.rescore(j);
-      scoreVersion[j] = version;
-      if (active[j] === 1) heap.update(j);
-      else heap.remove(j);
+      settle(j);
     };
+    const drawing = this.rule.threshold !== undefined;
     while (heap.size > 0 && chart.hasRoom()) {
-      const i = heap.top();
-      if (scoreVersion[i] !== version) {
-        bringUpToDate(i);
+      const top = heap.top();
+      if (!current(top)) {
+        bringUpToDate(top);
         continue;
       }
+      const i = drawing ? this.drawLazily(heap, top, current, settle) : top;
       const host = this.target[i]!;
       const c = chart.hosts[host]!.cluster;
       const row = chart.commit(works[i]!, host);
-      // The class's next Work keeps its key (still a lower bound) and has a higher id.
+      // The class's next Work keeps its key (still a lower bound) and has a higher id; its best cluster is c,
+      // so it counts as not current.
       if (this.nextStandsFor(i)) heap.update(i);
       else {
         this.deactivate(i);
         heap.remove(i);
       }
       this.fronts.hostChanged(host);
-      version++;
       this.clusterVersion[c]++;
       this.inputsPlanned(c, row.sentFiles);
       for (const fileId of row.sentFiles) {
         for (let r = this.readerStart[fileId]!; r < this.readerStart[fileId + 1]!; r++) {
           const j = this.readerList[r]!;
-          if (active[j] === 1 && scoreVersion[j] !== version) bringUpToDate(j);
+          if (active[j] === 1) bringUpToDate(j);
         }
       }
     }
   }
 
+  /**
+   * The randomized rules' draw in the lazy mode, given the top Work, current: the candidates are the Works
+   * whose current key is within threshold(top's key). A Work whose lower bound is above it is not one; every
+   * other one lies in the part of the heap whose keys are within it (a parent's key is no larger than its
+   * children's), found by a walk from the root and brought up to date (its key grows, so the top stays the top):
+   * their cells together, cluster by cluster (bringManyUpToDate), then their scores (settle). The candidates are
+   * then sorted by Work id as pick() lists them: the same draw.
+   */
+  private drawLazily(heap: IndexedHeap, top: number, current: (j: number) => boolean, settle: (j: number) => void): number {
+    const { k1, active, idOf, engineIndexOf } = this;
+    const limit = this.rule.threshold!(k1[top]!, this.chart.nowS, this.ctx.randomTolerance);
+    const found = (this.candidates ??= new Int32Array(this.n));
+    const slots = (this.slotStack ??= new Int32Array(this.n + 2));
+    let count = 0;
+    let depth = 0;
+    slots[depth++] = 0;
+    while (depth > 0) {
+      const slot = slots[--depth]!;
+      const j = heap.at(slot);
+      if (j < 0 || !(k1[j]! <= limit)) continue;
+      found[count++] = j;
+      slots[depth++] = 2 * slot + 1;
+      slots[depth++] = 2 * slot + 2;
+    }
+    const stale = (this.staleList ??= new Int32Array(this.n));
+    let staleCount = 0;
+    for (let q = 0; q < count; q++) if (!current(found[q]!)) stale[staleCount++] = found[q]!;
+    if (staleCount > 0) {
+      this.bringManyUpToDate(stale, staleCount);
+      for (let q = 0; q < staleCount; q++) settle(stale[q]!);
+    }
+    let kept = 0;
+    for (let q = 0; q < count; q++) {
+      const j = found[q]!;
+      // Randomized rules make every Work its own class (constructor): idOf is its index in the plan's Works.
+      if (active[j] === 1 && k1[j]! <= limit) found[kept++] = idOf[j]!;
+    }
+    const ids = sortIndices(found, kept, (this.sortScratch ??= new Int32Array(this.n)));
+    return engineIndexOf[ids[this.ctx.rng.int(kept)]!]!;
+  }
+
+  /**
+   * bringCellsUpToDate for the first `count` Works of `given` (reordered), one updateCells call per
+   * cluster for all of their cells there that lag, in memory order.
+   */
+  private bringManyUpToDate(given: Int32Array, count: number): void {
+    const { C, n, clusterVersion, cellVersion } = this;
+    const works = sortIndices(given, count, (this.sortScratch ??= new Int32Array(n)));
+    // Per cluster c, the Works lagging there at c * n onwards (increasing), laggingCount[c] of them.
+    const lagging = (this.laggingList ??= new Int32Array(C * n));
+    const laggingCount = (this.laggingCount ??= new Int32Array(C));
+    laggingCount.fill(0);
+    for (let q = 0; q < count; q++) {
+      const j = works[q]!;
+      for (let c = 0; c < C; c++) if (cellVersion[j * C + c] !== clusterVersion[c]) lagging[c * n + laggingCount[c]!++] = j;
+    }
+    for (let c = 0; c < C; c++) {
+      const m = laggingCount[c]!;
+      if (m === 0) continue;
+      this.updateCells(c, -1, false, -1, lagging.subarray(c * n, c * n + m), m);
+      for (let q = c * n; q < c * n + m; q++) cellVersion[lagging[q]! * C + c] = clusterVersion[c]!;
+    }
+  }
+
   /** Brings Work j's cells up to date on every cluster placed on since they were computed. */
   private bringCellsUpToDate(j: number): void {
-    const { C, n, clusterVersion, cellVersion } = this;
+    const { C, clusterVersion, cellVersion } = this;
     for (let c = 0; c < C; c++) {
-      const cell = c * n + j;
+      const cell = j * C + c;
       if (cellVersion[cell] === clusterVersion[c]) continue;
       this.updateCells(c, -1, false, j);
       cellVersion[cell] = clusterVersion[c]!;
@@ -533,7 +616,8 @@ export class MctEngine {
 
   /**
    * Brings every unplaced Work's cell of cluster c up to date after an assignment on `placedHost` (-1: the
-   * first time, when no cell is computed yet), or computes only Work `only`'s afresh. With `rescoring`, scores
+   * first time, when no cell is computed yet), or computes only Work `only`'s afresh, or those of the first
+   * `batchCount` Works of `batch` (in increasing order: memory order). With `rescoring`, scores
    * again the Works whose score may read a changed cell and returns the next best Work (-1: none). This is the
    * engine's hot loop: it runs in the engine's Work order, so that it reads the cluster's cells in memory
    * order.
@@ -548,7 +632,7 @@ export class MctEngine {
    * reaching the back edge jumped into that code, and the function was not optimized again for most of the
    * run: Min-min ran 3 times slower in a process that had run Sufferage or Max-min before it.
    */
-  private updateCells(c: number, placedHost: number, rescoring: boolean, only = -1): number {
+  private updateCells(c: number, placedHost: number, rescoring: boolean, only = -1, batch?: Int32Array, batchCount = 0): number {
     const { n, C, chart, active, profileOf, idOf, summaryStale, availReady, sendDur, holdS, outDur, c1ByWork, c2ByWork, e1, h1, e2, h2, w1, w2, bound } = this;
     const dur = this.fronts.durOf[c]!;
     const durStride = this.fronts.durStride[c]!;
@@ -559,8 +643,10 @@ export class MctEngine {
     const watchesAll = this.rule.watchesAll;
     const clusterSufferage = this.rule.clusterSufferage === true;
     const pool = this.pool;
-    const list = this.activeList;
-    const count = only >= 0 ? 1 : rescoring ? this.activeCount : n;
+    const list = batch ?? this.activeList;
+    const listed = rescoring || batch !== undefined;
+    const afresh = only >= 0 || batch !== undefined;
+    const count = only >= 0 ? 1 : batch !== undefined ? batchCount : rescoring ? this.activeCount : n;
     let stillActive = 0;
     let best = -1;
     let bestK1 = Infinity;
@@ -572,13 +658,13 @@ export class MctEngine {
     let reusedSe = Infinity;
     let reusedSk = -1;
     for (let p = 0; p < count; p++) {
-      const j = only >= 0 ? only : rescoring ? list[p]! : p;
+      const j = only >= 0 ? only : listed ? list[p]! : p;
       if (rescoring && active[j] === 0) continue;
       const cell = base + j;
       const oldH1 = h1[cell]!;
       const oldH2 = second ? h2[cell]! : -1;
       // The ready time only grows (the link gets busier), so the cell holds while it stays within holdS.
-      const kept = only < 0 && oldH1 !== placedHost && oldH2 !== placedHost && linkFreeS + sendDur[cell]! <= holdS[cell]!;
+      const kept = !afresh && oldH1 !== placedHost && oldH2 !== placedHost && linkFreeS + sendDur[cell]! <= holdS[cell]!;
       let changed = false;
       if (!kept) {
         if (summaryStale[cell] === 1) this.summarize(j, c);
@@ -740,3 +826,32 @@ export class MctEngine {
     this.active[i] = 0;
   }
 }
+
+/**
+ * Sorts the first `count` entries of `a` (non-negative) increasingly, a byte at a time (LSD radix sort through
+ * `scratch`, as long as `a`), and returns the array holding them: `a` or `scratch`. Several times faster than
+ * TypedArray sort on the few hundred indices the lazy draw sorts per placement.
+ */
+export function sortIndices(a: Int32Array, count: number, scratch: Int32Array): Int32Array {
+  let max = 0;
+  for (let q = 0; q < count; q++) if (a[q]! > max) max = a[q]!;
+  const counts = radixCounts;
+  let from = a;
+  let to = scratch;
+  for (let shift = 0; shift < 32 && (shift === 0 || max >>> shift > 0); shift += 8) {
+    counts.fill(0);
+    for (let q = 0; q < count; q++) counts[(from[q]! >>> shift) & 255]!++;
+    let sum = 0;
+    for (let d = 0; d < 256; d++) {
+      const k = counts[d]!;
+      counts[d] = sum;
+      sum += k;
+    }
+    for (let q = 0; q < count; q++) to[counts[(from[q]! >>> shift) & 255]!++] = from[q]!;
+    const t = from;
+    from = to;
+    to = t;
+  }
+  return from;
+}
+const radixCounts = new Int32Array(256);
