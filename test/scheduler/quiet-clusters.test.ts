@@ -5,12 +5,12 @@
 // skip is the same, line for line, as with the plain visit of every idle host.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Application } from '../../src/model/application.js';
-import type { GridDescription, GridEvent } from '../../src/model/grid.js';
+import type { GridDescription } from '../../src/model/grid.js';
 import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../../src/scheduler/options.js';
 import { Rng } from '../../src/util/rng.js';
 import { runSimulation } from '../../backends/sim/run-simulation.js';
-import { addCluster, addHost, changeCluster, changeHost, makeApp, makeGrid, removeCluster, removeHost } from '../sim/support/build.js';
+import { addCluster, addHost, changeCluster, changeHost, makeApp, makeGrid, removeCluster, removeHost, randomClusters } from '../sim/support/build.js';
 
 function randomCase(seed: number): { app: Application; grid: GridDescription } {
   const rng = new Rng(seed);
@@ -25,17 +25,7 @@ function randomCase(seed: number): { app: Application; grid: GridDescription } {
     const inputs = rng.next() < 0.3 ? [shared[rng.int(4)]!, priv] : [priv];
     works.push({ inputs, outputs: [out], runTimeS: [rng.uniform(20, 120), rng.uniform(20, 120)] });
   }
-  const events: GridEvent[] = [];
-  const hosts: string[][] = [];
-  for (let c = 0; c < 3; c++) {
-    events.push(addCluster(0, `c${c}`, `link${rng.int(3)}`, rng.int(5)));
-    hosts.push([]);
-    for (let h = 0; h < 3 + rng.int(6); h++) {
-      const id = `c${c}h${h}`;
-      hosts[c]!.push(id);
-      events.push(addHost(0, `c${c}`, id, `cpu${rng.int(3)}`, rng.int(5), rng.int(2)));
-    }
-  }
+  const { events, hosts } = randomClusters(rng, 3, 6, 5);
   // Hosts fail and join later; c2 goes away and comes back; behaviours change.
   for (const id of hosts[1]!) if (rng.next() < 0.4) events.push(removeHost(rng.uniform(10, 600), id));
   for (let h = 0; h < rng.int(4); h++) events.push(addHost(rng.uniform(50, 900), 'c0', `c0late${h}`, 'cpu1'));

@@ -2,13 +2,13 @@
 // finish with a clean record, and a run must be a pure function of its inputs and seed.
 import { describe, expect, it } from 'vitest';
 import type { Application } from '../../src/model/application.js';
-import type { GridDescription, GridEvent } from '../../src/model/grid.js';
+import type { GridDescription } from '../../src/model/grid.js';
 import type { RunRecordEvent } from '../../src/record/events.js';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../../src/scheduler/options.js';
 import { Rng } from '../../src/util/rng.js';
 import { runSimulation } from '../../backends/sim/run-simulation.js';
 import { checkRunRecord } from '../support/invariants.js';
-import { addCluster, addHost, changeCluster, changeHost, makeApp, makeGrid, removeCluster, removeHost } from './support/build.js';
+import { addCluster, addHost, changeCluster, changeHost, makeApp, makeGrid, removeCluster, removeHost, randomClusters } from './support/build.js';
 import { RandomScheduler } from './support/random-scheduler.js';
 
 function randomCase(seed: number): { app: Application; grid: GridDescription } {
@@ -22,17 +22,7 @@ function randomCase(seed: number): { app: Application; grid: GridDescription } {
     const out = sizes.push(Math.round(rng.uniform(100, 5000))) - 1;
     works.push({ inputs: [chunkFiles[w % 6]!, priv], outputs: [out], runTimeS: [rng.uniform(20, 80), rng.uniform(20, 80)] });
   }
-  const events: GridEvent[] = [];
-  const hosts: string[][] = [];
-  for (let c = 0; c < 3; c++) {
-    events.push(addCluster(0, `c${c}`, `link${rng.int(3)}`, rng.int(10)));
-    hosts.push([]);
-    for (let h = 0; h < 2 + rng.int(3); h++) {
-      const id = `c${c}h${h}`;
-      hosts[c]!.push(id);
-      events.push(addHost(0, `c${c}`, id, `cpu${rng.int(3)}`, rng.int(10), rng.int(2)));
-    }
-  }
+  const { events, hosts } = randomClusters(rng, 2, 3, 10);
   // Cluster c2 goes away and comes back; hosts of c1 fail; behaviours change. c0 stays up throughout.
   const down = rng.uniform(20, 200);
   events.push(removeCluster(down, 'c2'));

@@ -67,3 +67,23 @@ export const changeCluster = (timeS: number, cluster: string, behavior: string, 
   behavior,
   offset,
 });
+
+/**
+ * Three clusters c0–c2 added at time 0, each on one of links link0–link2 and with hosts cN hK on cpu0–cpu2
+ * (random offsets below `offsets`, random architecture 0 or 1); a cluster gets `minHosts` plus a random
+ * number of hosts below `extraHosts` (drawn again at every host, as the seeded tests were written).
+ */
+export function randomClusters(rng: { int(n: number): number }, minHosts: number, extraHosts: number, offsets: number): { events: GridEvent[]; hosts: string[][] } {
+  const events: GridEvent[] = [];
+  const hosts: string[][] = [];
+  for (let c = 0; c < 3; c++) {
+    events.push(addCluster(0, `c${c}`, `link${rng.int(3)}`, rng.int(offsets)));
+    hosts.push([]);
+    for (let h = 0; h < minHosts + rng.int(extraHosts); h++) {
+      const id = `c${c}h${h}`;
+      hosts[c]!.push(id);
+      events.push(addHost(0, `c${c}`, id, `cpu${rng.int(3)}`, rng.int(offsets), rng.int(2)));
+    }
+  }
+  return { events, hosts };
+}
