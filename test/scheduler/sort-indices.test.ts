@@ -1,7 +1,7 @@
 // sortIndices (mct-engine.ts): the radix sort the lazy randomized draw uses must order exactly as a numeric sort,
 // for every number of byte passes (values below 2^8, 2^16, 2^24 and up to 2^31 - 1) and for a prefix only.
 import { describe, expect, it } from 'vitest';
-import { sortIndices } from '../../src/scheduler/heuristics/mct-engine.js';
+import { sortIndices } from '../../src/scheduler/heuristics/sort-indices.js';
 import { Rng } from '../../src/util/rng.js';
 
 describe('sortIndices', () => {

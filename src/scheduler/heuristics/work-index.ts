@@ -31,16 +31,9 @@ export class WorkIndex {
   private inputCount: Int32Array = new Int32Array(0);
   private inputList: Int32Array = new Int32Array(1024);
   private inputEnd = 0;
-  /** Per class and per profile, the specification it was made from; found again by hash. */
-  private readonly classSpecs: WorkSpec[] = [];
-  private readonly classBuckets = new Map<number, number[]>();
-  private readonly profileSpecs: WorkSpec[] = [];
-  private readonly profileBuckets = new Map<number, number[]>();
-  /** Scratch per class and per profile of the index: the plan-local one, valid when its stamp is the plan's. */
-  private classStamp: Int32Array = new Int32Array(0);
-  private classLocal: Int32Array = new Int32Array(0);
-  private profileStamp: Int32Array = new Int32Array(0);
-  private profileLocal: Int32Array = new Int32Array(0);
+  /** The index's classes and profiles. */
+  private readonly classGroups = new SpecGroups();
+  private readonly profileGroups = new SpecGroups();
   private stamp = 0;
 
   /** Makes sure each Work's entry is for this very specification object. */
@@ -73,7 +66,8 @@ export class WorkIndex {
   classes(works: readonly WorkSpec[], outputBytes: readonly (number | undefined)[], arrays: PlanArrays): WorkClasses {
     const n = works.length;
     const stamp = this.nextStamp();
-    const { classStamp, classLocal, classOfWork } = this;
+    const { stamp: classStamp, local: classLocal } = this.classGroups;
+    const classOfWork = this.classOfWork;
     const classOf = arrays.int32(n);
     const firstOf = arrays.int32(n);
     /** Per plan class, the next one of the same index class (a different output size), or -1. */
@@ -117,7 +111,8 @@ export class WorkIndex {
    */
   profiles(works: readonly WorkSpec[]): { profileOf: Int32Array; firstWork: Int32Array } {
     const stamp = this.nextStamp();
-    const { profileStamp, profileLocal, profileOfWork } = this;
+    const { stamp: profileStamp, local: profileLocal } = this.profileGroups;
+    const profileOfWork = this.profileOfWork;
     const profileOf = new Int32Array(works.length);
     const firstWork: number[] = [];
     for (let i = 0; i < works.length; i++) {
@@ -136,8 +131,8 @@ export class WorkIndex {
     // Stamps start at 1 (the arrays' 0 means never); after 2^31 − 1 plans, clear and start again.
     if (this.stamp === 0x7fffffff) {
       this.stamp = 0;
-      this.classStamp.fill(0);
-      this.profileStamp.fill(0);
+      this.classGroups.stamp.fill(0);
+      this.profileGroups.stamp.fill(0);
     }
     return ++this.stamp;
   }
@@ -159,47 +154,39 @@ export class WorkIndex {
     for (let k = 0; k < inputs.length; k++) if (inputs.indexOf(inputs[k]!) === k) this.inputList[this.inputEnd++] = inputs[k]!;
     this.inputCount[id] = this.inputEnd - this.inputStart[id]!;
 
-    const profileHash = numbersHash(w.estRunTimeS, 0);
-    let profile = find(this.profileBuckets, profileHash, (p) => sameNumbers(this.profileSpecs[p]!.estRunTimeS, w.estRunTimeS));
-    if (profile < 0) {
-      profile = this.profileSpecs.length;
-      this.profileSpecs.push(w);
-      add(this.profileBuckets, profileHash, profile);
-      if (profile >= this.profileStamp.length) {
-        this.profileStamp = grown(this.profileStamp, 2 * profile + 64);
-        this.profileLocal = grown(this.profileLocal, 2 * profile + 64);
-      }
-    }
-    this.profileOfWork[id] = profile;
-
-    const classHash = numbersHash(w.estRunTimeS, inputsHash(w.inputs));
-    let cls = find(this.classBuckets, classHash, (k) => {
-      const first = this.classSpecs[k]!;
-      return sameNumbers(first.estRunTimeS, w.estRunTimeS) && sameSet(first.inputs, w.inputs);
-    });
-    if (cls < 0) {
-      cls = this.classSpecs.length;
-      this.classSpecs.push(w);
-      add(this.classBuckets, classHash, cls);
-      if (cls >= this.classStamp.length) {
-        this.classStamp = grown(this.classStamp, 2 * cls + 64);
-        this.classLocal = grown(this.classLocal, 2 * cls + 64);
-      }
-    }
-    this.classOfWork[id] = cls;
+    this.profileOfWork[id] = this.profileGroups.groupOf(w, numbersHash(w.estRunTimeS, 0), (first) => sameNumbers(first.estRunTimeS, w.estRunTimeS));
+    this.classOfWork[id] = this.classGroups.groupOf(
+      w,
+      numbersHash(w.estRunTimeS, inputsHash(w.inputs)),
+      (first) => sameNumbers(first.estRunTimeS, w.estRunTimeS) && sameSet(first.inputs, w.inputs),
+    );
   }
 }
 
-function find(buckets: Map<number, number[]>, hash: number, same: (k: number) => boolean): number {
-  const bucket = buckets.get(hash);
-  if (bucket !== undefined) for (const k of bucket) if (same(k)) return k;
-  return -1;
-}
+/**
+ * Groups of equivalent specifications (classes, or profiles), each known by the first specification met,
+ * found again by hash; with, per group, a plan's scratch: `local`, valid where `stamp` holds the plan's.
+ */
+class SpecGroups {
+  private readonly firstSpecs: WorkSpec[] = [];
+  private readonly buckets = new Map<number, number[]>();
+  stamp: Int32Array = new Int32Array(0);
+  local: Int32Array = new Int32Array(0);
 
-function add(buckets: Map<number, number[]>, hash: number, k: number): void {
-  const bucket = buckets.get(hash);
-  if (bucket === undefined) buckets.set(hash, [k]);
-  else bucket.push(k);
+  /** The group of `w` (whose hash is `hash`): the first whose first specification is `same`, or a new one. */
+  groupOf(w: WorkSpec, hash: number, same: (first: WorkSpec) => boolean): number {
+    const bucket = this.buckets.get(hash);
+    if (bucket !== undefined) for (const g of bucket) if (same(this.firstSpecs[g]!)) return g;
+    const g = this.firstSpecs.length;
+    this.firstSpecs.push(w);
+    if (bucket === undefined) this.buckets.set(hash, [g]);
+    else bucket.push(g);
+    if (g >= this.stamp.length) {
+      this.stamp = grown(this.stamp, 2 * g + 64);
+      this.local = grown(this.local, 2 * g + 64);
+    }
+    return g;
+  }
 }
 
 function grown(array: Int32Array, length: number): Int32Array {
