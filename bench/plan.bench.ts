@@ -5,8 +5,9 @@
 // time around the whole call (the plan and the scheduler's set-up around it), which says more on a shared
 // machine. Target: every built-in heuristic ≤ 1 s median (issue 31). Usage: node dist/bench/plan.bench.js
 // [heuristic ...] (default: every built-in heuristic). With more than one, each heuristic runs in a process
-// of its own: in one process, a heuristic measured after others runs code V8 compiled for their shapes
-// (Min-min after the work queue took 3.0 s against 0.66 s alone).
+// of its own, so that its figure does not depend on which heuristics V8 compiled the shared engine for
+// before it (Min-min after the work queue once took 3.0 s against 0.66 s alone: an on-stack-replacement trap,
+// fixed in MctEngine.updateCells; both now take 0.70 s).
 // (REPS=N in the environment changes the number of repetitions, default 5; HOST_CANDIDATES=with-room scores only
 // hosts that still want work, see src/scheduler/strategies/host-candidates.ts.)
 import { spawnSync } from 'node:child_process';
