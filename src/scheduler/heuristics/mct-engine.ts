@@ -468,15 +468,20 @@ export class MctEngine {
     const gk2 = groups?.k2;
     const gid = groups?.id;
     // Entries n + g are the groups of host-bound Works (minmin-groups.ts), keyed by their best Work's key.
-    const heap = new IndexedHeap((a, b) => {
-      const ak1 = a < n ? k1[a]! : gk1![a - n]!;
-      const bk1 = b < n ? k1[b]! : gk1![b - n]!;
-      if (ak1 !== bk1) return ak1 < bk1;
-      const ak2 = a < n ? k2[a]! : gk2![a - n]!;
-      const bk2 = b < n ? k2[b]! : gk2![b - n]!;
-      if (ak2 !== bk2) return ak2 < bk2;
-      return (a < n ? idOf[a]! : gid![a - n]!) < (b < n ? idOf[b]! : gid![b - n]!);
-    }, n + (groups?.count ?? 0));
+    const heap = new IndexedHeap(
+      groups === undefined
+        ? (a, b) => this.ranksBefore(a, b)
+        : (a, b) => {
+            const ak1 = a < n ? k1[a]! : gk1![a - n]!;
+            const bk1 = b < n ? k1[b]! : gk1![b - n]!;
+            if (ak1 !== bk1) return ak1 < bk1;
+            const ak2 = a < n ? k2[a]! : gk2![a - n]!;
+            const bk2 = b < n ? k2[b]! : gk2![b - n]!;
+            if (ak2 !== bk2) return ak2 < bk2;
+            return (a < n ? idOf[a]! : gid![a - n]!) < (b < n ? idOf[b]! : gid![b - n]!);
+          },
+      n + (groups?.count ?? 0),
+    );
     // Per Work, the placements made on its best host's cluster when it was scored (all current at first).
     const scoredAt = new Int32Array(n);
     const current = (j: number): boolean => scoredAt[j] === clusterVersion[w1[j]!];
