@@ -251,6 +251,8 @@ export class MctEngine {
   private laggingList: Int32Array | undefined;
   private laggingCount: Int32Array | undefined;
   private sortScratch: Int32Array | undefined;
+  /** Scratch of drawLazily: the groups found within the limit. */
+  private groupsFound: Int32Array | undefined;
 
   constructor(
     private readonly ctx: PlanContext,
@@ -462,7 +464,7 @@ export class MctEngine {
    */
   private runLazily(): void {
     const { chart, works, n, active, clusterVersion, w1, k1, k2, idOf } = this;
-    const groups = this.rule.keyIsCompletion === true && this.rule.threshold === undefined ? this.makeGroups() : undefined;
+    const groups = this.rule.keyIsCompletion === true ? this.makeGroups() : undefined;
     const member = groups?.member;
     const gk1 = groups?.k1;
     const gk2 = groups?.k2;
@@ -495,13 +497,16 @@ export class MctEngine {
     const leave = (j: number): void => {
       if (groups!.remove(j)) heap.remove(n + this.profileOf[j]!);
     };
-    /** Scores Work j, its cells up to date, and puts it back in the heap (or in its group, or out). */
-    const settle = (j: number): void => {
+    /**
+     * Scores Work j, its cells up to date, and puts it back in the heap (or, unless a draw is under way, in its
+     * group: a draw lists its candidates from the heap's Works and from the groups apart), or out.
+     */
+    const settle = (j: number, mayJoin = true): void => {
       this.rescore(j);
       const inHeap = heap.has(j);
       if (active[j] === 1) {
         scoredAt[j] = clusterVersion[w1[j]!]!;
-        if (groups?.admits(j) === true) {
+        if (mayJoin && groups?.admits(j) === true) {
           if (inHeap) heap.remove(j);
           join(j);
         } else if (inHeap) heap.update(j);
@@ -551,14 +556,18 @@ export class MctEngine {
           refreshGroup(top - n);
           continue;
         }
-        i = groups!.bestOf(top - n);
-      } else {
-        if (!current(top)) {
-          bringUpToDate(top);
-          continue;
-        }
-        i = drawing ? this.drawLazily(heap, top, current, settle) : top;
+      } else if (!current(top)) {
+        bringUpToDate(top);
+        continue;
       }
+      if (drawing) {
+        i = this.drawLazily(heap, top, current, (j) => settle(j, false), groups, refreshGroup);
+        if (member?.[i] === 1) {
+          // A group's Work drawn: its own cells and score (its MCT as the group's reasoning gave it) for its host.
+          this.bringCellsUpToDate(i);
+          this.rescore(i);
+        }
+      } else i = top >= n ? groups!.bestOf(top - n) : top;
       const host = this.target[i]!;
       const c = chart.hosts[host]!.cluster;
       const row = chart.commit(works[i]!, host);
@@ -629,19 +638,30 @@ export class MctEngine {
    * their cells together, cluster by cluster (bringManyUpToDate), then their scores (settle). The candidates are
    * then sorted by Work id as pick() lists them: the same draw.
    */
-  private drawLazily(heap: IndexedHeap, top: number, current: (j: number) => boolean, settle: (j: number) => void): number {
-    const { k1, active, idOf, engineIndexOf } = this;
-    const limit = this.rule.threshold!(k1[top]!, this.chart.nowS, this.ctx.randomTolerance);
+  private drawLazily(
+    heap: IndexedHeap,
+    top: number,
+    current: (j: number) => boolean,
+    settle: (j: number) => void,
+    groups: MinMinGroups | undefined,
+    refreshGroup: (g: number) => void,
+  ): number {
+    const { k1, active, idOf, engineIndexOf, n } = this;
+    const keyOf = (e: number): number => (e < n ? k1[e]! : groups!.k1[e - n]!);
+    const limit = this.rule.threshold!(keyOf(top), this.chart.nowS, this.ctx.randomTolerance);
     const found = (this.candidates ??= new Int32Array(this.n));
     const slots = (this.slotStack ??= new Int32Array(this.n + 2));
     let count = 0;
+    let groupCount = 0;
     let depth = 0;
     slots[depth++] = 0;
     while (depth > 0) {
       const slot = slots[--depth]!;
       const j = heap.at(slot);
-      if (j < 0 || !(k1[j]! <= limit)) continue;
-      found[count++] = j;
+      if (j < 0 || !(keyOf(j) <= limit)) continue;
+      // Works from the front of `found`, groups (n + g) from its back.
+      if (j < n) found[count++] = j;
+      else found[n - ++groupCount] = j;
       slots[depth++] = 2 * slot + 1;
       slots[depth++] = 2 * slot + 2;
     }
@@ -657,6 +677,16 @@ export class MctEngine {
       const j = found[q]!;
       // Randomized rules make every Work its own class (constructor): idOf is its index in the plan's Works.
       if (active[j] === 1 && k1[j]! <= limit) found[kept++] = idOf[j]!;
+    }
+    // A group's candidates: its Works whose MCT, fl(E + o), is within the limit, a prefix of its list.
+    const groupsFound = (this.groupsFound ??= new Int32Array(groups?.count ?? 0));
+    for (let q = 0; q < groupCount; q++) groupsFound[q] = found[n - 1 - q]! - n;
+    for (let q = 0; q < groupCount; q++) {
+      const g = groupsFound[q]!;
+      if (!groups!.current(g, this.clusterVersion)) refreshGroup(g);
+      if (groups!.isEmpty(g)) continue;
+      const b = groups!.bestOf(g);
+      kept = groups!.within(g, this.e1[this.w1[b]! * n + b]!, limit, found, kept);
     }
     const ids = sortIndices(found, kept, (this.sortScratch ??= new Int32Array(this.n)));
     return engineIndexOf[ids[this.ctx.rng.int(kept)]!]!;

@@ -193,6 +193,22 @@ export class MinMinGroups {
     return best;
   }
 
+  /**
+   * Appends to `out` from `at` the ids (idOf) of group g's Works whose MCT, fl(endS + o), is at most `limitS`
+   * (endS: the group's least compute end, its best Work's); returns where the list ends.
+   */
+  within(g: number, endS: number, limitS: number, out: Int32Array, at: number): number {
+    const { list, member } = this;
+    const { outDur, idOf } = this.engine;
+    for (let k = this.first[g]!; k < this.start[g + 1]!; k++) {
+      const j = list[k]!;
+      if (member[j] === 0) continue;
+      if (!(endS + outDur[j]! <= limitS)) break;
+      out[at++] = idOf[j]!;
+    }
+    return at;
+  }
+
   /** Sets group g's key to Work j's, current (j is its best Work). */
   setBest(g: number, j: number, k1: number, k2: number, cluster: number, version: number): void {
     this.best[g] = j;
