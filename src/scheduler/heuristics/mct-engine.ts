@@ -42,8 +42,8 @@
 //    lower bound of its current one, and only the Work at the top of a heap by that bound is brought up to
 //    date, until the top one is current (runLazily). Randomized Min-min too: its draw's candidates all lie in
 //    the part of the heap within the draw's limit, brought up to date together (drawLazily). Min-min's Works
-//    that wait for a host on every cluster are one heap entry per run-time profile (minmin-groups.ts): each
-//    placement made hundreds of them come to the top one at a time, to be brought up to date and sink again.
+//    that wait for a host on every cluster are one heap entry per run-time profile (minmin-groups.ts): one by
+//    one, hundreds of them would come to the top after each placement, to be brought up to date and sink again.
 import type { WorkSpec } from '../../model/application.js';
 import type { GanttChart, InputSummary } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';

@@ -1,5 +1,5 @@
 // Works that wait for a host on every cluster, kept by groups in Min-min's lazy heap (MctEngine.runLazily,
-// for rules whose key is the Work's MCT: ScoreRule.keyIsCompletion).
+// for rules whose key is the Work's MCT: ScoreRule.keyIsCompletion; randomized Min-min's draw too).
 //
 // A Work is "host-bound" on cluster c when its inputs are there by the time the cluster's first candidate
 // host is free: then its best host there and that host's compute end E_c depend only on its run-time
@@ -9,8 +9,9 @@
 // rank as their o's do: a larger o never gives a smaller MCT. Each profile's such Works form a group, listed
 // once per plan by (o, Work id); the group is one entry of the heap, keyed by its best Work's key: the first
 // Work of the list, or a later one of lower id whose o rounds to the same MCT (walked until the MCT grows).
-// Without groups, every placement made hundreds of a profile's Works come to the heap's top one at a time,
-// each brought up to date to sink again; a group is brought up to date once.
+// Kept one by one, hundreds of a profile's Works would come to the heap's top after each placement, one at
+// a time, each brought up to date only to sink again; a group is brought up to date once. A randomized draw's candidates
+// in a group are a prefix of its list: its Works whose fl(E + o) is within the draw's limit (within).
 //
 // Like a Work's key, a group's key is a lower bound of its Works' keys (Compls only grow as the chart fills),
 // and exact ("current") while its best Work is in the group and nothing was placed on that Work's best
