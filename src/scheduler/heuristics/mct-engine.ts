@@ -48,7 +48,7 @@ import type { WorkSpec } from '../../model/application.js';
 import type { GanttChart, InputSummary } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';
 import { HostBoundPool } from './host-bound-pool.js';
-import { MinMinGroups } from './minmin-groups.js';
+import { markEligible, MinMinGroups } from './minmin-groups.js';
 import { HostFronts } from './host-fronts.js';
 import { PlanArrays } from './plan-arrays.js';
 import { profileOrder, reordered } from './run-time-profiles.js';
@@ -608,12 +608,15 @@ export class MctEngine {
     }
   }
 
+  /** The groups of host-bound Works (minmin-groups.ts), or undefined when no Work may join one. */
   private makeGroups(): MinMinGroups | undefined {
     const { n, C, chart, fronts, classes, classOrder } = this;
     const alone = this.arrays.uint8(n);
     for (let i = 0; i < n; i++) alone[i] = classes.start[classOrder[i]! + 1]! - classes.start[classOrder[i]!]! === 1 ? 1 : 0;
+    const eligible = this.arrays.uint8(n);
+    if (markEligible(n, C, this.outDur, alone, eligible) === 0) return undefined;
     const front = fronts.best;
-    const groups = new MinMinGroups({
+    return new MinMinGroups({
       n,
       clusterCount: C,
       profileOf: this.profileOf,
@@ -623,11 +626,10 @@ export class MctEngine {
       sendDur: this.sendDur,
       availReady: this.availReady,
       summaryStale: this.summaryStale,
-      alone,
+      eligible,
       firstFreeS: (c) => (front[c]!.len > 0 ? front[c]!.free[0]! : Infinity),
       linkFreeS: (c) => chart.linkFreeS(c),
     }, this.arrays);
-    return groups.anyEligible ? groups : undefined;
   }
 
   /**
@@ -635,8 +637,10 @@ export class MctEngine {
    * whose current key is within threshold(top's key). A Work whose lower bound is above it is not one; every
    * other one lies in the part of the heap whose keys are within it (a parent's key is no larger than its
    * children's), found by a walk from the root and brought up to date (its key grows, so the top stays the top):
-   * their cells together, cluster by cluster (bringManyUpToDate), then their scores (settle). The candidates are
-   * then sorted by Work id as pick() lists them: the same draw.
+   * their cells together, cluster by cluster (bringManyUpToDate), then their scores (settle). A group found
+   * there (minmin-groups.ts) is made current and gives its Works within the limit (MinMinGroups.within); the
+   * Works settled here stay out of groups meanwhile, so that none is listed twice. The candidates are then
+   * sorted by Work id as pick() lists them: the same draw.
    */
   private drawLazily(
     heap: IndexedHeap,

@@ -35,18 +35,32 @@ export interface GroupedEngine {
   readonly sendDur: Float64Array;
   readonly availReady: Float64Array;
   readonly summaryStale: Uint8Array;
-  /** Per Work: 1 when it is alone in its class. */
-  readonly alone: Uint8Array;
+  /** Per Work: 1 when it may join its profile's group (markEligible). */
+  readonly eligible: Uint8Array;
   /** The first free time of cluster c's candidate hosts (Infinity: none). */
   firstFreeS(c: number): number;
   linkFreeS(c: number): number;
 }
 
+/**
+ * Into `eligible`, 1 for the Works that may join their profile's group: alone in their class (`alone`) and
+ * with the same finite output time on every cluster. Returns how many.
+ */
+export function markEligible(n: number, clusterCount: number, outDur: Float64Array, alone: Uint8Array, eligible: Uint8Array): number {
+  let count = 0;
+  for (let j = 0; j < n; j++) {
+    const o = outDur[j]!;
+    let same = alone[j] === 1 && o >= 0 && o < Infinity;
+    for (let c = 1; c < clusterCount && same; c++) same = outDur[c * n + j] === o;
+    eligible[j] = same ? 1 : 0;
+    if (same) count++;
+  }
+  return count;
+}
+
 export class MinMinGroups {
   /** Heap entries of the groups are n + g, g the profile. */
   readonly count: number;
-  /** Per Work: may join its profile's group (alone in its class, the same finite output time on every cluster). */
-  private readonly eligible: Uint8Array;
   readonly member: Uint8Array;
   /** Per profile, its eligible Works by (o, id): list[start[g]] up to list[start[g + 1]]; per Work, its place there. */
   private readonly start: Int32Array;
@@ -65,34 +79,26 @@ export class MinMinGroups {
   /** Per cluster, the members with an input missing there, longest send first. */
   private readonly bySend: IndexedHeap[];
   private readonly leaving: number[] = [];
-  /** Some Work is eligible: without one the groups stay empty and are left out. */
-  readonly anyEligible: boolean;
 
   constructor(
     private readonly engine: GroupedEngine,
     arrays: PlanArrays,
   ) {
-    const { n, clusterCount: C, outDur, profileOf, idOf, sendDur, alone } = engine;
+    const { n, clusterCount: C, outDur, profileOf, idOf, sendDur, eligible } = engine;
     const G = (this.count = engine.profileCount);
-    this.eligible = arrays.uint8(n);
     this.member = arrays.uint8(n);
     this.place = arrays.int32(n, -1);
     this.start = arrays.int32(G + 1);
     let eligibleCount = 0;
     for (let j = 0; j < n; j++) {
-      const o = outDur[j]!;
-      let same = alone[j] === 1 && o >= 0 && o < Infinity;
-      for (let c = 1; c < C && same; c++) same = outDur[c * n + j] === o;
-      if (!same) continue;
-      this.eligible[j] = 1;
+      if (eligible[j] === 0) continue;
       this.start[profileOf[j]! + 1]!++;
       eligibleCount++;
     }
-    this.anyEligible = eligibleCount > 0;
     for (let g = 0; g < G; g++) this.start[g + 1]! += this.start[g]!;
     const list = (this.list = arrays.int32(eligibleCount));
     const filled = arrays.int32(G);
-    for (let j = 0; j < n; j++) if (this.eligible[j] === 1) list[this.start[profileOf[j]!]! + filled[profileOf[j]!]!++] = j;
+    for (let j = 0; j < n; j++) if (eligible[j] === 1) list[this.start[profileOf[j]!]! + filled[profileOf[j]!]!++] = j;
     for (let g = 0; g < G; g++) {
       const part = list.subarray(this.start[g]!, this.start[g + 1]!);
       part.sort((a, b) => (outDur[a] !== outDur[b] ? outDur[a]! - outDur[b]! : idOf[a]! - idOf[b]!));
@@ -115,8 +121,8 @@ export class MinMinGroups {
 
   /** Work j (its summaries current) is eligible and host-bound on every cluster. */
   admits(j: number): boolean {
-    if (this.eligible[j] === 0) return false;
-    const { n, clusterCount: C, summaryStale, availReady, sendDur } = this.engine;
+    const { n, clusterCount: C, summaryStale, availReady, sendDur, eligible } = this.engine;
+    if (eligible[j] === 0) return false;
     for (let c = 0; c < C; c++) {
       const cell = c * n + j;
       if (summaryStale[cell] === 1) return false;
