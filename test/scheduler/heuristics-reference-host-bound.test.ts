@@ -1,6 +1,7 @@
 // The sufferage family scores Works that wait for a host on every cluster by groups
-// (src/scheduler/heuristics/host-bound-pool.ts): exact only if its floating-point reasoning is. Here the
-// engine meets the naive reference on instances made for that reasoning to fail if it were wrong: every
+// (src/scheduler/heuristics/host-bound-pool.ts), and (randomized) Min-min keeps them by groups in its lazy
+// heap (minmin-groups.ts): exact only if their floating-point reasoning is. Here the engine meets the naive
+// reference on instances made for that reasoning to fail if it were wrong: every
 // cluster behind links with equal estimates (so output times are the same everywhere), hosts busy for a
 // while (so Works are host-bound), and clock values just below a power of two, where completion times fall
 // on both sides of it (two binades, two rounding steps) and an output time of a few 1/256 s is an exact
@@ -13,7 +14,12 @@ import { HOST_CANDIDATES } from '../../src/scheduler/strategies/host-candidates.
 import { Rng } from '../../src/util/rng.js';
 import { referencePlan, type Placement } from './support/reference.js';
 
-function hostBoundInstance(seed: number): { chart: GanttChart; works: WorkSpec[] } {
+/**
+ * With `slowInputs`, private inputs of hundreds to thousands of bytes over the same slow links: each placement
+ * keeps a link busy for seconds, so Works go from host-bound to link-bound and back as the plan goes on
+ * (the same draws otherwise).
+ */
+function hostBoundInstance(seed: number, slowInputs = false): { chart: GanttChart; works: WorkSpec[] } {
   const rng = new Rng(seed);
   // 2^45 s: the ulp is 2^-8 s below, 2^-7 s above. 2^20 s: 2^-33 s and 2^-32 s.
   const nowS = rng.pick([2 ** 45 - 64, 2 ** 45 - 16, 2 ** 20 - 50, 100]);
@@ -25,7 +31,8 @@ function hostBoundInstance(seed: number): { chart: GanttChart; works: WorkSpec[]
   const shared = [addFile(2000), addFile(4000)];
   const works: WorkSpec[] = [];
   for (let w = 0; w < 40; w++) {
-    const inputs = rng.int(4) === 0 ? [rng.pick(shared), addFile(rng.int(3))] : [addFile(rng.int(3))];
+    const privateBytes = (): number => (slowInputs ? 100 + 40 * rng.int(100) : rng.int(3));
+    const inputs = rng.int(4) === 0 ? [rng.pick(shared), addFile(privateBytes())] : [addFile(privateBytes())];
     // Output sizes of a few bytes: over 256 or 512 B/s, a few 1/256 or 1/512 s.
     const outputs = rng.int(6) === 0 ? [] : [addFile(1 + rng.int(rng.pick([8, 600])))];
     // Few run-time profiles: large groups, whose Works differ only by their output times.
@@ -72,6 +79,30 @@ describe('sufferage heuristics match the naive reference on host-bound Works nea
         }
         expect(placements).toBeGreaterThan(150 * 10);
       });
+    }
+  }
+});
+
+describe('Min-min and randomized Min-min match the naive reference on host-bound Works', () => {
+  for (const name of ['minmin', 'randomized-minmin']) {
+    for (const slowInputs of [false, true]) {
+      for (const { name: hostCandidates } of HOST_CANDIDATES) {
+        const what = slowInputs ? 'going link-bound and back' : 'near a power of two';
+        it(`${name}, ${hostCandidates} hosts, ${what}: identical assignments on 150 instances`, () => {
+          let placements = 0;
+          for (let seed = 1; seed <= 150; seed++) {
+            // Randomized Min-min: draws among the Works within no, a small and a large tolerance.
+            const tolerance = name === 'minmin' ? 0 : [0, 0.05, 0.3][seed % 3]!;
+            const fast = hostBoundInstance(seed, slowInputs);
+            getHeuristic(name).plan({ chart: fast.chart, works: fast.works, rng: new Rng(seed), randomTolerance: tolerance, hostCandidates });
+            const got: Placement[] = fast.chart.assignments.map((a) => ({ workId: a.workId, host: a.host }));
+            const slow = hostBoundInstance(seed, slowInputs);
+            expect(got, `${name}, ${hostCandidates}, ${what}, seed ${seed}`).toEqual(referencePlan(name, slow.chart, slow.works, new Rng(seed), tolerance, hostCandidates));
+            placements += got.length;
+          }
+          expect(placements).toBeGreaterThan(150 * 10);
+        });
+      }
     }
   }
 });

@@ -41,11 +41,14 @@
 //  - Min-min needs none of that: completion times only grow as the chart fills, so a Work's last MCT is a
 //    lower bound of its current one, and only the Work at the top of a heap by that bound is brought up to
 //    date, until the top one is current (runLazily). Randomized Min-min too: its draw's candidates all lie in
-//    the part of the heap within the draw's limit, brought up to date together (drawLazily).
+//    the part of the heap within the draw's limit, brought up to date together (drawLazily). Min-min's Works
+//    that wait for a host on every cluster are one heap entry per run-time profile (minmin-groups.ts): one by
+//    one, hundreds of them would come to the top after each placement, to be brought up to date and sink again.
 import type { WorkSpec } from '../../model/application.js';
 import type { GanttChart, InputSummary } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';
 import { HostBoundPool } from './host-bound-pool.js';
+import { markEligible, MinMinGroups } from './minmin-groups.js';
 import { HostFronts } from './host-fronts.js';
 import { PlanArrays } from './plan-arrays.js';
 import { profileOrder, reordered } from './run-time-profiles.js';
@@ -81,6 +84,12 @@ export interface ScoreRule {
    * (MctEngine.runLazily); k2 must be constant.
    */
   readonly keysOnlyGrow?: boolean;
+  /**
+   * True when k1 is exactly the Work's MCT (the least Compl of its clusters' best hosts), k2 is 0, host the host
+   * achieving it and watch1 its cluster, ranked as bestCluster ranks them (Min-min). The lazy mode then keeps
+   * Works host-bound on every cluster by groups (minmin-groups.ts).
+   */
+  readonly keyIsCompletion?: boolean;
   /**
    * True when k1, k2 and host depend on the Compls only through comparisons between them and differences of
    * two of them (the sufferage family): adding one amount to all of a Work's Compls, exactly, leaves its
@@ -175,6 +184,7 @@ export class MctEngine {
   private readonly fronts: HostFronts;
   /** Per Work, its run-time profile: the row of its durations in fronts.durOf. */
   private readonly profileOf: Int32Array;
+  private readonly profileCount: number;
   /** Per class (internal index), the index in the plan's Works of the Work it stands for: ties go to the lower. */
   private readonly idOf: Int32Array;
   /** The classes of identical Works (work-classes.ts), each one's Works listed by increasing index in the plan's Works. */
@@ -241,6 +251,8 @@ export class MctEngine {
   private laggingList: Int32Array | undefined;
   private laggingCount: Int32Array | undefined;
   private sortScratch: Int32Array | undefined;
+  /** Scratch of drawLazily: the groups found within the limit. */
+  private groupsFound: Int32Array | undefined;
 
   constructor(
     private readonly ctx: PlanContext,
@@ -277,6 +289,7 @@ export class MctEngine {
     const withSecond = (this.withSecond = rule.readsSecondHost === true);
     const profiles = reordered(given, order);
     this.profileOf = profiles.profileOf;
+    this.profileCount = profiles.firstWork.length;
     this.fronts = new HostFronts(chart, works, profiles, ctx.hostCandidates ?? 'all', withSecond);
 
     const cells = n * C;
@@ -450,52 +463,173 @@ export class MctEngine {
    * bound is within it is found by a walk down the heap and brought up to date (drawLazily).
    */
   private runLazily(): void {
-    const { chart, works, n, active, clusterVersion, w1 } = this;
-    const heap = new IndexedHeap((a, b) => this.ranksBefore(a, b), n);
-    for (let p = 0; p < this.activeCount; p++) heap.push(this.activeList[p]!);
+    const { chart, works, n, active, clusterVersion, w1, k1, k2, idOf } = this;
+    const groups = this.rule.keyIsCompletion === true ? this.makeGroups() : undefined;
+    const member = groups?.member;
+    const gk1 = groups?.k1;
+    const gk2 = groups?.k2;
+    const gid = groups?.id;
+    // Entries n + g are the groups of host-bound Works (minmin-groups.ts), keyed by their best Work's key.
+    const heap = new IndexedHeap(
+      groups === undefined
+        ? (a, b) => this.ranksBefore(a, b)
+        : (a, b) => {
+            const ak1 = a < n ? k1[a]! : gk1![a - n]!;
+            const bk1 = b < n ? k1[b]! : gk1![b - n]!;
+            if (ak1 !== bk1) return ak1 < bk1;
+            const ak2 = a < n ? k2[a]! : gk2![a - n]!;
+            const bk2 = b < n ? k2[b]! : gk2![b - n]!;
+            if (ak2 !== bk2) return ak2 < bk2;
+            return (a < n ? idOf[a]! : gid![a - n]!) < (b < n ? idOf[b]! : gid![b - n]!);
+          },
+      n + (groups?.count ?? 0),
+    );
     // Per Work, the placements made on its best host's cluster when it was scored (all current at first).
     const scoredAt = new Int32Array(n);
     const current = (j: number): boolean => scoredAt[j] === clusterVersion[w1[j]!];
-    /** Scores Work j, its cells up to date, and puts it back in the heap (or out). */
-    const settle = (j: number): void => {
+    /** Work j, scored and out of the heap, joins its group (whose entry comes into the heap or moves up). */
+    const join = (j: number): void => {
+      const g = this.profileOf[j]!;
+      if (groups!.add(j, k1[j]!, k2[j]!, w1[j]!, scoredAt[j]!)) heap.push(n + g);
+      else heap.update(n + g);
+    };
+    /** Work j leaves its group; an empty group's entry leaves the heap. */
+    const leave = (j: number): void => {
+      if (groups!.remove(j)) heap.remove(n + this.profileOf[j]!);
+    };
+    /**
+     * Scores Work j, its cells up to date, and puts it back in the heap (or, unless a draw is under way, in its
+     * group: a draw lists its candidates from the heap's Works and from the groups apart), or out.
+     */
+    const settle = (j: number, mayJoin = true): void => {
       this.rescore(j);
+      const inHeap = heap.has(j);
       if (active[j] === 1) {
         scoredAt[j] = clusterVersion[w1[j]!]!;
-        heap.update(j);
-      } else heap.remove(j);
+        if (mayJoin && groups?.admits(j) === true) {
+          if (inHeap) heap.remove(j);
+          join(j);
+        } else if (inHeap) heap.update(j);
+        else heap.push(j);
+      } else if (inHeap) heap.remove(j);
     };
     const bringUpToDate = (j: number): void => {
       this.bringCellsUpToDate(j);
       settle(j);
     };
+    /** Group g's key made exact: its first Work scored, then the least-id Work tied with it (and scored). */
+    const refreshGroup = (g: number): void => {
+      for (;;) {
+        const first = groups!.firstOf(g);
+        this.bringCellsUpToDate(first);
+        this.rescore(first);
+        if (active[first] === 0) {
+          leave(first);
+          if (groups!.isEmpty(g)) return;
+          continue;
+        }
+        scoredAt[first] = clusterVersion[w1[first]!]!;
+        let j = groups!.tiedBest(g, first, this.e1[w1[first]! * n + first]!, k1[first]!);
+        if (j !== first) {
+          this.bringCellsUpToDate(j);
+          this.rescore(j);
+          scoredAt[j] = clusterVersion[w1[j]!]!;
+          // Tied with the first one by construction (minmin-groups.ts): anything else is a bug in the grouping.
+          if (active[j] === 0 || k1[j] !== k1[first]) throw new Error(`internal error: Min-min group of profile ${g}: tied Work's MCT ${k1[j]} is not ${k1[first]}`);
+        }
+        groups!.setBest(g, j, k1[j]!, k2[j]!, w1[j]!, scoredAt[j]!);
+        heap.update(n + g);
+        return;
+      }
+    };
+    for (let p = 0; p < this.activeCount; p++) {
+      const j = this.activeList[p]!;
+      if (groups?.admits(j) === true) join(j);
+      else heap.push(j);
+    }
     const drawing = this.rule.threshold !== undefined;
     while (heap.size > 0 && chart.hasRoom()) {
       const top = heap.top();
-      if (!current(top)) {
+      let i: number;
+      if (top >= n) {
+        if (!groups!.current(top - n, clusterVersion)) {
+          refreshGroup(top - n);
+          continue;
+        }
+      } else if (!current(top)) {
         bringUpToDate(top);
         continue;
       }
-      const i = drawing ? this.drawLazily(heap, top, current, settle) : top;
+      if (drawing) {
+        i = this.drawLazily(heap, top, current, (j) => settle(j, false), groups, refreshGroup);
+        if (member?.[i] === 1) {
+          // A group's Work drawn: its own cells and score (its MCT as the group's reasoning gave it) for its host.
+          this.bringCellsUpToDate(i);
+          this.rescore(i);
+        }
+      } else i = top >= n ? groups!.bestOf(top - n) : top;
       const host = this.target[i]!;
       const c = chart.hosts[host]!.cluster;
       const row = chart.commit(works[i]!, host);
-      // The class's next Work keeps its key (still a lower bound) and has a higher id; its best cluster is c,
-      // so it counts as not current.
-      if (this.nextStandsFor(i)) heap.update(i);
-      else {
+      if (member?.[i] === 1) {
+        // Alone in its class (minmin-groups.ts).
+        leave(i);
+        this.deactivate(i);
+      } else if (this.nextStandsFor(i)) {
+        // The class's next Work keeps its key (still a lower bound) and has a higher id; its best cluster is c,
+        // so it counts as not current.
+        heap.update(i);
+      } else {
         this.deactivate(i);
         heap.remove(i);
       }
       this.fronts.hostChanged(host);
       this.clusterVersion[c]++;
       this.inputsPlanned(c, row.sentFiles);
+      if (groups !== undefined) {
+        // Out of their groups with the group's key, a lower bound of theirs, and not current.
+        for (const j of groups.linkBoundOn(c)) {
+          const g = this.profileOf[j]!;
+          if (groups.isEmpty(g) && heap.has(n + g)) heap.remove(n + g);
+          k1[j] = groups.k1[g]!;
+          k2[j] = groups.k2[g]!;
+          scoredAt[j] = -1;
+          heap.push(j);
+        }
+      }
       for (const fileId of row.sentFiles) {
         for (let r = this.readerStart[fileId]!; r < this.readerStart[fileId + 1]!; r++) {
           const j = this.readerList[r]!;
-          if (active[j] === 1) bringUpToDate(j);
+          if (active[j] !== 1) continue;
+          if (member?.[j] === 1) leave(j);
+          bringUpToDate(j);
         }
       }
     }
+  }
+
+  /** The groups of host-bound Works (minmin-groups.ts), or undefined when no Work may join one. */
+  private makeGroups(): MinMinGroups | undefined {
+    const { n, C, chart, fronts, classes, classOrder } = this;
+    const alone = this.arrays.uint8(n);
+    for (let i = 0; i < n; i++) alone[i] = classes.start[classOrder[i]! + 1]! - classes.start[classOrder[i]!]! === 1 ? 1 : 0;
+    const eligible = this.arrays.uint8(n);
+    if (markEligible(n, C, this.outDur, alone, eligible) === 0) return undefined;
+    const front = fronts.best;
+    return new MinMinGroups({
+      n,
+      clusterCount: C,
+      profileOf: this.profileOf,
+      profileCount: this.profileCount,
+      idOf: this.idOf,
+      outDur: this.outDur,
+      sendDur: this.sendDur,
+      availReady: this.availReady,
+      summaryStale: this.summaryStale,
+      eligible,
+      firstFreeS: (c) => (front[c]!.len > 0 ? front[c]!.free[0]! : Infinity),
+      linkFreeS: (c) => chart.linkFreeS(c),
+    }, this.arrays);
   }
 
   /**
@@ -503,22 +637,35 @@ export class MctEngine {
    * whose current key is within threshold(top's key). A Work whose lower bound is above it is not one; every
    * other one lies in the part of the heap whose keys are within it (a parent's key is no larger than its
    * children's), found by a walk from the root and brought up to date (its key grows, so the top stays the top):
-   * their cells together, cluster by cluster (bringManyUpToDate), then their scores (settle). The candidates are
-   * then sorted by Work id as pick() lists them: the same draw.
+   * their cells together, cluster by cluster (bringManyUpToDate), then their scores (settle). A group found
+   * there (minmin-groups.ts) is made current and gives its Works within the limit (MinMinGroups.within); the
+   * Works settled here stay out of groups meanwhile, so that none is listed twice. The candidates are then
+   * sorted by Work id as pick() lists them: the same draw.
    */
-  private drawLazily(heap: IndexedHeap, top: number, current: (j: number) => boolean, settle: (j: number) => void): number {
-    const { k1, active, idOf, engineIndexOf } = this;
-    const limit = this.rule.threshold!(k1[top]!, this.chart.nowS, this.ctx.randomTolerance);
+  private drawLazily(
+    heap: IndexedHeap,
+    top: number,
+    current: (j: number) => boolean,
+    settle: (j: number) => void,
+    groups: MinMinGroups | undefined,
+    refreshGroup: (g: number) => void,
+  ): number {
+    const { k1, active, idOf, engineIndexOf, n } = this;
+    const keyOf = (e: number): number => (e < n ? k1[e]! : groups!.k1[e - n]!);
+    const limit = this.rule.threshold!(keyOf(top), this.chart.nowS, this.ctx.randomTolerance);
     const found = (this.candidates ??= new Int32Array(this.n));
     const slots = (this.slotStack ??= new Int32Array(this.n + 2));
     let count = 0;
+    let groupCount = 0;
     let depth = 0;
     slots[depth++] = 0;
     while (depth > 0) {
       const slot = slots[--depth]!;
       const j = heap.at(slot);
-      if (j < 0 || !(k1[j]! <= limit)) continue;
-      found[count++] = j;
+      if (j < 0 || !(keyOf(j) <= limit)) continue;
+      // Works from the front of `found`, groups (n + g) from its back.
+      if (j < n) found[count++] = j;
+      else found[n - ++groupCount] = j;
       slots[depth++] = 2 * slot + 1;
       slots[depth++] = 2 * slot + 2;
     }
@@ -534,6 +681,16 @@ export class MctEngine {
       const j = found[q]!;
       // Randomized rules make every Work its own class (constructor): idOf is its index in the plan's Works.
       if (active[j] === 1 && k1[j]! <= limit) found[kept++] = idOf[j]!;
+    }
+    // A group's candidates: its Works whose MCT, fl(E + o), is within the limit, a prefix of its list.
+    const groupsFound = (this.groupsFound ??= new Int32Array(groups?.count ?? 0));
+    for (let q = 0; q < groupCount; q++) groupsFound[q] = found[n - 1 - q]! - n;
+    for (let q = 0; q < groupCount; q++) {
+      const g = groupsFound[q]!;
+      if (!groups!.current(g, this.clusterVersion)) refreshGroup(g);
+      if (groups!.isEmpty(g)) continue;
+      const b = groups!.bestOf(g);
+      kept = groups!.within(g, this.e1[this.w1[b]! * n + b]!, limit, found, kept);
     }
     const ids = sortIndices(found, kept, (this.sortScratch ??= new Int32Array(this.n)));
     return engineIndexOf[ids[this.ctx.rng.int(kept)]!]!;

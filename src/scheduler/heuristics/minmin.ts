@@ -7,6 +7,7 @@ import { MctEngine, type ScoreRule } from './mct-engine.js';
 export const minMinRule: ScoreRule = {
   watchesAll: false,
   keysOnlyGrow: true,
+  keyIsCompletion: true,
   score(v, out) {
     const c = bestCluster(v);
     if (c < 0) return;
