@@ -1,6 +1,7 @@
 // How a simulation's cost grows with the number of tasks: the two scenarios of
 // sim.bench.ts at ½×, 1×, 2× and 4× their task counts, on the same grids (1,000 hosts for the work queue,
-// 200 for the MCell-style sweep under XSufferage). Simulation only (the inputs are built in memory, no
+// 200 for the MCell-style sweep under XSufferage, or the heuristic MCELL_HEURISTIC names in the
+// environment). Simulation only (the inputs are built in memory, no
 // parsing, no report); one run per point, two for the small ones. Between two points the exponent
 // log2(t(2n) / t(n)) says how the cost grows: 1 is linear, 2 quadratic. The whole benchmark takes about a
 // minute, the 4× XSufferage point 20 s of it. Beside each point's elapsed time, the process's user CPU
@@ -27,13 +28,16 @@ interface Curve {
   readonly grid: () => GridDescription;
 }
 
+/** The MCell-style curve's heuristic: XSufferage unless MCELL_HEURISTIC names another (e.g. minmin). */
+const MCELL_HEURISTIC = process.env.MCELL_HEURISTIC ?? 'xsufferage';
+
 const curves: Curve[] = [
   { name: 'work queue, 1,000 hosts in 10 clusters', heuristic: 'workqueue', baseTasks: 100_000, app: workQueueApp, grid: () => gridOf(10, 100, new Rng(1)) },
-  { name: 'MCell-style sweep, XSufferage, 200 hosts in 4 clusters', heuristic: 'xsufferage', baseTasks: 20_000, app: mcellApp, grid: () => gridOf(4, 50, new Rng(3)) },
+  { name: `MCell-style sweep, ${MCELL_HEURISTIC}, 200 hosts in 4 clusters`, heuristic: MCELL_HEURISTIC, baseTasks: 20_000, app: mcellApp, grid: () => gridOf(4, 50, new Rng(3)) },
 ];
 const FACTORS = [0.5, 1, 2, 4];
 
-const only = process.argv[2]; // 'workqueue' or 'xsufferage' runs one curve only
+const only = process.argv[2]; // 'workqueue' or the MCell-style curve's heuristic runs one curve only
 const cpu = cpus();
 console.log(`machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, load average ${loadavg()[0]!.toFixed(1)} at the start`);
 for (const curve of curves.filter((c) => only === undefined || c.heuristic === only)) {
