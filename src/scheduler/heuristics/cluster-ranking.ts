@@ -19,15 +19,17 @@ export interface BestTwo {
 export function bestTwoClusters(v: ClusterBests, out: BestTwo): BestTwo {
   // Reads the Work's MCTs where they lie together, as it runs for every re-score; the compute ends and hosts
   // are read only to break a tie on Compl. A cluster with no host has an infinite Compl.
+  // sc is Infinity while there is no second (bc while there is no best), so one comparison passes over a
+  // cluster behind the best two, which cannot enter them; of the others, infinite ones are skipped.
   const { mctByWork, clusterCount, work } = v;
   const from = work * clusterCount;
   let best = -1;
-  let bc = 0;
+  let bc = Infinity;
   let second = -1;
-  let sc = 0;
+  let sc = Infinity;
   for (let c = 0; c < clusterCount; c++) {
     const cc = mctByWork[from + c]!;
-    if (!Number.isFinite(cc)) continue;
+    if (!(cc <= sc) || cc === Infinity || cc === -Infinity) continue;
     if (best < 0 || cc < bc || (cc === bc && tieBefore(v, c, best))) {
       second = best;
       sc = bc;
@@ -48,10 +50,11 @@ export function bestCluster(v: ClusterBests): number {
   const { mctByWork, clusterCount, work } = v;
   const from = work * clusterCount;
   let best = -1;
-  let bc = 0;
+  let bc = Infinity;
   for (let c = 0; c < clusterCount; c++) {
     const cc = mctByWork[from + c]!;
-    if (!Number.isFinite(cc)) continue;
+    // As in bestTwoClusters: a cluster behind the best is passed over by one comparison.
+    if (!(cc <= bc) || cc === Infinity || cc === -Infinity) continue;
     if (best < 0 || cc < bc || (cc === bc && tieBefore(v, c, best))) {
       best = c;
       bc = cc;
