@@ -791,7 +791,9 @@ export class MctEngine {
    * run: Min-min ran 3 times slower in a process that had run Sufferage or Max-min before it.
    */
   private updateCells(c: number, placedHost: number, rescoring: boolean, only = -1, batch?: Int32Array, batchCount = 0): number {
-    const { n, C, chart, active, profileOf, idOf, summaryStale, availReady, sendDur, holdS, outDur, c1ByWork, c2ByWork, e1, h1, e2, h2, w1, w2, bound } = this;
+    const { n, C, chart, active, profileOf, idOf, summaryStale, availReady, sendDur, holdS, outDur, c1ByWork, c2ByWork, e1, h1, e2, h2, w1, w2, bound, view } = this;
+    // The keys at hand: V8 reloads a field of `this` after every call it does not inline (rescore, summarize).
+    const { k1: key1, k2: key2, target } = this;
     const dur = this.fronts.durOf[c]!;
     const durStride = this.fronts.durStride[c]!;
     const base = c * n;
@@ -824,6 +826,8 @@ export class MctEngine {
       // The ready time only grows (the link gets busier), so the cell holds while it stays within holdS.
       const kept = !afresh && oldH1 !== placedHost && oldH2 !== placedHost && linkFreeS + sendDur[cell]! <= holdS[cell]!;
       let changed = false;
+      // The cell's new best Compl when it was computed (then the score's test below reads it here, not from c1ByWork).
+      let complS = 0;
       if (!kept) {
         if (summaryStale[cell] === 1) this.summarize(j, c);
         // GanttChart.inputReadyS, from the cached summary (sendDur is -Infinity when no input is missing).
@@ -873,15 +877,18 @@ export class MctEngine {
         }
         const bh = bk < 0 ? -1 : hosts[bk]!;
         const sh = sk < 0 ? -1 : hosts[sk]!;
-        const complS = be + outDur[cell]!;
+        complS = be + outDur[cell]!;
         const byWork = j * C + c;
-        changed = oldH1 !== bh || e1[cell] !== be || c1ByWork[byWork] !== complS;
+        // c1ByWork holds e1 + outDur (c2ByWork e2 + outDur), computed with every cell from the first pass on:
+        // with e1 unchanged, the old Compl equals the new one unless both are NaN. So the pass never loads
+        // from c1ByWork, which lies Work by Work: a cache line per visited Work.
+        changed = oldH1 !== bh || e1[cell] !== be || complS !== complS;
         c1ByWork[byWork] = complS;
         e1[cell] = be;
         h1[cell] = bh;
         if (second) {
           const compl2S = se + outDur[cell]!;
-          changed ||= oldH2 !== sh || e2[cell] !== se || c2ByWork[byWork] !== compl2S;
+          changed ||= oldH2 !== sh || e2[cell] !== se || compl2S !== compl2S;
           c2ByWork[byWork] = compl2S;
           e2[cell] = se;
           h2[cell] = sh;
@@ -894,18 +901,19 @@ export class MctEngine {
         if (only >= 0) break;
         continue;
       }
-      if ((changed || h1[cell] === placedHost || (second && h2[cell] === placedHost)) && (watchesAll || c === w1[j] || c === w2[j] || !(c1ByWork[j * C + c]! > bound[j]!))) {
+      // A kept cell fails the first test (nothing changed, its hosts are not the placed one): complS is set.
+      if ((changed || h1[cell] === placedHost || (second && h2[cell] === placedHost)) && (watchesAll || c === w1[j] || c === w2[j] || !(complS > bound[j]!))) {
         const s = w2[j]!;
-        if (clusterSufferage && c === w1[j] && s >= 0 && c1ByWork[j * C + c]! < c1ByWork[j * C + s]!) {
+        if (clusterSufferage && c === w1[j] && s >= 0 && complS < c1ByWork[j * C + s]!) {
           // XSufferage's score with the same best two clusters (ScoreRule.clusterSufferage).
-          this.k1[j] = -(c1ByWork[j * C + s]! - c1ByWork[j * C + c]!);
-          this.target[j] = h1[cell]!;
+          key1[j] = -(c1ByWork[j * C + s]! - complS);
+          target[j] = h1[cell]!;
         } else {
           // Every other cluster's cell is as the last score saw it: each change of one re-scored the Work
           // (or took it out of the pass, into the pool, which scores it afresh when it leaves).
-          this.view.changed = c;
+          view.changed = c;
           this.rescore(j);
-          this.view.changed = -1;
+          view.changed = -1;
           if (active[j] === 0) continue;
         }
       }
@@ -915,11 +923,11 @@ export class MctEngine {
       }
       list[stillActive++] = j;
       // ranksBefore(j, best), with best's key kept at hand.
-      const k1 = this.k1[j]!;
-      if (best < 0 || k1 < bestK1 || (k1 === bestK1 && (this.k2[j]! < bestK2 || (this.k2[j] === bestK2 && idOf[j]! < idOf[best]!)))) {
+      const k1 = key1[j]!;
+      if (best < 0 || k1 < bestK1 || (k1 === bestK1 && (key2[j]! < bestK2 || (key2[j] === bestK2 && idOf[j]! < idOf[best]!)))) {
         best = j;
         bestK1 = k1;
-        bestK2 = this.k2[j]!;
+        bestK2 = key2[j]!;
       }
     }
     if (rescoring) this.activeCount = stillActive;
