@@ -84,8 +84,8 @@ describe('sufferage heuristics match the naive reference on host-bound Works nea
   }
 });
 
-describe('Min-min, Max-min and randomized Min-min match the naive reference on host-bound Works', () => {
-  for (const name of ['minmin', 'randomized-minmin', 'maxmin']) {
+describe('Min-min, Max-min and their randomized variants match the naive reference on host-bound Works', () => {
+  for (const name of ['minmin', 'randomized-minmin', 'maxmin', 'randomized-maxmin']) {
     for (const slowInputs of [false, true]) {
       for (const { name: hostCandidates } of HOST_CANDIDATES) {
         const what = slowInputs ? 'going link-bound and back' : 'near a power of two';

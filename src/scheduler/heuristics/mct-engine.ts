@@ -362,7 +362,7 @@ export class MctEngine {
     }
     const byGroups = rule.readsOnlyDifferences === true && rule.threshold === undefined && rule.keysOnlyGrow !== true;
     const pool = byGroups ? this.makePool(profiles.firstWork.length, arrays) : undefined;
-    this.pool = pool?.anyUniform === true ? pool : rule.keyIsMinusCompletion === true && rule.threshold === undefined ? this.makeMaxMinGroups() : undefined;
+    this.pool = pool?.anyUniform === true ? pool : rule.keyIsMinusCompletion === true ? this.makeMaxMinGroups() : undefined;
   }
 
   private makePool(profileCount: number, arrays: PlanArrays): HostBoundPool {
@@ -443,6 +443,8 @@ export class MctEngine {
     if (pool !== undefined) best = pool.bestWith(best);
     while (best >= 0 && chart.hasRoom()) {
       const i = this.pick(best);
+      // A grouped Work drawn (randomized Max-min): its k1 is current, its host comes from its own score.
+      if (i !== best && pool?.has(i) === true) this.refresh(i);
       const host = this.target[i]!;
       const c = chart.hosts[host]!.cluster;
       const row = chart.commit(works[i]!, host);
@@ -628,13 +630,18 @@ export class MctEngine {
   private makeMaxMinGroups(): MaxMinGroups | undefined {
     const engine = this.groupedEngine();
     if (engine === undefined) return undefined;
-    const { n, e1, w1 } = this;
+    const { n, e1, w1, k1 } = this;
+    const threshold = this.rule.threshold;
     return new MaxMinGroups({
       ...engine,
       refresh: (j) => this.refresh(j),
       drop: (j) => this.deactivate(j),
       bestEndS: (j) => e1[w1[j]! * n + j]!,
       ranksBefore: (i, j) => this.ranksBefore(i, j),
+      limitOf: threshold === undefined ? undefined : (best) => threshold(k1[best]!, this.chart.nowS, this.ctx.randomTolerance),
+      setKey: (j, key) => {
+        k1[j] = key;
+      },
     }, this.arrays);
   }
 
