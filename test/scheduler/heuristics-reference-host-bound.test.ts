@@ -1,6 +1,7 @@
 // The sufferage family scores Works that wait for a host on every cluster by groups
-// (src/scheduler/heuristics/host-bound-pool.ts), and (randomized) Min-min keeps them by groups in its lazy
-// heap (minmin-groups.ts): exact only if their floating-point reasoning is. Here the engine meets the naive
+// (src/scheduler/heuristics/host-bound-pool.ts), (randomized) Min-min keeps them by groups in its lazy
+// heap (minmin-groups.ts) and Max-min out of its eager pass (maxmin-groups.ts): exact only if their
+// floating-point reasoning is. Here the engine meets the naive
 // reference on instances made for that reasoning to fail if it were wrong: every
 // cluster behind links with equal estimates (so output times are the same everywhere), hosts busy for a
 // while (so Works are host-bound), and clock values just below a power of two, where completion times fall
@@ -83,16 +84,16 @@ describe('sufferage heuristics match the naive reference on host-bound Works nea
   }
 });
 
-describe('Min-min and randomized Min-min match the naive reference on host-bound Works', () => {
-  for (const name of ['minmin', 'randomized-minmin']) {
+describe('Min-min, Max-min and their randomized variants match the naive reference on host-bound Works', () => {
+  for (const name of ['minmin', 'randomized-minmin', 'maxmin', 'randomized-maxmin']) {
     for (const slowInputs of [false, true]) {
       for (const { name: hostCandidates } of HOST_CANDIDATES) {
         const what = slowInputs ? 'going link-bound and back' : 'near a power of two';
         it(`${name}, ${hostCandidates} hosts, ${what}: identical assignments on 150 instances`, () => {
           let placements = 0;
           for (let seed = 1; seed <= 150; seed++) {
-            // Randomized Min-min: draws among the Works within no, a small and a large tolerance.
-            const tolerance = name === 'minmin' ? 0 : [0, 0.05, 0.3][seed % 3]!;
+            // Randomized rules: draws among the Works within no, a small and a large tolerance.
+            const tolerance = name.startsWith('randomized-') ? [0, 0.05, 0.3][seed % 3]! : 0;
             const fast = hostBoundInstance(seed, slowInputs);
             getHeuristic(name).plan({ chart: fast.chart, works: fast.works, rng: new Rng(seed), randomTolerance: tolerance, hostCandidates });
             const got: Placement[] = fast.chart.assignments.map((a) => ({ workId: a.workId, host: a.host }));

@@ -22,28 +22,110 @@ import { IndexedHeap } from '../indexed-heap.js';
 import type { PlanArrays } from './plan-arrays.js';
 
 /** What the pool needs of the engine. Arrays are per Work, or per (cluster c, Work i) at c * n + i. */
-export interface PooledEngine {
-  readonly n: number;
-  readonly clusterCount: number;
+export interface PooledEngine extends HostBoundInputs {
   readonly profileOf: Int32Array;
   readonly profileCount: number;
   /** Per Work, the index in the plan's Works of the Work it stands for now (ties go to the lower). */
   readonly idOf: Int32Array;
   readonly outDur: Float64Array;
-  readonly sendDur: Float64Array;
-  readonly availReady: Float64Array;
-  readonly summaryStale: Uint8Array;
   /** The best (and for rules reading them, second-best) hosts' compute ends. */
   readonly e1: Float64Array;
   readonly e2: Float64Array | undefined;
-  /** The first free time of cluster c's candidate hosts (Infinity: none). */
-  firstFreeS(c: number): number;
-  linkFreeS(c: number): number;
   /** Brings Work j's cells up to date on every cluster and scores it; false when it cannot be placed (dropped). */
   refresh(j: number): boolean;
   /** Drops Work j: it cannot be placed. */
   drop(j: number): void;
   ranksBefore(i: number, j: number): boolean;
+}
+
+/**
+ * What the engine's eager mode calls on a structure that keeps host-bound Works out of its pass and scores
+ * them by groups: this pool (sufferage family) or Max-min's groups (maxmin-groups.ts).
+ */
+export interface ScoredByGroups {
+  has(j: number): boolean;
+  /** Work j (its input summaries current) may join. */
+  admits(j: number): boolean;
+  add(j: number): void;
+  remove(j: number): void;
+  /** Work j (kept) now stands for a Work of higher id. */
+  idChanged(j: number): void;
+  /** After a placement on cluster c: the Works that leave, now link-bound there (until the next call). */
+  linkBoundOn(c: number): readonly number[];
+  /** The best-ranked of `best` (-1: none) and the kept Works, scored as needed. */
+  bestWith(best: number): number;
+}
+
+/** What the host-bound test reads of the engine. Arrays per (cluster c, Work i) at c * n + i. */
+export interface HostBoundInputs {
+  readonly n: number;
+  readonly clusterCount: number;
+  readonly sendDur: Float64Array;
+  readonly availReady: Float64Array;
+  readonly summaryStale: Uint8Array;
+  /** The first free time of cluster c's candidate hosts (Infinity: none). */
+  firstFreeS(c: number): number;
+  linkFreeS(c: number): number;
+}
+
+/** Work j's input summaries are current and its inputs are on every cluster by the time its first candidate host is free. */
+export function hostBoundEverywhere(engine: HostBoundInputs, j: number): boolean {
+  const { n, clusterCount: C, summaryStale, availReady, sendDur } = engine;
+  for (let c = 0; c < C; c++) {
+    const cell = c * n + j;
+    if (summaryStale[cell] === 1) return false;
+    // The engine's test (MctEngine.updateCells: readyS <= the front's first free time).
+    if (!(Math.max(availReady[cell]!, engine.linkFreeS(c) + sendDur[cell]!) <= engine.firstFreeS(c))) return false;
+  }
+  return true;
+}
+
+/**
+ * Per cluster, the kept host-bound Works with an input missing there, longest send first: after a placement
+ * there (its link and first free host later), those whose inputs would now arrive after that host is free
+ * are found from the top (linkBoundOn).
+ */
+export class SendWatch {
+  private readonly bySend: IndexedHeap[];
+  private readonly leaving: number[] = [];
+
+  constructor(
+    private readonly engine: HostBoundInputs,
+    arrays: PlanArrays,
+  ) {
+    const { n, clusterCount: C, sendDur } = engine;
+    this.bySend = Array.from({ length: C }, (_, c) => {
+      const base = c * n;
+      return new IndexedHeap((a, b) => sendDur[base + a]! > sendDur[base + b]! || (sendDur[base + a] === sendDur[base + b] && a < b), arrays.int32(n, -1));
+    });
+  }
+
+  add(j: number): void {
+    const { n, clusterCount: C, sendDur } = this.engine;
+    for (let c = 0; c < C; c++) if (sendDur[c * n + j]! > -Infinity) this.bySend[c]!.push(j);
+  }
+
+  remove(j: number): void {
+    const { n, clusterCount: C, sendDur } = this.engine;
+    for (let c = 0; c < C; c++) if (sendDur[c * n + j]! > -Infinity) this.bySend[c]!.remove(j);
+  }
+
+  /** The watched Works now link-bound on cluster c, each given to `leave` (which must remove it); returns them (until the next call). */
+  linkBoundOn(c: number, leave: (j: number) => void): readonly number[] {
+    const { n, sendDur, availReady } = this.engine;
+    const heap = this.bySend[c]!;
+    const linkFreeS = this.engine.linkFreeS(c);
+    const firstFreeS = this.engine.firstFreeS(c);
+    const left = this.leaving;
+    left.length = 0;
+    for (let j = heap.top(); j >= 0; j = heap.top()) {
+      const cell = c * n + j;
+      if (Math.max(availReady[cell]!, linkFreeS + sendDur[cell]!) <= firstFreeS) break;
+      left.push(j);
+      leave(j);
+    }
+    return left;
+  }
 }
 
 /** One profile's pool: its Works, sorted into categories for the binades they were sorted for. */
@@ -60,7 +142,7 @@ interface ProfileGroup {
   readonly loose: number[];
 }
 
-export class HostBoundPool {
+export class HostBoundPool implements ScoredByGroups {
   /** Per Work: its output time is the same on every cluster (and not negative). */
   private readonly uniform: Uint8Array;
   /** Some Work's is: without one, the pool stays empty (links of different estimates) and is left out. */
@@ -71,21 +153,20 @@ export class HostBoundPool {
   /** Per profile, the largest output time of its uniform Works. */
   private readonly maxOutDur: Float64Array;
   private readonly groups: ProfileGroup[];
-  /** Per cluster, the pool's Works with an input missing there, longest send first. */
-  private readonly bySend: IndexedHeap[];
+  /** The pool's Works with an input missing on a cluster, by send duration. */
+  private readonly sends: SendWatch;
   /** Per Work, its category's heap (undefined: not in one). */
   private readonly categoryOf: (IndexedHeap | undefined)[];
   private readonly categoryPositions: Int32Array;
   private readonly byId: (a: number, b: number) => boolean;
-  /** Scratch: the binades of the profile being scored, and the Works leaving the pool (linkBoundOn). */
+  /** Scratch: the binades of the profile being scored. */
   private readonly bases: Float64Array;
-  private readonly leaving: number[] = [];
 
   constructor(
     private readonly engine: PooledEngine,
     arrays: PlanArrays,
   ) {
-    const { n, clusterCount: C, outDur, profileOf, idOf, sendDur } = engine;
+    const { n, clusterCount: C, outDur, profileOf, idOf } = engine;
     this.uniform = arrays.uint8(n);
     this.inPool = arrays.uint8(n);
     this.slot = arrays.int32(n);
@@ -112,10 +193,7 @@ export class HostBoundPool {
       categories: [],
       loose: [],
     }));
-    this.bySend = Array.from({ length: C }, (_, c) => {
-      const base = c * n;
-      return new IndexedHeap((a, b) => sendDur[base + a]! > sendDur[base + b]! || (sendDur[base + a] === sendDur[base + b] && a < b), arrays.int32(n, -1));
-    });
+    this.sends = new SendWatch(engine, arrays);
     this.categoryOf = new Array<IndexedHeap | undefined>(n);
     this.categoryPositions = arrays.int32(n, -1);
     this.byId = (a, b) => idOf[a]! < idOf[b]!;
@@ -127,21 +205,13 @@ export class HostBoundPool {
 
   /** Work j (its input summaries current) is host-bound on every cluster and its output time the same on all. */
   admits(j: number): boolean {
-    if (this.uniform[j] === 0) return false;
-    const { n, clusterCount: C, summaryStale, availReady, sendDur } = this.engine;
-    for (let c = 0; c < C; c++) {
-      const cell = c * n + j;
-      if (summaryStale[cell] === 1) return false;
-      // The engine's test (MctEngine.updateCells: readyS <= the front's first free time).
-      if (!(Math.max(availReady[cell]!, this.engine.linkFreeS(c) + sendDur[cell]!) <= this.engine.firstFreeS(c))) return false;
-    }
-    return true;
+    return this.uniform[j] === 1 && hostBoundEverywhere(this.engine, j);
   }
 
   add(j: number): void {
-    const { n, clusterCount: C, sendDur, profileOf } = this.engine;
+    const profileOf = this.engine.profileOf;
     this.inPool[j] = 1;
-    for (let c = 0; c < C; c++) if (sendDur[c * n + j]! > -Infinity) this.bySend[c]!.push(j);
+    this.sends.add(j);
     const group = this.groups[profileOf[j]!]!;
     this.slot[j] = group.members.length;
     group.members.push(j);
@@ -149,9 +219,9 @@ export class HostBoundPool {
   }
 
   remove(j: number): void {
-    const { n, clusterCount: C, sendDur, profileOf } = this.engine;
+    const profileOf = this.engine.profileOf;
     this.inPool[j] = 0;
-    for (let c = 0; c < C; c++) if (sendDur[c * n + j]! > -Infinity) this.bySend[c]!.remove(j);
+    this.sends.remove(j);
     const group = this.groups[profileOf[j]!]!;
     const last = group.members.pop()!;
     if (last !== j) {
@@ -178,19 +248,7 @@ export class HostBoundPool {
    * arrive after that host is free leave the pool. Returns them (until the next call); their cells are stale.
    */
   linkBoundOn(c: number): readonly number[] {
-    const { n, sendDur, availReady } = this.engine;
-    const heap = this.bySend[c]!;
-    const linkFreeS = this.engine.linkFreeS(c);
-    const firstFreeS = this.engine.firstFreeS(c);
-    const left = this.leaving;
-    left.length = 0;
-    for (let j = heap.top(); j >= 0; j = heap.top()) {
-      const cell = c * n + j;
-      if (Math.max(availReady[cell]!, linkFreeS + sendDur[cell]!) <= firstFreeS) break;
-      this.remove(j);
-      left.push(j);
-    }
-    return left;
+    return this.sends.linkBoundOn(c, (j) => this.remove(j));
   }
 
   /** The best-ranked of `best` (-1: none) and the pool's Works, every pooled Work's score being current. */

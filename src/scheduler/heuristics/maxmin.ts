@@ -6,6 +6,7 @@ import { MctEngine, type ScoreRule } from './mct-engine.js';
 
 export const maxMinRule: ScoreRule = {
   watchesAll: false,
+  keyIsMinusCompletion: true,
   score(v, out) {
     const c = bestCluster(v);
     if (c < 0) return;

@@ -38,6 +38,8 @@
 //    cluster behind links of equal estimates are not in that pass at all: they score alike up to exactly
 //    known rounding, so host-bound-pool.ts scores only the lowest-id one of each group (the 20,000-task
 //    XSufferage study of bench/sim.bench.ts: 405 M visits of a Work in the pass down to 4 M, 22.9 s to 4.6 s).
+//    Max-min keeps such Works out of its pass too (maxmin-groups.ts): within a run-time profile their MCTs
+//    rank as their output times do, so only each profile's best one is scored.
 //  - Min-min needs none of that: completion times only grow as the chart fills, so a Work's last MCT is a
 //    lower bound of its current one, and only the Work at the top of a heap by that bound is brought up to
 //    date, until the top one is current (runLazily). Randomized Min-min too: its draw's candidates all lie in
@@ -47,8 +49,10 @@
 import type { WorkSpec } from '../../model/application.js';
 import type { GanttChart, InputSummary } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';
-import { HostBoundPool } from './host-bound-pool.js';
-import { markEligible, MinMinGroups } from './minmin-groups.js';
+import { HostBoundPool, type ScoredByGroups } from './host-bound-pool.js';
+import { markEligible, type GroupedEngine } from './host-bound-groups.js';
+import { MaxMinGroups } from './maxmin-groups.js';
+import { MinMinGroups } from './minmin-groups.js';
 import { HostFronts } from './host-fronts.js';
 import { PlanArrays } from './plan-arrays.js';
 import { profileOrder, reordered } from './run-time-profiles.js';
@@ -90,6 +94,12 @@ export interface ScoreRule {
    * Works host-bound on every cluster by groups (minmin-groups.ts).
    */
   readonly keyIsCompletion?: boolean;
+  /**
+   * True when k1 is exactly minus the Work's MCT, k2 is 0, host the host achieving it and watch1 its cluster,
+   * ranked as bestCluster ranks them (Max-min). The eager mode then keeps Works host-bound on every cluster
+   * out of its pass, by groups (maxmin-groups.ts).
+   */
+  readonly keyIsMinusCompletion?: boolean;
   /**
    * True when k1, k2 and host depend on the Compls only through comparisons between them and differences of
    * two of them (the sufferage family): adding one amount to all of a Work's Compls, exactly, leaves its
@@ -236,8 +246,8 @@ export class MctEngine {
    */
   private readonly clusterVersion: Int32Array;
   private readonly cellVersion: Int32Array;
-  /** Works host-bound on every cluster, scored by groups (rules that read only differences). */
-  private readonly pool: HostBoundPool | undefined;
+  /** Works host-bound on every cluster, scored by groups (rules that read only differences; Max-min). */
+  private readonly pool: ScoredByGroups | undefined;
   private readonly view: ClusterBests;
   /** Where the typed arrays above come from (given back when the plan is made). */
   private readonly arrays: PlanArrays;
@@ -352,7 +362,7 @@ export class MctEngine {
     }
     const byGroups = rule.readsOnlyDifferences === true && rule.threshold === undefined && rule.keysOnlyGrow !== true;
     const pool = byGroups ? this.makePool(profiles.firstWork.length, arrays) : undefined;
-    this.pool = pool?.anyUniform === true ? pool : undefined;
+    this.pool = pool?.anyUniform === true ? pool : rule.keyIsMinusCompletion === true ? this.makeMaxMinGroups() : undefined;
   }
 
   private makePool(profileCount: number, arrays: PlanArrays): HostBoundPool {
@@ -433,6 +443,8 @@ export class MctEngine {
     if (pool !== undefined) best = pool.bestWith(best);
     while (best >= 0 && chart.hasRoom()) {
       const i = this.pick(best);
+      // A grouped Work drawn (randomized Max-min): its k1 is current, its host comes from its own score.
+      if (i !== best && pool?.has(i) === true) this.refresh(i);
       const host = this.target[i]!;
       const c = chart.hosts[host]!.cluster;
       const row = chart.commit(works[i]!, host);
@@ -529,7 +541,7 @@ export class MctEngine {
           continue;
         }
         scoredAt[first] = clusterVersion[w1[first]!]!;
-        let j = groups!.tiedBest(g, first, this.e1[w1[first]! * n + first]!, k1[first]!);
+        let j = groups!.tiedBest(g, first, this.e1[w1[first]! * n + first]!, k1[first]!, 1);
         if (j !== first) {
           this.bringCellsUpToDate(j);
           this.rescore(j);
@@ -610,13 +622,38 @@ export class MctEngine {
 
   /** The groups of host-bound Works (minmin-groups.ts), or undefined when no Work may join one. */
   private makeGroups(): MinMinGroups | undefined {
+    const engine = this.groupedEngine();
+    return engine === undefined ? undefined : new MinMinGroups(engine, this.arrays);
+  }
+
+  /** Max-min's groups of host-bound Works (maxmin-groups.ts), or undefined when no Work may join one. */
+  private makeMaxMinGroups(): MaxMinGroups | undefined {
+    const engine = this.groupedEngine();
+    if (engine === undefined) return undefined;
+    const { n, e1, w1, k1 } = this;
+    const threshold = this.rule.threshold;
+    return new MaxMinGroups({
+      ...engine,
+      refresh: (j) => this.refresh(j),
+      drop: (j) => this.deactivate(j),
+      bestEndS: (j) => e1[w1[j]! * n + j]!,
+      ranksBefore: (i, j) => this.ranksBefore(i, j),
+      limitOf: threshold === undefined ? undefined : (best) => threshold(k1[best]!, this.chart.nowS, this.ctx.randomTolerance),
+      setKey: (j, key) => {
+        k1[j] = key;
+      },
+    }, this.arrays);
+  }
+
+  /** What groups of host-bound Works read of the engine (host-bound-groups.ts); undefined when no Work is eligible. */
+  private groupedEngine(): GroupedEngine | undefined {
     const { n, C, chart, fronts, classes, classOrder } = this;
     const alone = this.arrays.uint8(n);
     for (let i = 0; i < n; i++) alone[i] = classes.start[classOrder[i]! + 1]! - classes.start[classOrder[i]!]! === 1 ? 1 : 0;
     const eligible = this.arrays.uint8(n);
     if (markEligible(n, C, this.outDur, alone, eligible) === 0) return undefined;
     const front = fronts.best;
-    return new MinMinGroups({
+    return {
       n,
       clusterCount: C,
       profileOf: this.profileOf,
@@ -629,7 +666,7 @@ export class MctEngine {
       eligible,
       firstFreeS: (c) => (front[c]!.len > 0 ? front[c]!.free[0]! : Infinity),
       linkFreeS: (c) => chart.linkFreeS(c),
-    }, this.arrays);
+    };
   }
 
   /**
