@@ -18,6 +18,9 @@
 //
 // The engine's pass does not keep the pool's cells up to date: a Work's are brought up to date when it is
 // scored, or when it leaves the pool (its link became the later of the two, or one of its files got planned).
+// Randomized rules draw among every Work whose k1 is within a limit (MctEngine.pick): after scoring a
+// category's lowest-id Work, the pool writes its k1 to every Work of the category, whose score is the same,
+// so that every pooled Work's k1 is current for the draw (the loose ones, scored one by one, are too).
 import { IndexedHeap } from '../indexed-heap.js';
 import type { PlanArrays } from './plan-arrays.js';
 
@@ -36,6 +39,11 @@ export interface PooledEngine extends HostBoundInputs {
   /** Drops Work j: it cannot be placed. */
   drop(j: number): void;
   ranksBefore(i: number, j: number): boolean;
+  /**
+   * Randomized rules: the Works' k1, which their draw reads for every active Work (MctEngine.pick); the pool
+   * then writes each category's current key to all its members (they score alike). Absent otherwise.
+   */
+  readonly drawKeys?: Float64Array;
 }
 
 /**
@@ -279,6 +287,7 @@ export class HostBoundPool implements ScoredByGroups {
         continue;
       }
       if (best < 0 || engine.ranksBefore(j, best)) best = j;
+      if (engine.drawKeys !== undefined) shareKey(engine.drawKeys, heap, j);
     }
     return this.scoreEach(group.loose, best);
   }
@@ -362,6 +371,12 @@ export class HostBoundPool implements ScoredByGroups {
     heap.push(j);
     this.categoryOf[j] = heap;
   }
+}
+
+/** Every Work of `heap` (a category) gets Work j's k1, current: they score alike. */
+function shareKey(keys: Float64Array, heap: IndexedHeap, j: number): void {
+  const key = keys[j]!;
+  for (let slot = heap.size - 1; slot >= 0; slot--) keys[heap.at(slot)] = key;
 }
 
 function sameBases(a: Float64Array, aCount: number, b: Float64Array, bCount: number): boolean {

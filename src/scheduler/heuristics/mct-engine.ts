@@ -38,6 +38,7 @@
 //    cluster behind links of equal estimates are not in that pass at all: they score alike up to exactly
 //    known rounding, so host-bound-pool.ts scores only the lowest-id one of each group (the 20,000-task
 //    XSufferage study of bench/sim.bench.ts: 405 M visits of a Work in the pass down to 4 M, 22.9 s to 4.6 s).
+//    Their randomized rules too: the pool writes each group's key to all its Works, for the draw (pick).
 //    Max-min keeps such Works out of its pass too (maxmin-groups.ts): within a run-time profile their MCTs
 //    rank as their output times do, so only each profile's best one is scored.
 //  - Min-min needs none of that: completion times only grow as the chart fills, so a Work's last MCT is a
@@ -360,7 +361,7 @@ export class MctEngine {
     for (let i = 0; i < n; i++) {
       for (let k = inputsStart[i]!; k < inputsEnd[i]!; k++) readerList[readerStart[inputs[k]!]! + filled[inputs[k]!]!++] = i;
     }
-    const byGroups = rule.readsOnlyDifferences === true && rule.threshold === undefined && rule.keysOnlyGrow !== true;
+    const byGroups = rule.readsOnlyDifferences === true && rule.keysOnlyGrow !== true;
     const pool = byGroups ? this.makePool(profiles.firstWork.length, arrays) : undefined;
     this.pool = pool?.anyUniform === true ? pool : rule.keyIsMinusCompletion === true ? this.makeMaxMinGroups() : undefined;
   }
@@ -385,6 +386,7 @@ export class MctEngine {
       refresh: (j) => this.refresh(j),
       drop: (j) => this.deactivate(j),
       ranksBefore: (i, j) => this.ranksBefore(i, j),
+      drawKeys: this.rule.threshold === undefined ? undefined : this.k1,
     }, arrays);
   }
 
@@ -443,7 +445,7 @@ export class MctEngine {
     if (pool !== undefined) best = pool.bestWith(best);
     while (best >= 0 && chart.hasRoom()) {
       const i = this.pick(best);
-      // A grouped Work drawn (randomized Max-min): its k1 is current, its host comes from its own score.
+      // A grouped or pooled Work drawn (randomized rules): its k1 is current, its host comes from its own score.
       if (i !== best && pool?.has(i) === true) this.refresh(i);
       const host = this.target[i]!;
       const c = chart.hosts[host]!.cluster;
