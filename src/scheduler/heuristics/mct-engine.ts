@@ -38,7 +38,8 @@
 //    cluster behind links of equal estimates are not in that pass at all: they score alike up to exactly
 //    known rounding, so host-bound-pool.ts scores only the lowest-id one of each group (the 20,000-task
 //    XSufferage study of bench/sim.bench.ts: 405 M visits of a Work in the pass down to 4 M, 22.9 s to 4.6 s).
-//    Their randomized rules too: the pool writes each group's key to all its Works, for the draw (pick).
+//    Their randomized rules too: a draw's candidates are the pass's Works within the limit and the pool's
+//    (HostBoundPool.candidatesWithin: a group scores as its scored Work, so it is all in or all out).
 //    Max-min keeps such Works out of its pass too (maxmin-groups.ts): within a run-time profile their MCTs
 //    rank as their output times do, so only each profile's best one is scored.
 //  - Min-min needs none of that: completion times only grow as the chart fills, so a Work's last MCT is a
@@ -1009,6 +1010,20 @@ export class MctEngine {
     // the plan's order, read through engineIndexOf, is that order and needs no sort.
     const { engineIndexOf, active, k1 } = this;
     const candidates = (this.candidates ??= new Int32Array(this.n));
+    const pool = this.pool;
+    if (pool?.candidatesWithin !== undefined) {
+      // Every active Work is in the pass's list or kept by the pool, whose k1 there may be stale: the pool
+      // lists its own. By id, as below: the same draw.
+      const { activeList, idOf } = this;
+      let found = 0;
+      for (let p = 0; p < this.activeCount; p++) {
+        const i = activeList[p]!;
+        if (active[i] === 1 && k1[i]! <= limit) candidates[found++] = idOf[i]!;
+      }
+      found = pool.candidatesWithin(limit, candidates, found);
+      const ids = sortIndices(candidates, found, (this.sortScratch ??= new Int32Array(this.n)));
+      return engineIndexOf[ids[this.ctx.rng.int(found)]!]!;
+    }
     let count = 0;
     for (let w = 0; w < engineIndexOf.length; w++) {
       const i = engineIndexOf[w]!;
