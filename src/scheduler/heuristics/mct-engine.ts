@@ -1008,28 +1008,32 @@ export class MctEngine {
     const limit = threshold(this.k1[best]!, this.chart.nowS, this.ctx.randomTolerance);
     // The candidates by increasing Work id: randomized rules make every Work its own class (constructor), so
     // the plan's order, read through engineIndexOf, is that order and needs no sort.
+    if (this.pool?.candidatesWithin !== undefined) return this.pickWithPool(limit, this.pool);
     const { engineIndexOf, active, k1 } = this;
     const candidates = (this.candidates ??= new Int32Array(this.n));
-    const pool = this.pool;
-    if (pool?.candidatesWithin !== undefined) {
-      // Every active Work is in the pass's list or kept by the pool, whose k1 there may be stale: the pool
-      // lists its own. By id, as below: the same draw.
-      const { activeList, idOf } = this;
-      let found = 0;
-      for (let p = 0; p < this.activeCount; p++) {
-        const i = activeList[p]!;
-        if (active[i] === 1 && k1[i]! <= limit) candidates[found++] = idOf[i]!;
-      }
-      found = pool.candidatesWithin(limit, candidates, found);
-      const ids = sortIndices(candidates, found, (this.sortScratch ??= new Int32Array(this.n)));
-      return engineIndexOf[ids[this.ctx.rng.int(found)]!]!;
-    }
     let count = 0;
     for (let w = 0; w < engineIndexOf.length; w++) {
       const i = engineIndexOf[w]!;
       if (i >= 0 && active[i] === 1 && k1[i]! <= limit) candidates[count++] = i;
     }
     return candidates[this.ctx.rng.int(count)]!;
+  }
+
+  /**
+   * pick's draw when the pool lists its own candidates: every active Work is in the pass's list or kept by
+   * the pool, whose k1 may be stale in the engine's array. Sorted by id, as pick lists them: the same draw.
+   */
+  private pickWithPool(limit: number, pool: ScoredByGroups): number {
+    const { engineIndexOf, active, k1, activeList, idOf } = this;
+    const candidates = (this.candidates ??= new Int32Array(this.n));
+    let count = 0;
+    for (let p = 0; p < this.activeCount; p++) {
+      const i = activeList[p]!;
+      if (active[i] === 1 && k1[i]! <= limit) candidates[count++] = idOf[i]!;
+    }
+    count = pool.candidatesWithin!(limit, candidates, count);
+    const ids = sortIndices(candidates, count, (this.sortScratch ??= new Int32Array(this.n)));
+    return engineIndexOf[ids[this.ctx.rng.int(count)]!]!;
   }
 
   /** Class i's Work was placed: its next Work, if any, stands for it (same cells, same score). */
