@@ -1,5 +1,6 @@
 // The sufferage family scores Works that wait for a host on every cluster by groups
-// (src/scheduler/heuristics/host-bound-pool.ts), (randomized) Min-min keeps them by groups in its lazy
+// (src/scheduler/heuristics/host-bound-pool.ts; for its randomized rules the pool also writes every pooled
+// Work's key for the draw), (randomized) Min-min keeps them by groups in its lazy
 // heap (minmin-groups.ts) and Max-min out of its eager pass (maxmin-groups.ts): exact only if their
 // floating-point reasoning is. Here the engine meets the naive
 // reference on instances made for that reasoning to fail if it were wrong: every
@@ -84,8 +85,8 @@ describe('sufferage heuristics match the naive reference on host-bound Works nea
   }
 });
 
-describe('Min-min, Max-min and their randomized variants match the naive reference on host-bound Works', () => {
-  for (const name of ['minmin', 'randomized-minmin', 'maxmin', 'randomized-maxmin']) {
+describe('Min-min, Max-min and the randomized heuristics match the naive reference on host-bound Works', () => {
+  for (const name of ['minmin', 'randomized-minmin', 'maxmin', 'randomized-maxmin', 'randomized-sufferage', 'randomized-extended-sufferage']) {
     for (const slowInputs of [false, true]) {
       for (const { name: hostCandidates } of HOST_CANDIDATES) {
         const what = slowInputs ? 'going link-bound and back' : 'near a power of two';

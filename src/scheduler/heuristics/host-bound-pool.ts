@@ -18,6 +18,9 @@
 //
 // The engine's pass does not keep the pool's cells up to date: a Work's are brought up to date when it is
 // scored, or when it leaves the pool (its link became the later of the two, or one of its files got planned).
+// Randomized rules draw among every Work whose current k1 is within a limit (MctEngine.pick): the Works of a
+// category score as its lowest-id Work, just scored, so a category is all in or all out; the loose ones (and
+// every Work of a profile scored one by one) have their own current k1 (candidatesWithin).
 import { IndexedHeap } from '../indexed-heap.js';
 import type { PlanArrays } from './plan-arrays.js';
 
@@ -36,6 +39,8 @@ export interface PooledEngine extends HostBoundInputs {
   /** Drops Work j: it cannot be placed. */
   drop(j: number): void;
   ranksBefore(i: number, j: number): boolean;
+  /** Randomized rules: the Works' k1, which candidatesWithin reads. Absent otherwise. */
+  readonly drawKeys?: Float64Array;
 }
 
 /**
@@ -54,6 +59,12 @@ export interface ScoredByGroups {
   linkBoundOn(c: number): readonly number[];
   /** The best-ranked of `best` (-1: none) and the kept Works, scored as needed. */
   bestWith(best: number): number;
+  /**
+   * Right after bestWith: appends to `out` from `at` the ids (idOf) of the kept Works whose current k1 is at
+   * most `limit`, in no particular order; returns where the list ends. Absent: the kept Works' k1 within any
+   * limit are current in the engine's array (MctEngine.pick reads them there).
+   */
+  candidatesWithin?(limit: number, out: Int32Array, at: number): number;
 }
 
 /** What the host-bound test reads of the engine. Arrays per (cluster c, Work i) at c * n + i. */
@@ -140,6 +151,8 @@ interface ProfileGroup {
   readonly categories: IndexedHeap[];
   /** Works whose output time is a halfway case in one of the binades: scored one by one. */
   readonly loose: number[];
+  /** The last bestWith scored every Work of the group one by one (an end near a power of two). */
+  scoredEach: boolean;
 }
 
 export class HostBoundPool implements ScoredByGroups {
@@ -192,6 +205,7 @@ export class HostBoundPool implements ScoredByGroups {
       categoryByKey: new Map<string, IndexedHeap>(),
       categories: [],
       loose: [],
+      scoredEach: false,
     }));
     this.sends = new SendWatch(engine, arrays);
     this.categoryOf = new Array<IndexedHeap | undefined>(n);
@@ -259,6 +273,26 @@ export class HostBoundPool implements ScoredByGroups {
     return best;
   }
 
+  /** The pooled Works whose current k1 is within `limit` (ScoredByGroups.candidatesWithin; randomized rules). */
+  candidatesWithin(limit: number, out: Int32Array, at: number): number {
+    const { drawKeys: keys, idOf } = this.engine;
+    for (const group of this.groups) {
+      if (group.members.length === 0) continue;
+      if (group.scoredEach) {
+        for (const j of group.members) if (keys![j]! <= limit) out[at++] = idOf[j]!;
+        continue;
+      }
+      // Every Work of a category scores as its top one, scored by bestWith: all of them or none.
+      for (const heap of group.categories) {
+        const j = heap.top();
+        if (j < 0 || !(keys![j]! <= limit)) continue;
+        for (let slot = heap.size - 1; slot >= 0; slot--) out[at++] = idOf[heap.at(slot)]!;
+      }
+      for (const j of group.loose) if (keys![j]! <= limit) out[at++] = idOf[j]!;
+    }
+    return at;
+  }
+
   private bestOfGroup(group: ProfileGroup, best: number): number {
     const engine = this.engine;
     // The profile's ends, from any of its Works.
@@ -268,6 +302,7 @@ export class HostBoundPool implements ScoredByGroups {
       return best;
     }
     const count = this.binades(probe);
+    group.scoredEach = count < 0;
     if (count < 0) return this.scoreEach(group.members, best);
     if (!group.sorted || !sameBases(group.bases, group.baseCount, this.bases, count)) this.sortAll(group, count);
     for (const heap of group.categories) {

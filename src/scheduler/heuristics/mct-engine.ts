@@ -38,6 +38,8 @@
 //    cluster behind links of equal estimates are not in that pass at all: they score alike up to exactly
 //    known rounding, so host-bound-pool.ts scores only the lowest-id one of each group (the 20,000-task
 //    XSufferage study of bench/sim.bench.ts: 405 M visits of a Work in the pass down to 4 M, 22.9 s to 4.6 s).
+//    Their randomized rules too: a draw's candidates are the pass's Works within the limit and the pool's
+//    (HostBoundPool.candidatesWithin: a group scores as its scored Work, so it is all in or all out).
 //    Max-min keeps such Works out of its pass too (maxmin-groups.ts): within a run-time profile their MCTs
 //    rank as their output times do, so only each profile's best one is scored.
 //  - Min-min needs none of that: completion times only grow as the chart fills, so a Work's last MCT is a
@@ -360,7 +362,7 @@ export class MctEngine {
     for (let i = 0; i < n; i++) {
       for (let k = inputsStart[i]!; k < inputsEnd[i]!; k++) readerList[readerStart[inputs[k]!]! + filled[inputs[k]!]!++] = i;
     }
-    const byGroups = rule.readsOnlyDifferences === true && rule.threshold === undefined && rule.keysOnlyGrow !== true;
+    const byGroups = rule.readsOnlyDifferences === true && rule.keysOnlyGrow !== true;
     const pool = byGroups ? this.makePool(profiles.firstWork.length, arrays) : undefined;
     this.pool = pool?.anyUniform === true ? pool : rule.keyIsMinusCompletion === true ? this.makeMaxMinGroups() : undefined;
   }
@@ -385,6 +387,7 @@ export class MctEngine {
       refresh: (j) => this.refresh(j),
       drop: (j) => this.deactivate(j),
       ranksBefore: (i, j) => this.ranksBefore(i, j),
+      drawKeys: this.rule.threshold === undefined ? undefined : this.k1,
     }, arrays);
   }
 
@@ -443,7 +446,7 @@ export class MctEngine {
     if (pool !== undefined) best = pool.bestWith(best);
     while (best >= 0 && chart.hasRoom()) {
       const i = this.pick(best);
-      // A grouped Work drawn (randomized Max-min): its k1 is current, its host comes from its own score.
+      // A grouped or pooled Work drawn (randomized rules): its k1 is current, its host comes from its own score.
       if (i !== best && pool?.has(i) === true) this.refresh(i);
       const host = this.target[i]!;
       const c = chart.hosts[host]!.cluster;
@@ -1005,6 +1008,7 @@ export class MctEngine {
     const limit = threshold(this.k1[best]!, this.chart.nowS, this.ctx.randomTolerance);
     // The candidates by increasing Work id: randomized rules make every Work its own class (constructor), so
     // the plan's order, read through engineIndexOf, is that order and needs no sort.
+    if (this.pool?.candidatesWithin !== undefined) return this.pickWithPool(limit, this.pool);
     const { engineIndexOf, active, k1 } = this;
     const candidates = (this.candidates ??= new Int32Array(this.n));
     let count = 0;
@@ -1013,6 +1017,23 @@ export class MctEngine {
       if (i >= 0 && active[i] === 1 && k1[i]! <= limit) candidates[count++] = i;
     }
     return candidates[this.ctx.rng.int(count)]!;
+  }
+
+  /**
+   * pick's draw when the pool lists its own candidates: every active Work is in the pass's list or kept by
+   * the pool, whose k1 may be stale in the engine's array. Sorted by id, as pick lists them: the same draw.
+   */
+  private pickWithPool(limit: number, pool: ScoredByGroups): number {
+    const { engineIndexOf, active, k1, activeList, idOf } = this;
+    const candidates = (this.candidates ??= new Int32Array(this.n));
+    let count = 0;
+    for (let p = 0; p < this.activeCount; p++) {
+      const i = activeList[p]!;
+      if (active[i] === 1 && k1[i]! <= limit) candidates[count++] = idOf[i]!;
+    }
+    count = pool.candidatesWithin!(limit, candidates, count);
+    const ids = sortIndices(candidates, count, (this.sortScratch ??= new Int32Array(this.n)));
+    return engineIndexOf[ids[this.ctx.rng.int(count)]!]!;
   }
 
   /** Class i's Work was placed: its next Work, if any, stands for it (same cells, same score). */
