@@ -10,8 +10,8 @@
 // the run walked back to its least id, and that Work scored too and compared with the pass's best
 // (bestWith, as the pool's). The others' cells are brought up to date when they leave the group.
 // Randomized Max-min draws among the Works whose k1 = −MCT is within a limit set by the best one: in a group,
-// a run ending at its last Work, whose k1 = −fl(E + o) are written for the draw (keysWithin); a grouped Work
-// drawn is then scored for its host (MctEngine.runEagerly).
+// a run ending at its last Work, whose current k1 = −fl(E + o) are computed there (candidatesWithin); a
+// grouped Work drawn is then scored for its host (MctEngine.runEagerly).
 import { HostBoundGroups, type GroupedEngine } from './host-bound-groups.js';
 import type { PlanArrays } from './plan-arrays.js';
 import type { ScoredByGroups } from './host-bound-pool.js';
@@ -25,12 +25,6 @@ export interface MaxMinEngine extends GroupedEngine {
   /** Work j's (scored) best host's compute end: its profile's least one, E. */
   bestEndS(j: number): number;
   ranksBefore(i: number, j: number): boolean;
-  /**
-   * Randomized Max-min: the largest k1 of the draw's candidates given the best Work (ScoreRule.threshold), and
-   * where a Work's k1 is written; absent for Max-min.
-   */
-  readonly limitOf?: (best: number) => number;
-  setKey(j: number, k1: number): void;
 }
 
 export class MaxMinGroups extends HostBoundGroups implements ScoredByGroups {
@@ -57,10 +51,7 @@ export class MaxMinGroups extends HostBoundGroups implements ScoredByGroups {
     throw new Error(`internal error: Max-min group member ${j} stands for another Work`);
   }
 
-  /**
-   * The best-ranked of `best` (-1: none) and every group's best Work, each scored afresh. For randomized
-   * Max-min, every member within the draw's limit then gets its current k1 (candidates).
-   */
+  /** The best-ranked of `best` (-1: none) and every group's best Work, each scored afresh. */
   bestWith(best: number): number {
     const engine = this.maxMin;
     const ends = (this.endsScratch ??= new Float64Array(this.count));
@@ -83,27 +74,27 @@ export class MaxMinGroups extends HostBoundGroups implements ScoredByGroups {
         break;
       }
     }
-    if (engine.limitOf !== undefined && best >= 0) {
-      const limit = engine.limitOf(best);
-      for (let g = 0; g < this.count; g++) if (!this.isEmpty(g)) this.keysWithin(g, ends[g]!, limit);
-    }
     return best;
   }
 
   /**
-   * Writes k1 = −fl(endS + o), current, for the members of group g whose k1 is within `limit`: a run ending
-   * at its last Work. The others' k1 are from an earlier score: k1 = −MCT only decreases as the chart fills,
-   * so those above the limit now were above it then, and the draw (MctEngine.pick) leaves them out as it should.
+   * Right after bestWith (ScoredByGroups.candidatesWithin; randomized Max-min): the ids of the members whose
+   * current k1 = −fl(E + o) is within `limit`, E their group's least compute end as bestWith found it. In a
+   * group they are a run ending at its last Work (largest o, least k1).
    */
-  private keysWithin(g: number, endS: number, limit: number): void {
+  candidatesWithin(limit: number, out: Int32Array, at: number): number {
     const { list, member } = this;
-    const { outDur } = this.maxMin;
-    for (let k = this.place[this.lastOf(g)]!; k >= this.start[g]!; k--) {
-      const j = list[k]!;
-      if (member[j] === 0) continue;
-      const k1 = -(endS + outDur[j]!);
-      if (!(k1 <= limit)) break;
-      this.maxMin.setKey(j, k1);
+    const { outDur, idOf } = this.maxMin;
+    const ends = this.endsScratch!;
+    for (let g = 0; g < this.count; g++) {
+      if (this.isEmpty(g)) continue;
+      for (let k = this.place[this.lastOf(g)]!; k >= this.start[g]!; k--) {
+        const j = list[k]!;
+        if (member[j] === 0) continue;
+        if (!(-(ends[g]! + outDur[j]!) <= limit)) break;
+        out[at++] = idOf[j]!;
+      }
     }
+    return at;
   }
 }

@@ -633,18 +633,13 @@ export class MctEngine {
   private makeMaxMinGroups(): MaxMinGroups | undefined {
     const engine = this.groupedEngine();
     if (engine === undefined) return undefined;
-    const { n, e1, w1, k1 } = this;
-    const threshold = this.rule.threshold;
+    const { n, e1, w1 } = this;
     return new MaxMinGroups({
       ...engine,
       refresh: (j) => this.refresh(j),
       drop: (j) => this.deactivate(j),
       bestEndS: (j) => e1[w1[j]! * n + j]!,
       ranksBefore: (i, j) => this.ranksBefore(i, j),
-      limitOf: threshold === undefined ? undefined : (best) => threshold(k1[best]!, this.chart.nowS, this.ctx.randomTolerance),
-      setKey: (j, key) => {
-        k1[j] = key;
-      },
     }, this.arrays);
   }
 
@@ -1032,6 +1027,8 @@ export class MctEngine {
       if (active[i] === 1 && k1[i]! <= limit) candidates[count++] = idOf[i]!;
     }
     count = pool.candidatesWithin!(limit, candidates, count);
+    // The best Work is always within its own limit: an empty list is a bug in a candidatesWithin.
+    if (count === 0) throw new Error('internal error: no candidate within the draw\'s limit, not even the best Work');
     const ids = sortIndices(candidates, count, (this.sortScratch ??= new Int32Array(this.n)));
     return engineIndexOf[ids[this.ctx.rng.int(count)]!]!;
   }
