@@ -113,9 +113,14 @@ export function cachedKeys(outDir: string): string[] {
 }
 
 /** How many tasks' results (groups of cells) have come back verified into the grid run's folder so far. */
-export function cellsFetched(outDir: string): number {
+/**
+ * How many tasks of a grid run its journal lists as verified. (Not its result files: a result is fetched
+ * before its 'verified' entry is written, so a kill between the two left one task fewer in the journal than
+ * files in the folder, and the checks after a kill read the journal.)
+ */
+export function cellsVerified(outDir: string): number {
   try {
-    return readdirSync(join(outDir, 'grid-run', 'cells')).filter((f) => f.endsWith('.json')).length;
+    return new Set(readJournal(join(outDir, 'grid-run', '.gridsweep', 'cells', 'journal.jsonl')).flatMap((e) => (e.type === 'verified' ? [e.work] : []))).size;
   } catch {
     return 0;
   }
@@ -135,7 +140,7 @@ export async function disturbThenKill(
   let disturbed = false;
   for (let waited = 0; waited < (o.limitMs ?? 150_000); waited += 100) {
     await new Promise((r) => setTimeout(r, 100));
-    const fetched = cellsFetched(outDir);
+    const fetched = cellsVerified(outDir);
     if (!disturbed && fetched >= o.disturbAfter) disturbed = await o.disturb();
     else if (disturbed && fetched >= o.killAfter && (o.killWhen?.() ?? true)) {
       run.kill('SIGKILL');
