@@ -98,24 +98,68 @@ export function secondHost(v: ClusterBests, clusters: BestTwo, out: SecondHost):
   return out;
 }
 
-let rankOrder = new Int32Array(0);
-
-/** Inserts cluster c into the first `count` ranked clusters (if its MCT is finite); they keep their order. */
-function insert(v: ClusterBests, c: number, count: number): void {
-  const mct = v.mctByWork[v.work * v.clusterCount + c]!;
-  if (!Number.isFinite(mct)) return;
+/**
+ * Inserts cluster c (its MCT finite) into the `count` ranked clusters at order[at …]: it goes after the last
+ * one (from the end) it does not rank before; they keep their order. Returns its place.
+ */
+function insert(v: ClusterBests, mctByWork: Float64Array, from: number, order: Int32Array, at: number, c: number, count: number): number {
+  const mct = mctByWork[from + c]!;
   let k = count;
   while (k > 0) {
-    const prevMct = rankedMcts[k - 1]!;
-    if (!(mct < prevMct || (mct === prevMct && tieBefore(v, c, rankOrder[k - 1]!)))) break;
-    rankOrder[k] = rankOrder[k - 1]!;
-    rankedMcts[k] = prevMct;
+    const prev = order[at + k - 1]!;
+    const prevMct = mctByWork[from + prev]!;
+    if (!(mct < prevMct || (mct === prevMct && tieBefore(v, c, prev)))) break;
+    order[at + k] = prev;
     k--;
   }
-  rankOrder[k] = c;
-  rankedMcts[k] = mct;
+  order[at + k] = c;
+  return k;
 }
-let rankedMcts = new Float64Array(0);
+
+/**
+ * Moves cluster `changed` within the Work's kept ranking order[from …], `kept` entries, where it is or is not
+ * (not: its MCT was infinite), as taking it out and inserting it again from the end would (insert): the same
+ * comparisons, in the same order, so the same ranking, but only the entries between its old and new places
+ * move. Returns the new count.
+ */
+function moveChanged(v: ClusterBests, mctByWork: Float64Array, from: number, order: Int32Array, kept: number, changed: number): number {
+  let p = -1;
+  for (let t = 0; t < kept; t++) {
+    if (order[from + t] === changed) {
+      p = t;
+      break;
+    }
+  }
+  const mct = mctByWork[from + changed]!;
+  if (!Number.isFinite(mct)) {
+    if (p < 0) return kept;
+    for (let t = p + 1; t < kept; t++) order[from + t - 1] = order[from + t]!;
+    return kept - 1;
+  }
+  // The others, `others` of them, in their kept order; the one at place t of that list lies at order[from + t]
+  // before p and order[from + t + 1] from p on. Its new place k among them, from the end as insert finds it.
+  const others = p < 0 ? kept : kept - 1;
+  let k = others;
+  while (k > 0) {
+    const prev = order[from + (p >= 0 && k - 1 >= p ? k : k - 1)]!;
+    const prevMct = mctByWork[from + prev]!;
+    if (!(mct < prevMct || (mct === prevMct && tieBefore(v, changed, prev)))) break;
+    k--;
+  }
+  if (p < 0) {
+    for (let t = kept; t > k; t--) order[from + t] = order[from + t - 1]!;
+    order[from + k] = changed;
+    return kept + 1;
+  }
+  if (k < p) for (let t = p; t > k; t--) order[from + t] = order[from + t - 1]!;
+  else for (let t = p; t < k; t++) order[from + t] = order[from + t + 1]!;
+  order[from + k] = changed;
+  return kept;
+}
+
+let scratchOrder = new Int32Array(0);
+let gaps = new Float64Array(0);
+let wide = new Float64Array(0);
 const ranked = { jump: { clustersBefore: 0, heightS: 0 }, bestHost: -1 };
 
 /**
@@ -124,41 +168,88 @@ const ranked = { jump: { clustersBefore: 0, heightS: 0 }, bestHost: -1 };
  * answer is overwritten by the next call.
  */
 export function clusterFirstJump(v: ClusterBests): { readonly jump: Jump; readonly bestHost: number } | undefined {
-  if (rankOrder.length < v.clusterCount) {
-    rankOrder = new Int32Array(v.clusterCount);
-    rankedMcts = new Float64Array(v.clusterCount);
-  }
-  // The clusters by insertion, each MCT moved along with its cluster (the scan compares against a local
-  // copy). The ranking (Compl, end, host free time, host) is a total order, so when only one cluster's cell
-  // changed since the Work's last ranking (v.changed), taking it out of that ranking and inserting it again
-  // gives the ranking a full sort gives.
+  // The clusters by insertion. The ranking (Compl, end, host free time, host) is a total order, so when only
+  // one cluster's cell changed since the Work's last ranking (v.changed), taking it out of that ranking and
+  // inserting it again gives the ranking a full sort gives; that is done in place (moveChanged).
   const { mctByWork, clusterCount, work, changed, rankedCount } = v;
   const from = work * clusterCount;
-  const kept = rankedCount.length > 0 ? rankedCount[work]! : -1;
+  const keeps = rankedCount.length > 0;
+  const kept = keeps ? rankedCount[work]! : -1;
+  let order: Int32Array;
+  let at: number;
   let count = 0;
+  if (keeps) {
+    order = v.rankOrder;
+    at = from;
+  } else {
+    if (scratchOrder.length < clusterCount) scratchOrder = new Int32Array(clusterCount);
+    order = scratchOrder;
+    at = 0;
+  }
   if (changed >= 0 && kept >= 0) {
-    const order = v.rankOrder;
-    for (let t = 0; t < kept; t++) {
-      const c = order[from + t]!;
-      if (c === changed) continue;
-      rankOrder[count] = c;
-      rankedMcts[count++] = mctByWork[from + c]!;
-    }
-    insert(v, changed, count);
-    if (Number.isFinite(mctByWork[from + changed]!)) count++;
+    count = moveChanged(v, mctByWork, from, order, kept, changed);
   } else {
     for (let c = 0; c < clusterCount; c++) {
       if (!Number.isFinite(mctByWork[from + c]!)) continue;
-      insert(v, c, count++);
+      insert(v, mctByWork, from, order, at, c, count++);
     }
   }
-  if (rankedCount.length > 0) {
-    rankedCount[work] = count;
-    const order = v.rankOrder;
-    for (let t = 0; t < count; t++) order[from + t] = rankOrder[t]!;
-  }
+  if (keeps) rankedCount[work] = count;
   if (count === 0) return undefined;
-  firstJumpInto(rankedMcts, count, ranked.jump);
-  ranked.bestHost = v.host1(rankOrder[0]!);
+  rankedJumpInto(mctByWork, from, order, at, count, ranked.jump);
+  ranked.bestHost = v.host1(order[at]!);
   return ranked;
+}
+
+/**
+ * firstJumpInto of the MCTs mctByWork[from + order[at + t]], t < k: the same float operations in the same
+ * order (the gaps computed once, the sum and the deviations from them), so the same values. Up to 33
+ * clusters, the gaps above the threshold and the positive ones are marked in bit masks, without a branch
+ * per gap (one mispredicted exit per score costs more than the loop); the lowest bit set is the first one.
+ */
+function rankedJumpInto(mctByWork: Float64Array, from: number, order: Int32Array, at: number, k: number, out: { clustersBefore: number; heightS: number }): void {
+  if (k < 2) {
+    out.clustersBefore = k;
+    out.heightS = 0;
+    return;
+  }
+  if (k > 33) {
+    if (wide.length < k) wide = new Float64Array(k);
+    for (let t = 0; t < k; t++) wide[t] = mctByWork[from + order[at + t]!]!;
+    firstJumpInto(wide, k, out);
+    return;
+  }
+  if (gaps.length < k) gaps = new Float64Array(k);
+  const g = gaps;
+  let prev = mctByWork[from + order[at]!]!;
+  let sum = 0;
+  // Bit i: gap i is positive (NaN and 0 are not).
+  let positive = 0;
+  for (let i = 0; i + 1 < k; i++) {
+    const next = mctByWork[from + order[at + i + 1]!]!;
+    const gap = next - prev;
+    g[i] = gap;
+    sum += gap;
+    positive |= +(gap > 0) << i;
+    prev = next;
+  }
+  const mean = sum / (k - 1);
+  let sq = 0;
+  for (let i = 0; i + 1 < k; i++) {
+    const dev = g[i]! - mean;
+    sq += dev * dev;
+  }
+  const threshold = mean + Math.sqrt(sq / (k - 1));
+  // Bit i: gap i is above the threshold.
+  let above = 0;
+  for (let i = 0; i + 1 < k; i++) above |= +(g[i]! > threshold) << i;
+  const marks = above !== 0 ? above : positive;
+  if (marks === 0) {
+    out.clustersBefore = k;
+    out.heightS = 0;
+    return;
+  }
+  const first = 31 - Math.clz32(marks & -marks);
+  out.clustersBefore = first + 1;
+  out.heightS = g[first]!;
 }
