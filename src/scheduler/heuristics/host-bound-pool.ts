@@ -61,8 +61,8 @@ export interface ScoredByGroups {
   bestWith(best: number): number;
   /**
    * Right after bestWith: appends to `out` from `at` the ids (idOf) of the kept Works whose current k1 is at
-   * most `limit`, in no particular order; returns where the list ends. Absent: the kept Works' k1 within any
-   * limit are current in the engine's array (MctEngine.pick reads them there).
+   * most `limit`, in no particular order; returns where the list ends. Absent, and drawWithin too: the kept
+   * Works' k1 within any limit are current in the engine's array (MctEngine.pick reads them there).
    */
   candidatesWithin?(limit: number, out: Int32Array, at: number): number;
   /**
