@@ -126,6 +126,11 @@ export class HostBoundGroups {
     return this.size[g] === 0;
   }
 
+  /** How many members group g has. */
+  sizeOf(g: number): number {
+    return this.size[g]!;
+  }
+
   /** The group's Work of least output time and, among those, least id (the group is not empty). */
   firstOf(g: number): number {
     const { list, member } = this;

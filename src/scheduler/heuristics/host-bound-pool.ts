@@ -61,10 +61,16 @@ export interface ScoredByGroups {
   bestWith(best: number): number;
   /**
    * Right after bestWith: appends to `out` from `at` the ids (idOf) of the kept Works whose current k1 is at
-   * most `limit`, in no particular order; returns where the list ends. Absent: the kept Works' k1 within any
-   * limit are current in the engine's array (MctEngine.pick reads them there).
+   * most `limit`, in no particular order; returns where the list ends. Absent, and drawWithin too: the kept
+   * Works' k1 within any limit are current in the engine's array (MctEngine.pick reads them there).
    */
   candidatesWithin?(limit: number, out: Int32Array, at: number): number;
+  /**
+   * Right after bestWith, where the kept Works within `limit` are too many to list (Max-min's groups): draws
+   * among them and the ids out[0..at) (the pass's candidates, in no order), as MctEngine.pick does —
+   * rng.int(how many) is the rank, by increasing id, of the one taken — and returns its id.
+   */
+  drawWithin?(limit: number, out: Int32Array, at: number, rng: { int(count: number): number }): number;
 }
 
 /** What the host-bound test reads of the engine. Arrays per (cluster c, Work i) at c * n + i. */

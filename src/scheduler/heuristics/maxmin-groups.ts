@@ -10,11 +10,14 @@
 // the run walked back to its least id, and that Work scored too and compared with the pass's best
 // (bestWith, as the pool's). The others' cells are brought up to date when they leave the group.
 // Randomized Max-min draws among the Works whose k1 = −MCT is within a limit set by the best one: in a group,
-// a run ending at its last Work, whose current k1 = −fl(E + o) are computed there (candidatesWithin); a
-// grouped Work drawn is then scored for its host (MctEngine.runEagerly).
+// a run ending at its last Work (current k1 = −fl(E + o)). When the group's first member is within the limit
+// the run is the whole group, which the draw counts by id without listing it (group-id-counts.ts); else the
+// run is listed (drawWithin). A grouped Work drawn is then scored for its host (MctEngine.runEagerly).
+import { GroupIdCounts } from './group-id-counts.js';
 import { HostBoundGroups, type GroupedEngine } from './host-bound-groups.js';
 import type { PlanArrays } from './plan-arrays.js';
 import type { ScoredByGroups } from './host-bound-pool.js';
+import { sortIndices } from './sort-indices.js';
 
 /** What Max-min's groups need of the engine besides the lists'. */
 export interface MaxMinEngine extends GroupedEngine {
@@ -30,10 +33,15 @@ export interface MaxMinEngine extends GroupedEngine {
 export class MaxMinGroups extends HostBoundGroups implements ScoredByGroups {
   /** Scratch of bestWith: per group, its least compute end E. */
   private endsScratch: Float64Array | undefined;
+  /** The members counted by id, from the plan's first draw on (randomized Max-min only). */
+  private counts: GroupIdCounts | undefined;
+  /** Scratch of drawWithin: the groups within the limit as a whole; the listed ids sorted. */
+  private groupsWithin: Int32Array | undefined;
+  private sortScratch: Int32Array | undefined;
 
   constructor(
     private readonly maxMin: MaxMinEngine,
-    arrays: PlanArrays,
+    private readonly arrays: PlanArrays,
   ) {
     super(maxMin, arrays);
   }
@@ -44,6 +52,13 @@ export class MaxMinGroups extends HostBoundGroups implements ScoredByGroups {
 
   add(j: number): void {
     this.join(j);
+    this.counts?.change(j, this.maxMin.profileOf[j]!, 1);
+  }
+
+  override remove(j: number): boolean {
+    const empty = this.leave(j);
+    this.counts?.change(j, this.maxMin.profileOf[j]!, -1);
+    return empty;
   }
 
   /** Only Works alone in their class join (host-bound-groups.ts): their id never changes. */
@@ -78,22 +93,45 @@ export class MaxMinGroups extends HostBoundGroups implements ScoredByGroups {
   }
 
   /**
-   * Right after bestWith (ScoredByGroups.candidatesWithin; randomized Max-min): the ids of the members whose
-   * current k1 = −fl(E + o) is within `limit`, E their group's least compute end as bestWith found it. In a
-   * group they are a run ending at its last Work (largest o, least k1).
+   * Right after bestWith (ScoredByGroups.drawWithin; randomized Max-min): the draw among the ids out[0..at)
+   * and the members whose current k1 = −fl(E + o) is within `limit`, E their group's least compute end as
+   * bestWith found it. In a group those are a run ending at its last Work (largest o, least k1): the whole
+   * group when its first member is within the limit (fl(E + o) grows with o), then counted if the group is a
+   * large one, else listed into `out`. Then rng.int(their number) gives the rank, by increasing id, of the one
+   * drawn: pick's draw.
    */
-  candidatesWithin(limit: number, out: Int32Array, at: number): number {
-    const { list, member } = this;
-    const { outDur, idOf } = this.maxMin;
+  drawWithin(limit: number, out: Int32Array, at: number, rng: { int(count: number): number }): number {
+    const { outDur, idOf, profileOf, n } = this.maxMin;
+    const counts = (this.counts ??= new GroupIdCounts(this.start, this.list, this.count, this.member, idOf, profileOf, n, this.arrays));
     const ends = this.endsScratch!;
+    const within = (this.groupsWithin ??= new Int32Array(this.count));
+    let groupCount = 0;
+    let counted = 0;
     for (let g = 0; g < this.count; g++) {
       if (this.isEmpty(g)) continue;
-      for (let k = this.place[this.lastOf(g)]!; k >= this.start[g]!; k--) {
-        const j = list[k]!;
-        if (member[j] === 0) continue;
-        if (!(-(ends[g]! + outDur[j]!) <= limit)) break;
-        out[at++] = idOf[j]!;
+      if (counts.hasTree(g) && -(ends[g]! + outDur[this.firstOf(g)]!) <= limit) {
+        within[groupCount++] = g;
+        counted += this.sizeOf(g);
+        continue;
       }
+      at = this.runWithin(g, limit, out, at);
+    }
+    // The best Work is always within its own limit: none is a bug.
+    if (at + counted === 0) throw new Error("internal error: no candidate within the draw's limit, not even the best Work");
+    const ids = sortIndices(out, at, (this.sortScratch ??= new Int32Array(n)));
+    return counts.select(rng.int(at + counted), within, groupCount, ids, at);
+  }
+
+  /** Appends to `out` from `at` the ids of group g's members within `limit` (a run ending at its last Work). */
+  private runWithin(g: number, limit: number, out: Int32Array, at: number): number {
+    const { list, member } = this;
+    const { outDur, idOf } = this.maxMin;
+    const endS = this.endsScratch![g]!;
+    for (let k = this.place[this.lastOf(g)]!; k >= this.start[g]!; k--) {
+      const j = list[k]!;
+      if (member[j] === 0) continue;
+      if (!(-(endS + outDur[j]!) <= limit)) break;
+      out[at++] = idOf[j]!;
     }
     return at;
   }

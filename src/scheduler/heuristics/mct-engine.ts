@@ -1003,7 +1003,7 @@ export class MctEngine {
     const limit = threshold(this.k1[best]!, this.chart.nowS, this.ctx.randomTolerance);
     // The candidates by increasing Work id: randomized rules make every Work its own class (constructor), so
     // the plan's order, read through engineIndexOf, is that order and needs no sort.
-    if (this.pool?.candidatesWithin !== undefined) return this.pickWithPool(limit, this.pool);
+    if (this.pool?.candidatesWithin !== undefined || this.pool?.drawWithin !== undefined) return this.pickWithPool(limit, this.pool);
     const { engineIndexOf, active, k1 } = this;
     const candidates = (this.candidates ??= new Int32Array(this.n));
     let count = 0;
@@ -1017,6 +1017,7 @@ export class MctEngine {
   /**
    * pick's draw when the pool lists its own candidates: every active Work is in the pass's list or kept by
    * the pool, whose k1 may be stale in the engine's array. Sorted by id, as pick lists them: the same draw.
+   * A pool that draws itself (drawWithin) is given the pass's candidates.
    */
   private pickWithPool(limit: number, pool: ScoredByGroups): number {
     const { engineIndexOf, active, k1, activeList, idOf } = this;
@@ -1026,6 +1027,7 @@ export class MctEngine {
       const i = activeList[p]!;
       if (active[i] === 1 && k1[i]! <= limit) candidates[count++] = idOf[i]!;
     }
+    if (pool.drawWithin !== undefined) return engineIndexOf[pool.drawWithin(limit, candidates, count, this.ctx.rng)]!;
     count = pool.candidatesWithin!(limit, candidates, count);
     // The best Work is always within its own limit: an empty list is a bug in a candidatesWithin.
     if (count === 0) throw new Error('internal error: no candidate within the draw\'s limit, not even the best Work');
