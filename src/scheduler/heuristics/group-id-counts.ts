@@ -24,8 +24,11 @@ export class GroupIdCounts {
   private readonly workById: Int32Array;
   /** Per Work, the tree counting it (-1: none). */
   private readonly treeOfWork: Int32Array;
-  /** The trees: node i (1-based, over the blocks) of tree t at trees[t][i - 1]. */
-  private readonly trees: Int32Array[] = [];
+  /** The trees: node i (1-based, over the blocks) of tree t at nodes[t * blocks + i - 1]; room for `capacity` trees. */
+  private nodes = new Int32Array(0);
+  private capacity = 0;
+  /** Trees made so far (given back ones included). */
+  private treeCount = 0;
   /** Trees given back (all their counts 0), for newTree. */
   private readonly spare: number[] = [];
   private readonly blocks: number;
@@ -38,7 +41,7 @@ export class GroupIdCounts {
   constructor(
     private readonly idOf: Int32Array,
     private readonly n: number,
-    private readonly arrays: PlanArrays,
+    arrays: PlanArrays,
   ) {
     let maxId = -1;
     for (let j = 0; j < n; j++) if (idOf[j]! > maxId) maxId = idOf[j]!;
@@ -53,23 +56,30 @@ export class GroupIdCounts {
    * another tree), built in linear time; -1 when MAX_TREES are in use (the caller lists the set's Works).
    */
   newTree(count: number, workAt: (k: number) => number): number {
+    const { blocks, idOf, treeOfWork } = this;
     let t = this.spare.pop();
     if (t === undefined) {
-      if (this.trees.length === MAX_TREES) return -1;
-      t = this.trees.length;
-      this.trees.push(this.arrays.int32(this.blocks));
+      if (this.treeCount === MAX_TREES) return -1;
+      t = this.treeCount++;
+      if (t === this.capacity) {
+        // Room for twice as many trees (the given-back ones hold zeros).
+        this.capacity = Math.min(MAX_TREES, Math.max(4, 2 * this.capacity));
+        const nodes = new Int32Array(this.capacity * blocks);
+        nodes.set(this.nodes);
+        this.nodes = nodes;
+      }
     }
-    const { blocks, idOf, treeOfWork } = this;
-    const tree = this.trees[t]!;
+    const { nodes } = this;
+    const base = t * blocks;
     for (let k = 0; k < count; k++) {
       const j = workAt(k);
       if (j < 0) continue;
       treeOfWork[j] = t;
-      tree[idOf[j]! >> BLOCK_BITS]!++;
+      nodes[base + (idOf[j]! >> BLOCK_BITS)]!++;
     }
     for (let i = 1; i <= blocks; i++) {
       const parent = i + (i & -i);
-      if (parent <= blocks) tree[parent - 1]! += tree[i - 1]!;
+      if (parent <= blocks) nodes[base + parent - 1]! += nodes[base + i - 1]!;
     }
     return t;
   }
@@ -94,9 +104,9 @@ export class GroupIdCounts {
   }
 
   private change(j: number, t: number, delta: 1 | -1): void {
-    const { blocks } = this;
-    const tree = this.trees[t]!;
-    for (let i = (this.idOf[j]! >> BLOCK_BITS) + 1; i <= blocks; i += i & -i) tree[i - 1]! += delta;
+    const { blocks, nodes } = this;
+    const base = t * blocks - 1;
+    for (let i = (this.idOf[j]! >> BLOCK_BITS) + 1; i <= blocks; i += i & -i) nodes[base + i]! += delta;
   }
 
   /**
@@ -117,7 +127,7 @@ export class GroupIdCounts {
    * must be more than r of them.
    */
   select(r: number, trees: Int32Array, treeCount: number, listed: Int32Array, listedCount: number): number {
-    const { blocks, counted, workById, treeOfWork } = this;
+    const { blocks, nodes, counted, workById, treeOfWork } = this;
     for (let q = 0; q < treeCount; q++) counted[trees[q]!] = 1;
     // Fenwick descent over the blocks, the trees summed node by node: `pos` blocks hold at most r of the ids,
     // `listedBefore` of them listed.
@@ -130,7 +140,7 @@ export class GroupIdCounts {
       const next = pos + step;
       if (next > blocks) continue;
       let count = 0;
-      for (let q = 0; q < treeCount; q++) count += this.trees[trees[q]!]![next - 1]!;
+      for (let q = 0; q < treeCount; q++) count += nodes[trees[q]! * blocks + next - 1]!;
       // The listed ids below block `next`.
       const endId = next << BLOCK_BITS;
       let a = listedBefore;
