@@ -33,6 +33,12 @@ describe('GroupIdCounts', () => {
       counts.freeTree(t);
       expect(counts.newTree(2, (k) => [5, 100][k]!)).toBe(t);
       expect([0, 1, 2, 3].map(at)).toEqual([3, 5, 71, 100]);
+      // Five more trees of one Work each (10, …, 14): room for them is made (4 trees, then 8), tree t keeps
+      // its counts. All six counted with the listed ids: 3, 5, 10, 11, 12, 13, 14, 71, 100.
+      const more = [10, 11, 12, 13, 14].map((j) => counts.newTree(1, () => j));
+      expect(more).toEqual([1, 2, 3, 4, 5]);
+      const all = Int32Array.of(t, ...more);
+      expect([0, 1, 2, 3, 4, 5, 6, 7, 8].map((r) => counts.select(r, all, 6, listed, 2))).toEqual([3, 5, 10, 11, 12, 13, 14, 71, 100]);
     } finally {
       PlanArrays.give(arrays);
     }
