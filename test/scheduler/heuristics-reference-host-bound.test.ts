@@ -110,23 +110,26 @@ describe('Min-min, Max-min and the randomized heuristics match the naive referen
 });
 
 // Randomized Max-min counts the Works of a large group (64 eligible Works or more) by id instead of listing
-// them for its draw (group-id-counts.ts): instances of 400 Works in at most 3 run-time profiles per
-// architecture have such groups, their ids spread over 7 blocks of 64.
-describe('randomized Max-min matches the naive reference on large groups of host-bound Works', () => {
-  for (const slowInputs of [false, true]) {
-    const what = slowInputs ? 'going link-bound and back' : 'near a power of two';
-    it(`${what}: identical assignments on 24 instances of 400 Works`, () => {
-      let placements = 0;
-      for (let seed = 1; seed <= 24; seed++) {
-        const tolerance = [0.05, 0.3, 1][seed % 3]!;
-        const fast = hostBoundInstance(seed, slowInputs, 400);
-        getHeuristic('randomized-maxmin').plan({ chart: fast.chart, works: fast.works, rng: new Rng(seed), randomTolerance: tolerance, hostCandidates: 'all' });
-        const got: Placement[] = fast.chart.assignments.map((a) => ({ workId: a.workId, host: a.host }));
-        const slow = hostBoundInstance(seed, slowInputs, 400);
-        expect(got, `${what}, seed ${seed}`).toEqual(referencePlan('randomized-maxmin', slow.chart, slow.works, new Rng(seed), tolerance, 'all'));
-        placements += got.length;
-      }
-      expect(placements).toBeGreaterThan(24 * 10);
-    });
+// them for its draw (group-id-counts.ts), and so do randomized Sufferage and Extended Sufferage for a large
+// category of their pool (host-bound-pool.ts): instances of 400 Works in at most 3 run-time profiles per
+// architecture have such groups and categories, their ids spread over 7 blocks of 64.
+describe('randomized rules match the naive reference on large groups of host-bound Works', () => {
+  for (const name of ['randomized-maxmin', 'randomized-sufferage', 'randomized-extended-sufferage']) {
+    for (const slowInputs of [false, true]) {
+      const what = slowInputs ? 'going link-bound and back' : 'near a power of two';
+      it(`${name}, ${what}: identical assignments on 24 instances of 400 Works`, () => {
+        let placements = 0;
+        for (let seed = 1; seed <= 24; seed++) {
+          const tolerance = [0.05, 0.3, 1][seed % 3]!;
+          const fast = hostBoundInstance(seed, slowInputs, 400);
+          getHeuristic(name).plan({ chart: fast.chart, works: fast.works, rng: new Rng(seed), randomTolerance: tolerance, hostCandidates: 'all' });
+          const got: Placement[] = fast.chart.assignments.map((a) => ({ workId: a.workId, host: a.host }));
+          const slow = hostBoundInstance(seed, slowInputs, 400);
+          expect(got, `${name}, ${what}, seed ${seed}`).toEqual(referencePlan(name, slow.chart, slow.works, new Rng(seed), tolerance, 'all'));
+          placements += got.length;
+        }
+        expect(placements).toBeGreaterThan(24 * 10);
+      });
+    }
   }
 });

@@ -19,9 +19,11 @@
 // The engine's pass does not keep the pool's cells up to date: a Work's are brought up to date when it is
 // scored, or when it leaves the pool (its link became the later of the two, or one of its files got planned).
 // Randomized rules draw among every Work whose current k1 is within a limit (MctEngine.pick): the Works of a
-// category score as its lowest-id Work, just scored, so a category is all in or all out; the loose ones (and
-// every Work of a profile scored one by one) have their own current k1 (candidatesWithin).
+// category score as its lowest-id Work, just scored, so a category is all in or all out, and a large one
+// within the limit is counted by id without listing it (group-id-counts.ts); the loose ones (and every Work
+// of a profile scored one by one) have their own current k1 and are listed (drawWithin).
 import { IndexedHeap } from '../indexed-heap.js';
+import { GroupIdCounts, LARGE_SET, MAX_TREES } from './group-id-counts.js';
 import type { PlanArrays } from './plan-arrays.js';
 
 /** What the pool needs of the engine. Arrays are per Work, or per (cluster c, Work i) at c * n + i. */
@@ -39,7 +41,7 @@ export interface PooledEngine extends HostBoundInputs {
   /** Drops Work j: it cannot be placed. */
   drop(j: number): void;
   ranksBefore(i: number, j: number): boolean;
-  /** Randomized rules: the Works' k1, which candidatesWithin reads. Absent otherwise. */
+  /** Randomized rules: the Works' k1, which drawWithin reads. Absent otherwise. */
   readonly drawKeys?: Float64Array;
 }
 
@@ -60,15 +62,10 @@ export interface ScoredByGroups {
   /** The best-ranked of `best` (-1: none) and the kept Works, scored as needed. */
   bestWith(best: number): number;
   /**
-   * Right after bestWith: appends to `out` from `at` the ids (idOf) of the kept Works whose current k1 is at
-   * most `limit`, in no particular order; returns where the list ends. Absent, and drawWithin too: the kept
-   * Works' k1 within any limit are current in the engine's array (MctEngine.pick reads them there).
-   */
-  candidatesWithin?(limit: number, out: Int32Array, at: number): number;
-  /**
-   * Right after bestWith, where the kept Works within `limit` are too many to list (Max-min's groups): draws
-   * among them and the ids out[0..at) (the pass's candidates, in no order), as MctEngine.pick does —
-   * rng.int(how many) is the rank, by increasing id, of the one taken — and returns its id.
+   * Right after bestWith (randomized rules): draws among the kept Works whose current k1 is at most `limit`
+   * and the ids out[0..at) (the pass's candidates, in no order), as MctEngine.pick does — rng.int(how many) is
+   * the rank, by increasing id (idOf), of the one taken — and returns its id. Absent: the kept Works' k1
+   * within any limit are current in the engine's array (MctEngine.pick reads them there).
    */
   drawWithin?(limit: number, out: Int32Array, at: number, rng: { int(count: number): number }): number;
 }
@@ -153,8 +150,11 @@ interface ProfileGroup {
   readonly bases: Float64Array;
   baseCount: number;
   sorted: boolean;
-  readonly categoryByKey: Map<string, IndexedHeap>;
+  /** Per key, its category's index in categories. */
+  readonly categoryByKey: Map<string, number>;
   readonly categories: IndexedHeap[];
+  /** Per category, its tree in the pool's counts (-1: none). */
+  readonly trees: number[];
   /** Works whose output time is a halfway case in one of the binades: scored one by one. */
   readonly loose: number[];
   /** The last bestWith scored every Work of the group one by one (an end near a power of two). */
@@ -180,10 +180,14 @@ export class HostBoundPool implements ScoredByGroups {
   private readonly byId: (a: number, b: number) => boolean;
   /** Scratch: the binades of the profile being scored. */
   private readonly bases: Float64Array;
+  /** The members of large categories counted by id, from the plan's first draw on (randomized rules). */
+  private counts: GroupIdCounts | undefined;
+  /** Scratch of drawWithin: the trees of the categories within the limit. */
+  private readonly treesWithin = new Int32Array(MAX_TREES);
 
   constructor(
     private readonly engine: PooledEngine,
-    arrays: PlanArrays,
+    private readonly arrays: PlanArrays,
   ) {
     const { n, clusterCount: C, outDur, profileOf, idOf } = engine;
     this.uniform = arrays.uint8(n);
@@ -208,8 +212,9 @@ export class HostBoundPool implements ScoredByGroups {
       bases: new Float64Array(2 * C),
       baseCount: 0,
       sorted: false,
-      categoryByKey: new Map<string, IndexedHeap>(),
+      categoryByKey: new Map<string, number>(),
       categories: [],
+      trees: [],
       loose: [],
       scoredEach: false,
     }));
@@ -248,6 +253,7 @@ export class HostBoundPool implements ScoredByGroups {
       group.members[this.slot[j]!] = last;
       this.slot[last] = this.slot[j]!;
     }
+    this.counts?.remove(j);
     const heap = this.categoryOf[j];
     if (heap !== undefined) {
       heap.remove(j);
@@ -260,6 +266,8 @@ export class HostBoundPool implements ScoredByGroups {
 
   /** Work j (in the pool) now stands for a Work of higher id. */
   idChanged(j: number): void {
+    // Randomized rules (the only ones that count) make every Work its own class: ids never change.
+    if (this.counts !== undefined) throw new Error(`internal error: pooled Work ${j} counted by id stands for another Work`);
     this.categoryOf[j]?.update(j);
   }
 
@@ -279,9 +287,17 @@ export class HostBoundPool implements ScoredByGroups {
     return best;
   }
 
-  /** The pooled Works whose current k1 is within `limit` (ScoredByGroups.candidatesWithin; randomized rules). */
-  candidatesWithin(limit: number, out: Int32Array, at: number): number {
-    const { drawKeys: keys, idOf } = this.engine;
+  /**
+   * The draw among the pooled Works whose current k1 is within `limit` and the ids out[0..at)
+   * (ScoredByGroups.drawWithin; randomized rules). A category within the limit is counted whole when it is a
+   * large one (a tree made for it at its first draw, kept through joins and leaves), else listed into `out`.
+   */
+  drawWithin(limit: number, out: Int32Array, at: number, rng: { int(count: number): number }): number {
+    const { drawKeys: keys, idOf, n } = this.engine;
+    const counts = (this.counts ??= new GroupIdCounts(idOf, n, this.arrays));
+    const within = this.treesWithin;
+    let treeCount = 0;
+    let counted = 0;
     for (const group of this.groups) {
       if (group.members.length === 0) continue;
       if (group.scoredEach) {
@@ -289,14 +305,26 @@ export class HostBoundPool implements ScoredByGroups {
         continue;
       }
       // Every Work of a category scores as its top one, scored by bestWith: all of them or none.
-      for (const heap of group.categories) {
+      for (let k = 0; k < group.categories.length; k++) {
+        const heap = group.categories[k]!;
         const j = heap.top();
+        if (j < 0 && group.trees[k]! >= 0) {
+          // Emptied: its tree counts no Work, and may serve another category.
+          counts.freeTree(group.trees[k]!);
+          group.trees[k] = -1;
+        }
         if (j < 0 || !(keys![j]! <= limit)) continue;
+        if (group.trees[k]! < 0 && heap.size >= LARGE_SET) group.trees[k] = counts.newTree(heap.size, (slot) => heap.at(slot));
+        if (group.trees[k]! >= 0) {
+          within[treeCount++] = group.trees[k]!;
+          counted += heap.size;
+          continue;
+        }
         for (let slot = heap.size - 1; slot >= 0; slot--) out[at++] = idOf[heap.at(slot)]!;
       }
       for (const j of group.loose) if (keys![j]! <= limit) out[at++] = idOf[j]!;
     }
-    return at;
+    return counts.draw(within, treeCount, counted, out, at, rng);
   }
 
   private bestOfGroup(group: ProfileGroup, best: number): number {
@@ -371,7 +399,13 @@ export class HostBoundPool implements ScoredByGroups {
     group.bases.set(this.bases.subarray(0, count));
     group.baseCount = count;
     group.sorted = true;
+    const counts = this.counts;
+    if (counts !== undefined) {
+      for (const j of group.members) counts.remove(j);
+      for (const t of group.trees) if (t >= 0) counts.freeTree(t);
+    }
     group.categories.length = 0;
+    group.trees.length = 0;
     group.categoryByKey.clear();
     group.loose.length = 0;
     for (const j of group.members) {
@@ -394,14 +428,17 @@ export class HostBoundPool implements ScoredByGroups {
       if (b === 0) first = rounded;
       else key += `${rounded - first} `;
     }
-    let heap = group.categoryByKey.get(key);
-    if (heap === undefined) {
-      heap = new IndexedHeap(this.byId, this.categoryPositions);
-      group.categoryByKey.set(key, heap);
-      group.categories.push(heap);
+    let k = group.categoryByKey.get(key);
+    if (k === undefined) {
+      k = group.categories.length;
+      group.categoryByKey.set(key, k);
+      group.categories.push(new IndexedHeap(this.byId, this.categoryPositions));
+      group.trees.push(-1);
     }
+    const heap = group.categories[k]!;
     heap.push(j);
     this.categoryOf[j] = heap;
+    if (group.trees[k]! >= 0) this.counts!.add(j, group.trees[k]!);
   }
 }
 

@@ -13,11 +13,10 @@
 // a run ending at its last Work (current k1 = −fl(E + o)). When the group's first member is within the limit
 // the run is the whole group, which the draw counts by id without listing it (group-id-counts.ts); else the
 // run is listed (drawWithin). A grouped Work drawn is then scored for its host (MctEngine.runEagerly).
-import { GroupIdCounts } from './group-id-counts.js';
+import { GroupIdCounts, LARGE_SET } from './group-id-counts.js';
 import { HostBoundGroups, type GroupedEngine } from './host-bound-groups.js';
 import type { PlanArrays } from './plan-arrays.js';
 import type { ScoredByGroups } from './host-bound-pool.js';
-import { sortIndices } from './sort-indices.js';
 
 /** What Max-min's groups need of the engine besides the lists'. */
 export interface MaxMinEngine extends GroupedEngine {
@@ -35,9 +34,10 @@ export class MaxMinGroups extends HostBoundGroups implements ScoredByGroups {
   private endsScratch: Float64Array | undefined;
   /** The members counted by id, from the plan's first draw on (randomized Max-min only). */
   private counts: GroupIdCounts | undefined;
-  /** Scratch of drawWithin: the groups within the limit as a whole; the listed ids sorted. */
-  private groupsWithin: Int32Array | undefined;
-  private sortScratch: Int32Array | undefined;
+  /** Per group, its tree in counts (-1: none, a small group listed by drawWithin). */
+  private treeOf: Int32Array | undefined;
+  /** Scratch of drawWithin: the trees of the groups within the limit as a whole. */
+  private treesWithin: Int32Array | undefined;
 
   constructor(
     private readonly maxMin: MaxMinEngine,
@@ -52,12 +52,13 @@ export class MaxMinGroups extends HostBoundGroups implements ScoredByGroups {
 
   add(j: number): void {
     this.join(j);
-    this.counts?.change(j, this.maxMin.profileOf[j]!, 1);
+    const t = this.treeOf?.[this.maxMin.profileOf[j]!] ?? -1;
+    if (t >= 0) this.counts!.add(j, t);
   }
 
   override remove(j: number): boolean {
     const empty = this.leave(j);
-    this.counts?.change(j, this.maxMin.profileOf[j]!, -1);
+    this.counts?.remove(j);
     return empty;
   }
 
@@ -101,25 +102,38 @@ export class MaxMinGroups extends HostBoundGroups implements ScoredByGroups {
    * drawn: pick's draw.
    */
   drawWithin(limit: number, out: Int32Array, at: number, rng: { int(count: number): number }): number {
-    const { outDur, idOf, profileOf, n } = this.maxMin;
-    const counts = (this.counts ??= new GroupIdCounts(this.start, this.list, this.count, this.member, idOf, profileOf, n, this.arrays));
+    const { outDur } = this.maxMin;
+    const counts = this.counts ?? this.countMembers();
+    const treeOf = this.treeOf!;
     const ends = this.endsScratch!;
-    const within = (this.groupsWithin ??= new Int32Array(this.count));
-    let groupCount = 0;
+    const within = (this.treesWithin ??= new Int32Array(this.count));
+    let treeCount = 0;
     let counted = 0;
     for (let g = 0; g < this.count; g++) {
       if (this.isEmpty(g)) continue;
-      if (counts.hasTree(g) && -(ends[g]! + outDur[this.firstOf(g)]!) <= limit) {
-        within[groupCount++] = g;
+      if (treeOf[g]! >= 0 && -(ends[g]! + outDur[this.firstOf(g)]!) <= limit) {
+        within[treeCount++] = treeOf[g]!;
         counted += this.sizeOf(g);
         continue;
       }
       at = this.runWithin(g, limit, out, at);
     }
-    // The best Work is always within its own limit: none is a bug.
-    if (at + counted === 0) throw new Error("internal error: no candidate within the draw's limit, not even the best Work");
-    const ids = sortIndices(out, at, (this.sortScratch ??= new Int32Array(n)));
-    return counts.select(rng.int(at + counted), within, groupCount, ids, at);
+    return counts.draw(within, treeCount, counted, out, at, rng);
+  }
+
+  /** At the plan's first draw: a tree for each large group (≥ LARGE_SET eligible Works and a 256th of them all), counting its members. */
+  private countMembers(): GroupIdCounts {
+    const { idOf, n } = this.maxMin;
+    const { start, list, member } = this;
+    const counts = (this.counts = new GroupIdCounts(idOf, n, this.arrays));
+    const treeOf = (this.treeOf = this.arrays.int32(this.count, -1));
+    const large = Math.max(LARGE_SET, list.length >> 8);
+    for (let g = 0; g < this.count; g++) {
+      const from = start[g]!;
+      const size = start[g + 1]! - from;
+      if (size >= large) treeOf[g] = counts.newTree(size, (k) => (member[list[from + k]!] === 1 ? list[from + k]! : -1));
+    }
+    return counts;
   }
 
   /** Appends to `out` from `at` the ids of group g's members within `limit` (a run ending at its last Work). */

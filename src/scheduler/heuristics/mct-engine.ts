@@ -39,7 +39,7 @@
 //    known rounding, so host-bound-pool.ts scores only the lowest-id one of each group (the 20,000-task
 //    XSufferage study of bench/sim.bench.ts: 405 M visits of a Work in the pass down to 4 M, 22.9 s to 4.6 s).
 //    Their randomized rules too: a draw's candidates are the pass's Works within the limit and the pool's
-//    (HostBoundPool.candidatesWithin: a group scores as its scored Work, so it is all in or all out).
+//    (HostBoundPool.drawWithin: a group scores as its scored Work, so it is all in or all out).
 //    Max-min keeps such Works out of its pass too (maxmin-groups.ts): within a run-time profile their MCTs
 //    rank as their output times do, so only each profile's best one is scored.
 //  - Min-min needs none of that: completion times only grow as the chart fills, so a Work's last MCT is a
@@ -1003,7 +1003,7 @@ export class MctEngine {
     const limit = threshold(this.k1[best]!, this.chart.nowS, this.ctx.randomTolerance);
     // The candidates by increasing Work id: randomized rules make every Work its own class (constructor), so
     // the plan's order, read through engineIndexOf, is that order and needs no sort.
-    if (this.pool?.candidatesWithin !== undefined || this.pool?.drawWithin !== undefined) return this.pickWithPool(limit, this.pool);
+    if (this.pool?.drawWithin !== undefined) return this.pickWithPool(limit, this.pool);
     const { engineIndexOf, active, k1 } = this;
     const candidates = (this.candidates ??= new Int32Array(this.n));
     let count = 0;
@@ -1015,9 +1015,8 @@ export class MctEngine {
   }
 
   /**
-   * pick's draw when the pool lists its own candidates: every active Work is in the pass's list or kept by
-   * the pool, whose k1 may be stale in the engine's array. Sorted by id, as pick lists them: the same draw.
-   * A pool that draws itself (drawWithin) is given the pass's candidates.
+   * pick's draw when the pool draws among its own Works (drawWithin): every active Work is in the pass's list
+   * or kept by the pool, whose k1 may be stale in the engine's array. The pool is given the pass's candidates.
    */
   private pickWithPool(limit: number, pool: ScoredByGroups): number {
     const { engineIndexOf, active, k1, activeList, idOf } = this;
@@ -1027,12 +1026,7 @@ export class MctEngine {
       const i = activeList[p]!;
       if (active[i] === 1 && k1[i]! <= limit) candidates[count++] = idOf[i]!;
     }
-    if (pool.drawWithin !== undefined) return engineIndexOf[pool.drawWithin(limit, candidates, count, this.ctx.rng)]!;
-    count = pool.candidatesWithin!(limit, candidates, count);
-    // The best Work is always within its own limit: an empty list is a bug in a candidatesWithin.
-    if (count === 0) throw new Error('internal error: no candidate within the draw\'s limit, not even the best Work');
-    const ids = sortIndices(candidates, count, (this.sortScratch ??= new Int32Array(this.n)));
-    return engineIndexOf[ids[this.ctx.rng.int(count)]!]!;
+    return engineIndexOf[pool.drawWithin!(limit, candidates, count, this.ctx.rng)]!;
   }
 
   /** Class i's Work was placed: its next Work, if any, stands for it (same cells, same score). */
