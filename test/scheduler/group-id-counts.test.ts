@@ -1,7 +1,7 @@
 // GroupIdCounts (the randomized rules' draw over whole sets of Works, src/scheduler/heuristics/group-id-counts.ts):
 // the id of rank r among the Works of some trees and a sorted list of other ids, against a sort of them.
 import { describe, expect, it } from 'vitest';
-import { GroupIdCounts, LARGE_SET } from '../../src/scheduler/heuristics/group-id-counts.js';
+import { GroupIdCounts, LARGE_SET, MAX_TREES } from '../../src/scheduler/heuristics/group-id-counts.js';
 import { PlanArrays } from '../../src/scheduler/heuristics/plan-arrays.js';
 import { Rng } from '../../src/util/rng.js';
 
@@ -39,6 +39,29 @@ describe('GroupIdCounts', () => {
       expect(more).toEqual([1, 2, 3, 4, 5]);
       const all = Int32Array.of(t, ...more);
       expect([0, 1, 2, 3, 4, 5, 6, 7, 8].map((r) => counts.select(r, all, 6, listed, 2))).toEqual([3, 5, 10, 11, 12, 13, 14, 71, 100]);
+    } finally {
+      PlanArrays.give(arrays);
+    }
+  });
+
+  it('makes no tree past MAX_TREES until one is given back, and then reuses it', () => {
+    // One Work per tree, Work j (id j) in tree j. Tree MAX_TREES + 1 is refused (-1: the caller lists that
+    // set's Works instead); once tree 7 has lost its Work and is given back, the next tree is tree 7, and
+    // every other tree still counts its Work: with trees 0 and 7 counted and nothing listed, rank 0 → 0 and
+    // rank 1 → the Work given to the reused tree.
+    const n = MAX_TREES + 1;
+    const idOf = Int32Array.from({ length: n }, (_, j) => j);
+    const arrays = PlanArrays.take();
+    try {
+      const counts = new GroupIdCounts(idOf, n, arrays);
+      for (let j = 0; j < MAX_TREES; j++) expect(counts.newTree(1, () => j)).toBe(j);
+      expect(counts.newTree(1, () => MAX_TREES)).toBe(-1);
+      counts.remove(7);
+      counts.freeTree(7);
+      expect(counts.newTree(1, () => MAX_TREES)).toBe(7);
+      const none = new Int32Array(0);
+      expect([0, 1].map((r) => counts.select(r, Int32Array.of(0, 7), 2, none, 0))).toEqual([0, MAX_TREES]);
+      expect(counts.select(0, Int32Array.of(255), 1, none, 0)).toBe(255);
     } finally {
       PlanArrays.give(arrays);
     }
