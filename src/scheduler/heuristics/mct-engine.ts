@@ -424,15 +424,38 @@ export class MctEngine {
     // make V8 compile updateCells for entry inside its loop (on-stack replacement) only, after which
     // millions of single-cell calls could run unoptimized: a cold Min-min plan took 4 s instead of 0.8 s.
     this.summarizeInputs();
-    if (lazily) for (let i = 0; i < n; i++) for (let c = 0; c < C; c++) this.updateCells(c, -1, false, i);
-    else for (let c = 0; c < C; c++) this.updateCells(c, -1, false);
-    for (let i = 0; i < n; i++) {
-      this.active[i] = 1;
-      this.rescore(i);
-      if (this.active[i] === 1) this.enlist(i);
+    if (lazily) {
+      for (let i = 0; i < n; i++) for (let c = 0; c < C; c++) this.updateCells(c, -1, false, i);
+      for (let i = 0; i < n; i++) {
+        this.active[i] = 1;
+        this.rescore(i);
+        if (this.active[i] === 1) this.enlist(i);
+      }
+      this.runLazily();
+      return;
     }
-    if (lazily) this.runLazily();
-    else this.runEagerly();
+    // The Works the pool (or Max-min's groups) takes now are scored by it when it needs them (bestWith scores
+    // a few per group; a Work leaving it is scored afresh): they get no cells here. Its test reads only the
+    // input summaries and the chart, which the cells do not change, so it admits the Works it admitted when
+    // it was asked after the first scoring. A Work that cannot be placed is dropped by the pool instead: a
+    // pooled Work's cells depend only on its run-time profile, so it drops the whole group (bestWith).
+    const { pool, active, cellVersion } = this;
+    const rest = this.arrays.int32(n);
+    let restCount = 0;
+    for (let i = 0; i < n; i++) {
+      active[i] = 1;
+      if (pool !== undefined && pool.admits(i)) {
+        pool.add(i);
+        for (let c = 0; c < C; c++) cellVersion[i * C + c] = -1;
+      } else rest[restCount++] = i;
+    }
+    for (let c = 0; c < C; c++) this.updateCells(c, -1, false, -1, rest, restCount);
+    for (let p = 0; p < restCount; p++) {
+      const i = rest[p]!;
+      this.rescore(i);
+      if (active[i] === 1) this.activeList[this.activeCount++] = i;
+    }
+    this.runEagerly();
   }
 
   /** Keeps every cell and score current after each assignment (updateCells), whatever the rule. */
