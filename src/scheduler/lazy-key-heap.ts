@@ -7,35 +7,44 @@
 // Several heaps may share one `positions` array as long as each id belongs to at most one of them.
 
 export class LazyKeyHeap {
-  private readonly items: number[] = [];
-  /** items[0..ordered) is a heap; items[ordered..) were appended since the top was last read. */
+  /** The ids at items[0..count); items[0..ordered) is a heap, items[ordered..count) were appended since. */
+  private items: Int32Array;
+  private count = 0;
   private ordered = 0;
 
+  /** `items`: room for the most ids the heap will hold at once (it grows when it has to). */
   constructor(
     private readonly key: Float64Array,
     private readonly base: number,
     private readonly pos: Int32Array,
-  ) {}
+    items: Int32Array = new Int32Array(16),
+  ) {
+    this.items = items;
+  }
 
   get size(): number {
-    return this.items.length;
+    return this.count;
   }
 
   /** The id at slot `slot` (every id of the heap is at one slot below size, in no particular order), or -1. */
   at(slot: number): number {
-    return slot < this.items.length ? this.items[slot]! : -1;
+    return slot < this.count ? this.items[slot]! : -1;
   }
 
   /** The least id by (key, id), or -1 when empty. */
   top(): number {
-    const items = this.items;
-    if (this.ordered < items.length) this.order();
-    return items.length === 0 ? -1 : items[0]!;
+    if (this.ordered < this.count) this.order();
+    return this.count === 0 ? -1 : this.items[0]!;
   }
 
   push(id: number): void {
-    this.pos[id] = this.items.length;
-    this.items.push(id);
+    if (this.count === this.items.length) {
+      const items = new Int32Array(2 * this.count + 16);
+      items.set(this.items);
+      this.items = items;
+    }
+    this.pos[id] = this.count;
+    this.items[this.count++] = id;
   }
 
   /** Re-positions `id` after its key changed (either way). */
@@ -48,10 +57,10 @@ export class LazyKeyHeap {
     const { items, pos } = this;
     const p = pos[id]!;
     pos[id] = -1;
-    const last = items.pop()!;
+    const last = items[--this.count]!;
     if (p >= this.ordered) {
       // Appended, not in order yet: the last one takes its slot.
-      if (p < items.length) {
+      if (p < this.count) {
         items[p] = last;
         pos[last] = p;
       }
@@ -60,7 +69,7 @@ export class LazyKeyHeap {
     // In the heap: its last slot becomes the first of the appended part, which the last appended id takes.
     const h = --this.ordered;
     let moved = last;
-    if (h < items.length) {
+    if (h < this.count) {
       moved = items[h]!;
       items[h] = last;
       pos[last] = h;
@@ -69,8 +78,7 @@ export class LazyKeyHeap {
   }
 
   private order(): void {
-    const items = this.items;
-    const count = items.length;
+    const { items, count } = this;
     if (count - this.ordered >= this.ordered) {
       this.ordered = count;
       for (let p = (count >> 1) - 1; p >= 0; p--) this.down(p, items[p]!);

@@ -112,7 +112,7 @@ export class SendWatch {
   ) {
     const { n, clusterCount: C } = engine;
     const minusSend = (this.minusSend = arrays.float64(C * n));
-    this.bySend = Array.from({ length: C }, (_, c) => new LazyKeyHeap(minusSend, c * n, arrays.int32(n)));
+    this.bySend = Array.from({ length: C }, (_, c) => new LazyKeyHeap(minusSend, c * n, arrays.int32(n), arrays.int32(n)));
   }
 
   /** Work j's send durations must stay as they are until it is removed. */
