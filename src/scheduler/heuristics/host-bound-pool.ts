@@ -183,8 +183,8 @@ export class HostBoundPool implements ScoredByGroups {
   private readonly groups: ProfileGroup[];
   /** The pool's Works with an input missing on a cluster, by send duration. */
   private readonly sends: SendWatch;
-  /** Per Work, its category's heap (undefined: not in one). */
-  private readonly categoryOf: (LazyKeyHeap | undefined)[];
+  /** Per Work, its category's index in its group's categories (-1: not in one). */
+  private readonly categoryOf: Int32Array;
   private readonly categoryPositions: Int32Array;
   /** Per Work in a category, idOf as a double: the categories' keys. */
   private readonly idKey: Float64Array;
@@ -229,7 +229,7 @@ export class HostBoundPool implements ScoredByGroups {
       scoredEach: false,
     }));
     this.sends = new SendWatch(engine, arrays);
-    this.categoryOf = new Array<LazyKeyHeap | undefined>(n);
+    this.categoryOf = arrays.int32(n, -1);
     this.categoryPositions = arrays.int32(n);
     this.idKey = arrays.float64(n);
   }
@@ -264,10 +264,10 @@ export class HostBoundPool implements ScoredByGroups {
       this.slot[last] = this.slot[j]!;
     }
     this.counts?.remove(j);
-    const heap = this.categoryOf[j];
-    if (heap !== undefined) {
-      heap.remove(j);
-      this.categoryOf[j] = undefined;
+    const k = this.categoryOf[j]!;
+    if (k >= 0) {
+      group.categories[k]!.remove(j);
+      this.categoryOf[j] = -1;
     } else if (group.loose.length > 0) {
       const at = group.loose.indexOf(j);
       if (at >= 0) group.loose.splice(at, 1);
@@ -278,10 +278,10 @@ export class HostBoundPool implements ScoredByGroups {
   idChanged(j: number): void {
     // Randomized rules (the only ones that count) make every Work its own class: ids never change.
     if (this.counts !== undefined) throw new Error(`internal error: pooled Work ${j} counted by id stands for another Work`);
-    const heap = this.categoryOf[j];
-    if (heap === undefined) return;
+    const k = this.categoryOf[j]!;
+    if (k < 0) return;
     this.idKey[j] = this.engine.idOf[j]!;
-    heap.update(j);
+    this.groups[this.engine.profileOf[j]!]!.categories[k]!.update(j);
   }
 
   /**
@@ -422,7 +422,7 @@ export class HostBoundPool implements ScoredByGroups {
     group.categoryByKey.clear();
     group.loose.length = 0;
     for (const j of group.members) {
-      this.categoryOf[j] = undefined;
+      this.categoryOf[j] = -1;
       this.sort(group, j);
     }
   }
@@ -445,7 +445,7 @@ export class HostBoundPool implements ScoredByGroups {
     const heap = group.categories[k]!;
     this.idKey[j] = this.engine.idOf[j]!;
     heap.push(j);
-    this.categoryOf[j] = heap;
+    this.categoryOf[j] = k;
     if (group.trees[k]! >= 0) this.counts!.add(j, group.trees[k]!);
   }
 }
