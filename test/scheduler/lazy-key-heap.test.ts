@@ -1,5 +1,5 @@
 // LazyKeyHeap and SendWatch against a naive model: a plain set whose least element by (key, id) is found by
-// a scan. Random pushes, removes (from the ordered part and from the part appended since the last read),
+// a scan (SendWatch: a sorted list, Works joining again with other send durations). Random pushes, removes (from the ordered part and from the part appended since the last read),
 // key updates and reads of the top, with few distinct keys so that ties (broken by the lower id) are common.
 import { describe, expect, it } from 'vitest';
 import { LazyKeyHeap } from '../../src/scheduler/lazy-key-heap.js';
@@ -106,6 +106,8 @@ describe('SendWatch', () => {
         const j = rng.int(n);
         if (op < 3) {
           if (!watched.has(j)) {
+            // Not watched: its summaries may have changed since it left (it may still sit in a heap, marked).
+            if (rng.int(2) === 0) for (let c = 0; c < C; c++) sendDur[c * n + j] = rng.int(5) === 0 ? -Infinity : rng.int(4) * 10;
             watch.add(j);
             watched.add(j);
           }

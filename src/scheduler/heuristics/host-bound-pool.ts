@@ -94,16 +94,24 @@ export function hostBoundEverywhere(engine: HostBoundInputs, j: number): boolean
   return true;
 }
 
+/** SendWatch's states of a (cluster, Work) cell. */
+const OUT = 0;
+const WATCHED = 1;
+const LEFT = 2;
+
 /**
  * Per cluster, the kept host-bound Works with an input missing there, longest send first (then lowest
  * index): after a placement there (its link and first free host later), those whose inputs would now arrive
  * after that host is free are found from the top (linkBoundOn). Nearly every Work joins and leaves without
- * being read from the top, so the heaps order themselves only when read (LazyKeyHeap).
+ * being read from the top, so the heaps order themselves only when read (LazyKeyHeap), and a Work that
+ * leaves stays in them, marked, until it comes to the top (or joins again).
  */
 export class SendWatch {
   private readonly bySend: LazyKeyHeap[];
   /** Per (cluster c, Work j) at c * n + j, minus j's send duration there while it is watched (the heaps' keys). */
   private readonly minusSend: Float64Array;
+  /** Per (cluster, Work) cell: OUT, WATCHED, or LEFT (still in the cluster's heap, no longer watched). */
+  private readonly state: Uint8Array;
   private readonly leaving: number[] = [];
 
   constructor(
@@ -112,6 +120,7 @@ export class SendWatch {
   ) {
     const { n, clusterCount: C } = engine;
     const minusSend = (this.minusSend = arrays.float64(C * n));
+    this.state = arrays.uint8(C * n, OUT);
     this.bySend = Array.from({ length: C }, (_, c) => new LazyKeyHeap(minusSend, c * n, arrays.int32(n), arrays.int32(n)));
   }
 
@@ -121,16 +130,24 @@ export class SendWatch {
     for (let c = 0; c < C; c++) {
       const cell = c * n + j;
       const sendS = sendDur[cell]!;
-      if (sendS > -Infinity) {
+      if (!(sendS > -Infinity)) continue;
+      if (this.state[cell] === LEFT) {
+        // Back before its mark came to the top: kept where it is, moved only if its key changed.
+        if (this.minusSend[cell] !== -sendS) {
+          this.minusSend[cell] = -sendS;
+          this.bySend[c]!.update(j);
+        }
+      } else {
         this.minusSend[cell] = -sendS;
         this.bySend[c]!.push(j);
       }
+      this.state[cell] = WATCHED;
     }
   }
 
   remove(j: number): void {
-    const { n, clusterCount: C, sendDur } = this.engine;
-    for (let c = 0; c < C; c++) if (sendDur[c * n + j]! > -Infinity) this.bySend[c]!.remove(j);
+    const { n, clusterCount: C } = this.engine;
+    for (let cell = j; cell < C * n; cell += n) if (this.state[cell] === WATCHED) this.state[cell] = LEFT;
   }
 
   /** The watched Works now link-bound on cluster c, each given to `leave` (which must remove it); returns them (until the next call). */
@@ -143,6 +160,11 @@ export class SendWatch {
     left.length = 0;
     for (let j = heap.top(); j >= 0; j = heap.top()) {
       const cell = c * n + j;
+      if (this.state[cell] === LEFT) {
+        heap.remove(j);
+        this.state[cell] = OUT;
+        continue;
+      }
       if (Math.max(availReady[cell]!, linkFreeS + sendDur[cell]!) <= firstFreeS) break;
       left.push(j);
       leave(j);
