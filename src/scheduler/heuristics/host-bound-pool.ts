@@ -22,7 +22,7 @@
 // category score as its lowest-id Work, just scored, so a category is all in or all out, and a large one
 // within the limit is counted by id without listing it (group-id-counts.ts); the loose ones (and every Work
 // of a profile scored one by one) have their own current k1 and are listed (drawWithin).
-import { IndexedHeap } from '../indexed-heap.js';
+import { LazyKeyHeap } from '../lazy-key-heap.js';
 import { GroupIdCounts, LARGE_SET, MAX_TREES } from './group-id-counts.js';
 import type { PlanArrays } from './plan-arrays.js';
 
@@ -94,34 +94,60 @@ export function hostBoundEverywhere(engine: HostBoundInputs, j: number): boolean
   return true;
 }
 
+/** SendWatch's states of a (cluster, Work) cell. */
+const OUT = 0;
+const WATCHED = 1;
+const LEFT = 2;
+
 /**
- * Per cluster, the kept host-bound Works with an input missing there, longest send first: after a placement
- * there (its link and first free host later), those whose inputs would now arrive after that host is free
- * are found from the top (linkBoundOn).
+ * Per cluster, the kept host-bound Works with an input missing there, longest send first (then lowest
+ * index): after a placement there (its link and first free host later), those whose inputs would now arrive
+ * after that host is free are found from the top (linkBoundOn). Nearly every Work joins and leaves without
+ * being read from the top, so the heaps order themselves only when read (LazyKeyHeap), and a Work that
+ * leaves stays in them, marked, until it comes to the top (or joins again).
  */
 export class SendWatch {
-  private readonly bySend: IndexedHeap[];
+  private readonly bySend: LazyKeyHeap[];
+  /** Per (cluster c, Work j) at c * n + j, minus j's send duration there while it is watched (the heaps' keys). */
+  private readonly minusSend: Float64Array;
+  /** Per (cluster, Work) cell: OUT, WATCHED, or LEFT (still in the cluster's heap, no longer watched). */
+  private readonly state: Uint8Array;
   private readonly leaving: number[] = [];
 
   constructor(
     private readonly engine: HostBoundInputs,
     arrays: PlanArrays,
   ) {
-    const { n, clusterCount: C, sendDur } = engine;
-    this.bySend = Array.from({ length: C }, (_, c) => {
-      const base = c * n;
-      return new IndexedHeap((a, b) => sendDur[base + a]! > sendDur[base + b]! || (sendDur[base + a] === sendDur[base + b] && a < b), arrays.int32(n, -1));
-    });
+    const { n, clusterCount: C } = engine;
+    const minusSend = (this.minusSend = arrays.float64(C * n));
+    this.state = arrays.uint8(C * n, OUT);
+    this.bySend = Array.from({ length: C }, (_, c) => new LazyKeyHeap(minusSend, c * n, arrays.int32(n), arrays.int32(n)));
   }
 
+  /** Work j's send durations must stay as they are until it is removed. */
   add(j: number): void {
     const { n, clusterCount: C, sendDur } = this.engine;
-    for (let c = 0; c < C; c++) if (sendDur[c * n + j]! > -Infinity) this.bySend[c]!.push(j);
+    for (let c = 0; c < C; c++) {
+      const cell = c * n + j;
+      const sendS = sendDur[cell]!;
+      if (!(sendS > -Infinity)) continue;
+      if (this.state[cell] === LEFT) {
+        // Back before its mark came to the top: kept where it is, moved only if its key changed.
+        if (this.minusSend[cell] !== -sendS) {
+          this.minusSend[cell] = -sendS;
+          this.bySend[c]!.update(j);
+        }
+      } else {
+        this.minusSend[cell] = -sendS;
+        this.bySend[c]!.push(j);
+      }
+      this.state[cell] = WATCHED;
+    }
   }
 
   remove(j: number): void {
-    const { n, clusterCount: C, sendDur } = this.engine;
-    for (let c = 0; c < C; c++) if (sendDur[c * n + j]! > -Infinity) this.bySend[c]!.remove(j);
+    const { n, clusterCount: C } = this.engine;
+    for (let cell = j; cell < C * n; cell += n) if (this.state[cell] === WATCHED) this.state[cell] = LEFT;
   }
 
   /** The watched Works now link-bound on cluster c, each given to `leave` (which must remove it); returns them (until the next call). */
@@ -134,6 +160,11 @@ export class SendWatch {
     left.length = 0;
     for (let j = heap.top(); j >= 0; j = heap.top()) {
       const cell = c * n + j;
+      if (this.state[cell] === LEFT) {
+        heap.remove(j);
+        this.state[cell] = OUT;
+        continue;
+      }
       if (Math.max(availReady[cell]!, linkFreeS + sendDur[cell]!) <= firstFreeS) break;
       left.push(j);
       leave(j);
@@ -150,9 +181,9 @@ interface ProfileGroup {
   readonly bases: Float64Array;
   baseCount: number;
   sorted: boolean;
-  /** Per key, its category's index in categories. */
-  readonly categoryByKey: Map<string, number>;
-  readonly categories: IndexedHeap[];
+  /** Per key (categoryKey; not kept for one binade, where there is one key), its category's index in categories. */
+  readonly categoryByKey: Map<number | string, number>;
+  readonly categories: LazyKeyHeap[];
   /** Per category, its tree in the pool's counts (-1: none). */
   readonly trees: number[];
   /** Works whose output time is a halfway case in one of the binades: scored one by one. */
@@ -174,10 +205,11 @@ export class HostBoundPool implements ScoredByGroups {
   private readonly groups: ProfileGroup[];
   /** The pool's Works with an input missing on a cluster, by send duration. */
   private readonly sends: SendWatch;
-  /** Per Work, its category's heap (undefined: not in one). */
-  private readonly categoryOf: (IndexedHeap | undefined)[];
+  /** Per Work, its category's index in its group's categories (-1: not in one). */
+  private readonly categoryOf: Int32Array;
   private readonly categoryPositions: Int32Array;
-  private readonly byId: (a: number, b: number) => boolean;
+  /** Per Work in a category, idOf as a double: the categories' keys. */
+  private readonly idKey: Float64Array;
   /** Scratch: the binades of the profile being scored. */
   private readonly bases: Float64Array;
   /** The members of large categories counted by id, from the plan's first draw on (randomized rules). */
@@ -189,7 +221,7 @@ export class HostBoundPool implements ScoredByGroups {
     private readonly engine: PooledEngine,
     private readonly arrays: PlanArrays,
   ) {
-    const { n, clusterCount: C, outDur, profileOf, idOf } = engine;
+    const { n, clusterCount: C, outDur, profileOf } = engine;
     this.uniform = arrays.uint8(n);
     this.inPool = arrays.uint8(n);
     this.slot = arrays.int32(n);
@@ -212,16 +244,16 @@ export class HostBoundPool implements ScoredByGroups {
       bases: new Float64Array(2 * C),
       baseCount: 0,
       sorted: false,
-      categoryByKey: new Map<string, number>(),
+      categoryByKey: new Map<number | string, number>(),
       categories: [],
       trees: [],
       loose: [],
       scoredEach: false,
     }));
     this.sends = new SendWatch(engine, arrays);
-    this.categoryOf = new Array<IndexedHeap | undefined>(n);
-    this.categoryPositions = arrays.int32(n, -1);
-    this.byId = (a, b) => idOf[a]! < idOf[b]!;
+    this.categoryOf = arrays.int32(n, -1);
+    this.categoryPositions = arrays.int32(n);
+    this.idKey = arrays.float64(n);
   }
 
   has(j: number): boolean {
@@ -254,10 +286,10 @@ export class HostBoundPool implements ScoredByGroups {
       this.slot[last] = this.slot[j]!;
     }
     this.counts?.remove(j);
-    const heap = this.categoryOf[j];
-    if (heap !== undefined) {
-      heap.remove(j);
-      this.categoryOf[j] = undefined;
+    const k = this.categoryOf[j]!;
+    if (k >= 0) {
+      group.categories[k]!.remove(j);
+      this.categoryOf[j] = -1;
     } else if (group.loose.length > 0) {
       const at = group.loose.indexOf(j);
       if (at >= 0) group.loose.splice(at, 1);
@@ -268,7 +300,10 @@ export class HostBoundPool implements ScoredByGroups {
   idChanged(j: number): void {
     // Randomized rules (the only ones that count) make every Work its own class: ids never change.
     if (this.counts !== undefined) throw new Error(`internal error: pooled Work ${j} counted by id stands for another Work`);
-    this.categoryOf[j]?.update(j);
+    const k = this.categoryOf[j]!;
+    if (k < 0) return;
+    this.idKey[j] = this.engine.idOf[j]!;
+    this.groups[this.engine.profileOf[j]!]!.categories[k]!.update(j);
   }
 
   /**
@@ -409,37 +444,55 @@ export class HostBoundPool implements ScoredByGroups {
     group.categoryByKey.clear();
     group.loose.length = 0;
     for (const j of group.members) {
-      this.categoryOf[j] = undefined;
+      this.categoryOf[j] = -1;
       this.sort(group, j);
     }
   }
 
   /** Puts pooled Work j into its category for the group's binades (or with the loose ones). */
   private sort(group: ProfileGroup, j: number): void {
-    const o = this.engine.outDur[j]!;
-    let key = '';
-    let first = 0;
-    for (let b = 0; b < group.baseCount; b++) {
-      const rounded = roundedIn(group.bases[b]!, o);
-      if (rounded === undefined) {
-        group.loose.push(j);
-        return;
-      }
-      if (b === 0) first = rounded;
-      else key += `${rounded - first} `;
+    const key = categoryKey(group.bases, group.baseCount, this.engine.outDur[j]!);
+    if (key === undefined) {
+      group.loose.push(j);
+      return;
     }
-    let k = group.categoryByKey.get(key);
+    // With at most one binade every Work has the same key: one category.
+    let k = group.baseCount <= 1 ? (group.categories.length > 0 ? 0 : undefined) : group.categoryByKey.get(key);
     if (k === undefined) {
       k = group.categories.length;
-      group.categoryByKey.set(key, k);
-      group.categories.push(new IndexedHeap(this.byId, this.categoryPositions));
+      if (group.baseCount > 1) group.categoryByKey.set(key, k);
+      group.categories.push(new LazyKeyHeap(this.idKey, 0, this.categoryPositions));
       group.trees.push(-1);
     }
     const heap = group.categories[k]!;
+    this.idKey[j] = this.engine.idOf[j]!;
     heap.push(j);
-    this.categoryOf[j] = heap;
+    this.categoryOf[j] = k;
     if (group.trees[k]! >= 0) this.counts!.add(j, group.trees[k]!);
   }
+}
+
+/**
+ * The category of a Work of output time o among those of its profile for the binades bases[0..count): the
+ * differences of its R's in each binade from its R in the first (a number for two binades, a string for
+ * more, none for one), or undefined when o is a halfway case in one of them (the Work is loose).
+ */
+function categoryKey(bases: Float64Array, count: number, o: number): number | string | undefined {
+  if (count === 0) return 0;
+  const first = roundedIn(bases[0]!, o);
+  if (first === undefined) return undefined;
+  if (count === 1) return 0;
+  if (count === 2) {
+    const rounded = roundedIn(bases[1]!, o);
+    return rounded === undefined ? undefined : rounded - first;
+  }
+  let key = '';
+  for (let b = 1; b < count; b++) {
+    const rounded = roundedIn(bases[b]!, o);
+    if (rounded === undefined) return undefined;
+    key += `${rounded - first} `;
+  }
+  return key;
 }
 
 function sameBases(a: Float64Array, aCount: number, b: Float64Array, bCount: number): boolean {
