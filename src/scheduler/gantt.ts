@@ -232,6 +232,45 @@ export class GanttChart {
     return out;
   }
 
+  /**
+   * inputSummary of a Work with at most two distinct inputs (`count` of them: file0, then file1), their
+   * estimated sizes given: the same values without reading the Work or its files. Two send times add up
+   * alike in either order (0 + a + b = 0 + b + a exactly), so the usage order plays no part.
+   */
+  fewInputsSummary(cluster: number, count: number, file0: FileId, bytes0: number, file1: FileId, bytes1: number, out: InputSummary): InputSummary {
+    let missing = 0;
+    let sendDurS = 0;
+    let readyS = this.nowS;
+    if (count > 0) {
+      const arrival = this.knownArrivalS(cluster, file0);
+      if (arrival === undefined) {
+        missing++;
+        sendDurS += this.transferDurationS(cluster, bytes0);
+      } else if (arrival > readyS) {
+        readyS = arrival;
+      }
+    }
+    if (count > 1) {
+      const arrival = this.knownArrivalS(cluster, file1);
+      if (arrival === undefined) {
+        missing++;
+        sendDurS += this.transferDurationS(cluster, bytes1);
+      } else if (arrival > readyS) {
+        readyS = arrival;
+      }
+    }
+    out.missingCount = missing;
+    out.sendDurS = sendDurS;
+    out.availableReadyS = readyS;
+    return out;
+  }
+
+  /** The file's arrival in the cluster (fileArrivalS), answered from the bits when they say it is not there. */
+  private knownArrivalS(cluster: number, fileId: FileId): number | undefined {
+    const bits = this.arrivalBits;
+    return bits !== undefined && (bits[fileId]! & (1 << (cluster & 7))) === 0 ? undefined : this.fileArrival[cluster]!.get(fileId);
+  }
+
   inputReadyS(summary: InputSummary, cluster: number): number {
     if (summary.missingCount === 0) return summary.availableReadyS;
     return Math.max(summary.availableReadyS, this.linkFree[cluster]! + summary.sendDurS);
@@ -309,6 +348,11 @@ export class GanttChart {
   /** File ids run from 0 to fileCount − 1. */
   get fileCount(): number {
     return this.files.length;
+  }
+
+  /** The files' specifications, by id (as the chart was given them). */
+  get fileSpecs(): readonly FileSpec[] {
+    return this.files;
   }
 
   hostFreeS(host: number): number {

@@ -48,7 +48,8 @@
 //    the part of the heap within the draw's limit, brought up to date together (drawLazily). Min-min's Works
 //    that wait for a host on every cluster are one heap entry per run-time profile (minmin-groups.ts): one by
 //    one, hundreds of them would come to the top after each placement, to be brought up to date and sink again.
-import type { WorkSpec } from '../../model/application.js';
+import type { FileSpec, WorkSpec } from '../../model/application.js';
+import type { FileSizes } from './file-sizes.js';
 import type { GanttChart, InputSummary } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';
 import { HostBoundPool, type ScoredByGroups } from './host-bound-pool.js';
@@ -242,6 +243,16 @@ export class MctEngine {
   /** Per Work of the plan (its index in the plan's Works), the engine's Work that stands for its class when the plan starts, or -1. */
   private readonly engineIndexOf: Int32Array;
   /**
+   * Per class (internal index), its distinct inputs: inputs[inputsStart[i]] up to inputs[inputsEnd[i]] (the
+   * index's list, for the class's first Work: every Work of a class has the same set of inputs).
+   */
+  private readonly inputsStart: Int32Array;
+  private readonly inputsEnd: Int32Array;
+  private readonly inputs: Int32Array;
+  /** The chart's files, and their sizes kept between plans (file-sizes.ts). */
+  private readonly fileSpecs: readonly FileSpec[];
+  private readonly sizes: FileSizes;
+  /**
    * Placements made on each cluster, and per cell how many there had been when it was last computed: a cell
    * is current when they are equal (nothing else changes a cluster's part of the chart). Cells Work by Work
    * (j * C + c): a Work's lagging cells are looked up together.
@@ -280,11 +291,16 @@ export class MctEngine {
     // What depends on the specifications alone comes from the index kept between plans (work-index.ts).
     const index = ctx.workIndex ?? new WorkIndex();
     index.refresh(ctx.works);
-    const outputBytes = ctx.works.map((w) => chart.outputBytes(w));
+    // From here on the set-up reads flat arrays kept between plans (the index's lists, the files' sizes), not
+    // the Works' objects: those lie spread over the heap, a cache miss each time a pass reads one.
+    const planIds = index.ids;
+    const files = (this.fileSpecs = chart.fileSpecs);
+    this.sizes = index.sizes;
+    const outputBytes = index.outputBytes(ctx.works.length, files);
     const classes = (this.classes = rule.threshold === undefined ? index.classes(ctx.works, outputBytes, arrays) : singletonClasses(ctx.works.length, arrays));
-    const firstWorks = new Array<WorkSpec>(classes.count);
-    for (let k = 0; k < classes.count; k++) firstWorks[k] = ctx.works[classes.list[classes.start[k]!]!]!;
-    const given = index.profiles(firstWorks);
+    const firstIds = new Int32Array(classes.count);
+    for (let k = 0; k < classes.count; k++) firstIds[k] = planIds[classes.list[classes.start[k]!]!]!;
+    const given = index.profilesOf(firstIds);
     const order = (this.classOrder = profileOrder(given));
     const n = (this.n = order.length);
     // Plain loops: Array.from over a typed array goes through its iterator.
@@ -340,9 +356,9 @@ export class MctEngine {
     // Each Work's distinct inputs, counted per file, then listed per file by increasing Work.
     // (From the index's flat list of inputs: the second loop goes in the engine's order without reading the Works.)
     const readerStart = (this.readerStart = arrays.int32(chart.fileCount + 1));
-    const inputsStart = arrays.int32(n);
-    const inputsEnd = arrays.int32(n);
-    const inputs = index.inputs;
+    const inputsStart = (this.inputsStart = arrays.int32(n));
+    const inputsEnd = (this.inputsEnd = arrays.int32(n));
+    const inputs = (this.inputs = index.inputs);
     let readings = 0;
     for (let w = 0; w < engineIndexOf.length; w++) {
       const i = engineIndexOf[w]!;
@@ -350,7 +366,7 @@ export class MctEngine {
       // GanttChart.outputDurationS, the outputs' size added up once.
       const bytes = outputBytes[w];
       for (let c = 0; c < C; c++) this.outDur[c * n + i] = bytes === undefined ? 0 : chart.transferDurationS(c, bytes);
-      const id = works[i]!.id;
+      const id = planIds[w]!;
       inputsStart[i] = index.inputsStart(id);
       inputsEnd[i] = inputsStart[i]! + index.inputsCount(id);
       for (let k = inputsStart[i]!; k < inputsEnd[i]!; k++) readerStart[inputs[k]! + 1]!++;
@@ -795,17 +811,52 @@ export class MctEngine {
    * heap) made the summaries a third of the 40,000-task XSufferage study's time (bench/cost-curve.bench.ts).
    */
   private summarizeInputs(): void {
-    const engineIndexOf = this.engineIndexOf;
+    const { engineIndexOf, C, n, chart, inputs, inputsStart, inputsEnd, fileSpecs, sizes, sendDur, availReady, summaryStale } = this;
+    const summary = this.summary;
     for (let k = 0; k < engineIndexOf.length; k++) {
       const j = engineIndexOf[k]!;
-      if (j >= 0) for (let c = 0; c < this.C; c++) this.summarize(j, c);
+      if (j < 0) continue;
+      // Works with at most two distinct inputs (most): from the flat lists, their sizes read once for every cluster.
+      const start = inputsStart[j]!;
+      const count = inputsEnd[j]! - start;
+      if (count > 2) {
+        for (let c = 0; c < C; c++) this.summarize(j, c);
+        continue;
+      }
+      const file0 = count > 0 ? inputs[start]! : -1;
+      const file1 = count > 1 ? inputs[start + 1]! : -1;
+      const bytes0 = count > 0 ? sizes.estSizeBytes(fileSpecs, file0) : 0;
+      const bytes1 = count > 1 ? sizes.estSizeBytes(fileSpecs, file1) : 0;
+      for (let c = 0; c < C; c++) {
+        chart.fewInputsSummary(c, count, file0, bytes0, file1, bytes1, summary);
+        const cell = c * n + j;
+        sendDur[cell] = summary.missingCount === 0 ? -Infinity : summary.sendDurS;
+        availReady[cell] = summary.availableReadyS;
+        summaryStale[cell] = 0;
+      }
     }
   }
 
-  /** Work j's inputs summary on cluster c, kept in its cell (sendDur is -Infinity when no input is missing). */
+  /**
+   * Work j's inputs summary on cluster c, kept in its cell (sendDur is -Infinity when no input is missing):
+   * from the flat lists when it has at most two distinct inputs (GanttChart.fewInputsSummary), else sorted
+   * by usage (GanttChart.inputSummary).
+   */
   private summarize(j: number, c: number): void {
     const cell = c * this.n + j;
-    const summary = this.chart.inputSummary(this.works[j]!, c, this.summary);
+    const start = this.inputsStart[j]!;
+    const count = this.inputsEnd[j]! - start;
+    let summary: InputSummary;
+    if (count <= 2) {
+      const { inputs, fileSpecs, sizes } = this;
+      const file0 = count > 0 ? inputs[start]! : -1;
+      const file1 = count > 1 ? inputs[start + 1]! : -1;
+      const bytes0 = count > 0 ? sizes.estSizeBytes(fileSpecs, file0) : 0;
+      const bytes1 = count > 1 ? sizes.estSizeBytes(fileSpecs, file1) : 0;
+      summary = this.chart.fewInputsSummary(c, count, file0, bytes0, file1, bytes1, this.summary);
+    } else {
+      summary = this.chart.inputSummary(this.works[j]!, c, this.summary);
+    }
     this.sendDur[cell] = summary.missingCount === 0 ? -Infinity : summary.sendDurS;
     this.availReady[cell] = summary.availableReadyS;
     this.summaryStale[cell] = 0;
