@@ -233,30 +233,37 @@ export class GanttChart {
   }
 
   /**
-   * inputSummary of a Work with at most two distinct inputs (`count` of them: file0, then file1), their
-   * estimated sizes given: the same values without reading the Work or its files. Two send times add up
-   * alike in either order (0 + a + b = 0 + b + a exactly), so the usage order plays no part.
+   * inputSummary of a Work with at most two distinct inputs (`count` of them: file 0, then file 1), given each
+   * one's arrival in the cluster (knownArrivalS: undefined when it is not available there) and estimated size:
+   * the same values without reading the Work or its files. Two send times add up alike in either order
+   * (0 + a + b = 0 + b + a exactly), so the usage order plays no part.
    */
-  fewInputsSummary(cluster: number, count: number, file0: FileId, bytes0: number, file1: FileId, bytes1: number, out: InputSummary): InputSummary {
+  fewInputsSummary(
+    cluster: number,
+    count: number,
+    arrival0: number | undefined,
+    bytes0: number,
+    arrival1: number | undefined,
+    bytes1: number,
+    out: InputSummary,
+  ): InputSummary {
     let missing = 0;
     let sendDurS = 0;
     let readyS = this.nowS;
     if (count > 0) {
-      const arrival = this.knownArrivalS(cluster, file0);
-      if (arrival === undefined) {
+      if (arrival0 === undefined) {
         missing++;
         sendDurS += this.transferDurationS(cluster, bytes0);
-      } else if (arrival > readyS) {
-        readyS = arrival;
+      } else if (arrival0 > readyS) {
+        readyS = arrival0;
       }
     }
     if (count > 1) {
-      const arrival = this.knownArrivalS(cluster, file1);
-      if (arrival === undefined) {
+      if (arrival1 === undefined) {
         missing++;
         sendDurS += this.transferDurationS(cluster, bytes1);
-      } else if (arrival > readyS) {
-        readyS = arrival;
+      } else if (arrival1 > readyS) {
+        readyS = arrival1;
       }
     }
     out.missingCount = missing;
@@ -266,7 +273,7 @@ export class GanttChart {
   }
 
   /** The file's arrival in the cluster (fileArrivalS), answered from the bits when they say it is not there. */
-  private knownArrivalS(cluster: number, fileId: FileId): number | undefined {
+  knownArrivalS(cluster: number, fileId: FileId): number | undefined {
     const bits = this.arrivalBits;
     return bits !== undefined && (bits[fileId]! & (1 << (cluster & 7))) === 0 ? undefined : this.fileArrival[cluster]!.get(fileId);
   }

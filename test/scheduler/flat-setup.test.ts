@@ -69,7 +69,11 @@ describe('GanttChart.fewInputsSummary', () => {
           const bytes1 = count > 1 ? index.sizes.estSizeBytes(files, file1) : 0;
           for (let k = 0; k < C; k++) {
             const out: InputSummary = { missingCount: -1, sendDurS: NaN, availableReadyS: NaN };
-            expect(chart.fewInputsSummary(k, count, file0, bytes0, file1, bytes1, out)).toStrictEqual(chart.inputSummary(w, k));
+            const arrival0 = count > 0 ? chart.knownArrivalS(k, file0) : undefined;
+            const arrival1 = count > 1 ? chart.knownArrivalS(k, file1) : undefined;
+            expect(arrival0).toBe(count > 0 ? chart.fileArrivalS(k, file0) : undefined);
+            expect(arrival1).toBe(count > 1 ? chart.fileArrivalS(k, file1) : undefined);
+            expect(chart.fewInputsSummary(k, count, arrival0, bytes0, arrival1, bytes1, out)).toStrictEqual(chart.inputSummary(w, k));
           }
         }
       }

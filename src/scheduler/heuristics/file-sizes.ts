@@ -24,9 +24,13 @@ export class FileSizes {
     // An id that is no index into an array: read every time.
     if (!Number.isInteger(f) || f < 0) return size;
     if (f >= this.bytes.length) {
-      const grown = new Float64Array(Math.max(f + 1, 2 * this.bytes.length, 64));
+      const length = Math.max(f + 1, 2 * this.bytes.length, 64);
+      const grown = new Float64Array(length);
       grown.set(this.bytes);
       this.bytes = grown;
+      // Filled up to its length without holes: a sparse array would fall back to a dictionary, a hash
+      // lookup per file.
+      while (this.specs.length < length) this.specs.push(undefined);
     }
     this.specs[f] = spec;
     this.bytes[f] = size;

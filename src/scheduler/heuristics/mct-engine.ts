@@ -355,7 +355,9 @@ export class MctEngine {
     for (let i = 0; i < n; i++) engineIndexOf[this.idOf[i]!] = i;
     // Each Work's distinct inputs, counted per file, then listed per file by increasing Work.
     // (From the index's flat list of inputs: the second loop goes in the engine's order without reading the Works.)
-    const readerStart = (this.readerStart = arrays.int32(chart.fileCount + 1));
+    // File f's count goes to readerStart[f + 2], so that after the sums readerStart[f + 1] is where its list
+    // starts, and after the listing (which moves it on) where it ends: one array looked up per reading.
+    const readerStart = (this.readerStart = arrays.int32(chart.fileCount + 2));
     const inputsStart = (this.inputsStart = arrays.int32(n));
     const inputsEnd = (this.inputsEnd = arrays.int32(n));
     const inputs = (this.inputs = index.inputs);
@@ -369,14 +371,13 @@ export class MctEngine {
       const id = planIds[w]!;
       inputsStart[i] = index.inputsStart(id);
       inputsEnd[i] = inputsStart[i]! + index.inputsCount(id);
-      for (let k = inputsStart[i]!; k < inputsEnd[i]!; k++) readerStart[inputs[k]! + 1]!++;
+      for (let k = inputsStart[i]!; k < inputsEnd[i]!; k++) readerStart[inputs[k]! + 2]!++;
       readings += inputsEnd[i]! - inputsStart[i]!;
     }
-    for (let f = 0; f < chart.fileCount; f++) readerStart[f + 1]! += readerStart[f]!;
+    for (let f = 2; f <= chart.fileCount + 1; f++) readerStart[f]! += readerStart[f - 1]!;
     const readerList = (this.readerList = arrays.int32(readings));
-    const filled = arrays.int32(chart.fileCount);
     for (let i = 0; i < n; i++) {
-      for (let k = inputsStart[i]!; k < inputsEnd[i]!; k++) readerList[readerStart[inputs[k]!]! + filled[inputs[k]!]!++] = i;
+      for (let k = inputsStart[i]!; k < inputsEnd[i]!; k++) readerList[readerStart[inputs[k]! + 1]!++] = i;
     }
     const byGroups = rule.readsOnlyDifferences === true && rule.keysOnlyGrow !== true;
     const pool = byGroups ? this.makePool(profiles.firstWork.length, arrays) : undefined;
@@ -828,7 +829,9 @@ export class MctEngine {
       const bytes0 = count > 0 ? sizes.estSizeBytes(fileSpecs, file0) : 0;
       const bytes1 = count > 1 ? sizes.estSizeBytes(fileSpecs, file1) : 0;
       for (let c = 0; c < C; c++) {
-        chart.fewInputsSummary(c, count, file0, bytes0, file1, bytes1, summary);
+        const arrival0 = count > 0 ? chart.knownArrivalS(c, file0) : undefined;
+        const arrival1 = count > 1 ? chart.knownArrivalS(c, file1) : undefined;
+        chart.fewInputsSummary(c, count, arrival0, bytes0, arrival1, bytes1, summary);
         const cell = c * n + j;
         sendDur[cell] = summary.missingCount === 0 ? -Infinity : summary.sendDurS;
         availReady[cell] = summary.availableReadyS;
@@ -848,12 +851,12 @@ export class MctEngine {
     const count = this.inputsEnd[j]! - start;
     let summary: InputSummary;
     if (count <= 2) {
-      const { inputs, fileSpecs, sizes } = this;
-      const file0 = count > 0 ? inputs[start]! : -1;
-      const file1 = count > 1 ? inputs[start + 1]! : -1;
-      const bytes0 = count > 0 ? sizes.estSizeBytes(fileSpecs, file0) : 0;
-      const bytes1 = count > 1 ? sizes.estSizeBytes(fileSpecs, file1) : 0;
-      summary = this.chart.fewInputsSummary(c, count, file0, bytes0, file1, bytes1, this.summary);
+      const { inputs, fileSpecs, sizes, chart } = this;
+      const arrival0 = count > 0 ? chart.knownArrivalS(c, inputs[start]!) : undefined;
+      const arrival1 = count > 1 ? chart.knownArrivalS(c, inputs[start + 1]!) : undefined;
+      const bytes0 = count > 0 ? sizes.estSizeBytes(fileSpecs, inputs[start]!) : 0;
+      const bytes1 = count > 1 ? sizes.estSizeBytes(fileSpecs, inputs[start + 1]!) : 0;
+      summary = chart.fewInputsSummary(c, count, arrival0, bytes0, arrival1, bytes1, this.summary);
     } else {
       summary = this.chart.inputSummary(this.works[j]!, c, this.summary);
     }
