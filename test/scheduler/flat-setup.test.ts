@@ -1,12 +1,15 @@
-// The MctEngine's set-up from flat arrays kept between plans (WorkIndex's input and output lists, FileSizes)
-// gives bit for bit what reading the Works' objects gives: GanttChart.fewInputsSummary against inputSummary,
-// WorkIndex.outputBytes against GanttChart.outputBytes, and whole plans made with an index kept over several
-// plans against plans made afresh and the naive reference's, while files are replaced by new objects of other sizes between plans.
+// A plan's set-up from flat arrays kept between plans (WorkIndex's input and output lists, FileSizes) gives
+// bit for bit what reading the Works' objects gives: GanttChart.fewInputsSummary against inputSummary,
+// WorkIndex.outputBytes against GanttChart.outputBytes, StoredInputs.markListed against mark, and whole
+// plans made with an index kept over several plans against plans made afresh and the naive reference's,
+// while files are replaced by new objects of other sizes between plans.
 import { describe, expect, it } from 'vitest';
 import type { FileSpec, WorkSpec } from '../../src/model/application.js';
 import { GanttChart, type ChartSetup, type InputSummary } from '../../src/scheduler/gantt.js';
 import { getHeuristic } from '../../src/scheduler/heuristics/registry.js';
 import { WorkIndex } from '../../src/scheduler/heuristics/work-index.js';
+import type { ClusterState } from '../../src/scheduler/state.js';
+import { StoredInputs } from '../../src/scheduler/stored-inputs.js';
 import { Rng } from '../../src/util/rng.js';
 import { referencePlan } from './support/reference.js';
 
@@ -151,4 +154,38 @@ describe('plans with a WorkIndex kept between them', () => {
       expect(placed).toBeGreaterThan(25 * 4);
     });
   }
+});
+
+describe('StoredInputs.markListed', () => {
+  it('marks the same files and finds the same ones, in the same order, as mark', () => {
+    const rng = new Rng(5);
+    let foundAny = 0;
+    for (let trial = 0; trial < 60; trial++) {
+      const files = Array.from({ length: FILES }, (_, id) => randomFile(rng, id));
+      // 1 to 12 Works: with few, mark looks files up Work by Work; with many, it lists the stored files first.
+      const works = Array.from({ length: 1 + rng.int(12) }, (_, id) => randomWork(rng, id));
+      const setup = chartSetup(rng, files, works);
+      const C = setup.clusters.length;
+      // The scheduler's own stored files (ClusterState.stored) and what port (3) says each storage holds.
+      const stored = setup.clusters.map(() => new Set(Array.from({ length: rng.int(3) }, () => rng.int(FILES))));
+      const storages = setup.clusters.map(() => (rng.int(3) === 0 ? undefined : new Set(Array.from({ length: rng.int(4) }, () => rng.int(FILES)))));
+      const clusters = setup.clusters.map((cluster, c) => ({ id: cluster.id, stored: stored[c]! }) as unknown as ClusterState);
+      const byObjects = new StoredInputs(clusters, storages, FILES, 5);
+      const byLists = new StoredInputs(clusters, storages, FILES, 5);
+      const index = new WorkIndex();
+      index.refresh(works);
+      for (let chartNo = 0; chartNo < 2; chartNo++) {
+        const a = new GanttChart(setup);
+        const b = new GanttChart(setup);
+        byObjects.newChart();
+        byLists.newChart();
+        byObjects.mark(a, works);
+        byLists.markListed(b, index.ids, works.length, index);
+        for (let c = 0; c < C; c++) for (let f = 0; f < FILES; f++) expect(b.fileArrivalS(c, f)).toBe(a.fileArrivalS(c, f));
+        expect([...byLists.found]).toEqual([...byObjects.found]);
+      }
+      foundAny += byObjects.found.size;
+    }
+    expect(foundAny).toBeGreaterThan(20);
+  });
 });
