@@ -28,6 +28,23 @@ function randomWork(rng: Rng, id: number): WorkSpec {
   return { id, inputs, outputs, runTimeS: [10 + rng.int(20)], estRunTimeS: [10 + rng.int(20)] };
 }
 
+/**
+ * Between plans: up to two files replaced by new objects with another size (as observed outputs are), up to
+ * two Works replaced by new ones. Returns how many files were replaced.
+ */
+function replaceSome(rng: Rng, files: FileSpec[], specs: WorkSpec[]): number {
+  const replaced = rng.int(3);
+  for (let k = 0; k < replaced; k++) {
+    const f = rng.int(FILES);
+    files[f] = { ...files[f]!, estSizeBytes: files[f]!.estSizeBytes * 2 + rng.int(100) / 3 };
+  }
+  for (let k = rng.int(3); k > 0; k--) {
+    const id = rng.int(specs.length);
+    specs[id] = randomWork(rng, id);
+  }
+  return replaced;
+}
+
 function chartSetup(rng: Rng, files: readonly FileSpec[], works: readonly WorkSpec[]): ChartSetup {
   // Up to 11 clusters: clusters c and c + 8 share an arrival bit.
   const clusterCount = 1 + rng.int(11);
@@ -94,16 +111,7 @@ describe('WorkIndex.outputBytes', () => {
     const index = new WorkIndex();
     let replacedFiles = 0;
     for (let plan = 0; plan < 40; plan++) {
-      // Between plans: files replaced by new objects with another size (as observed outputs are), Works replaced.
-      for (let k = rng.int(3); k > 0; k--) {
-        const f = rng.int(FILES);
-        files[f] = { ...files[f]!, estSizeBytes: files[f]!.estSizeBytes + 1 + rng.int(50) };
-        replacedFiles++;
-      }
-      for (let k = rng.int(3); k > 0; k--) {
-        const id = rng.int(specs.length);
-        specs[id] = randomWork(rng, id);
-      }
+      replacedFiles += replaceSome(rng, files, specs);
       const works = specs.filter(() => rng.int(3) > 0);
       index.refresh(works);
       const chart = new GanttChart(chartSetup(rng, files, works));
@@ -130,14 +138,7 @@ describe('plans with a WorkIndex kept between them', () => {
       const index = new WorkIndex();
       let placed = 0;
       for (let plan = 0; plan < 25; plan++) {
-        for (let k = rng.int(3); k > 0; k--) {
-          const f = rng.int(FILES);
-          files[f] = { ...files[f]!, estSizeBytes: files[f]!.estSizeBytes * 2 + rng.int(100) / 3 };
-        }
-        for (let k = rng.int(3); k > 0; k--) {
-          const id = rng.int(specs.length);
-          specs[id] = randomWork(rng, id);
-        }
+        replaceSome(rng, files, specs);
         const works = specs.filter(() => rng.int(4) > 0);
         const setup = chartSetup(rng, [...files], works);
         const seed = rng.int(1000);
