@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { FileSpec, WorkSpec } from '../../src/model/application.js';
 import { GanttChart, type ChartSetup, type InputSummary } from '../../src/scheduler/gantt.js';
 import { getHeuristic } from '../../src/scheduler/heuristics/registry.js';
+import { PlanArrays } from '../../src/scheduler/heuristics/plan-arrays.js';
 import { WorkIndex } from '../../src/scheduler/heuristics/work-index.js';
 import type { ClusterState } from '../../src/scheduler/state.js';
 import { StoredInputs } from '../../src/scheduler/stored-inputs.js';
@@ -115,7 +116,10 @@ describe('WorkIndex.outputBytes', () => {
       const works = specs.filter(() => rng.int(3) > 0);
       index.refresh(works);
       const chart = new GanttChart(chartSetup(rng, files, works));
-      expect(index.outputBytes(works.length, files)).toStrictEqual(works.map((w) => chart.outputBytes(w)));
+      const arrays = PlanArrays.take();
+      const { bytes, none } = index.outputBytes(works.length, files, arrays);
+      expect(works.map((_, i) => (none[i] === 1 ? undefined : bytes[i]))).toStrictEqual(works.map((w) => chart.outputBytes(w)));
+      PlanArrays.give(arrays);
       expect([...index.ids.subarray(0, works.length)]).toEqual(works.map((w) => w.id));
     }
     expect(replacedFiles).toBeGreaterThan(20);
@@ -125,7 +129,7 @@ describe('WorkIndex.outputBytes', () => {
     const index = new WorkIndex();
     const works = [{ id: 0, inputs: [], outputs: [3], runTimeS: [1], estRunTimeS: [1] }];
     index.refresh(works);
-    expect(() => index.outputBytes(1, [randomFile(new Rng(1), 0)])).toThrow(TypeError);
+    expect(() => index.outputBytes(1, [randomFile(new Rng(1), 0)], PlanArrays.take())).toThrow(TypeError);
   });
 });
 

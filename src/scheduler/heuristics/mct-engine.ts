@@ -296,8 +296,8 @@ export class MctEngine {
     const planIds = index.ids;
     const files = (this.fileSpecs = chart.fileSpecs);
     this.sizes = index.sizes;
-    const outputBytes = index.outputBytes(ctx.works.length, files);
-    const classes = (this.classes = rule.threshold === undefined ? index.classes(ctx.works, outputBytes, arrays) : singletonClasses(ctx.works.length, arrays));
+    const outputSizes = index.outputBytes(ctx.works.length, files, arrays);
+    const classes = (this.classes = rule.threshold === undefined ? index.planClasses(ctx.works.length, outputSizes, arrays) : singletonClasses(ctx.works.length, arrays));
     const firstIds = new Int32Array(classes.count);
     for (let k = 0; k < classes.count; k++) firstIds[k] = planIds[classes.list[classes.start[k]!]!]!;
     const given = index.profilesOf(firstIds);
@@ -366,8 +366,9 @@ export class MctEngine {
       const i = engineIndexOf[w]!;
       if (i < 0) continue;
       // GanttChart.outputDurationS, the outputs' size added up once.
-      const bytes = outputBytes[w];
-      for (let c = 0; c < C; c++) this.outDur[c * n + i] = bytes === undefined ? 0 : chart.transferDurationS(c, bytes);
+      const noOutput = outputSizes.none[w] === 1;
+      const bytes = outputSizes.bytes[w]!;
+      for (let c = 0; c < C; c++) this.outDur[c * n + i] = noOutput ? 0 : chart.transferDurationS(c, bytes);
       const id = planIds[w]!;
       inputsStart[i] = index.inputsStart(id);
       inputsEnd[i] = inputsStart[i]! + index.inputsCount(id);

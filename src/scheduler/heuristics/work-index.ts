@@ -17,6 +17,12 @@ import type { PlanArrays } from './plan-arrays.js';
 import { numbersHash, sameNumbers } from './run-time-profiles.js';
 import { inputsHash, sameSet, type WorkClasses } from './work-classes.js';
 
+/** Per Work of a plan, its estimated output size (GanttChart.outputBytes): none[i] is 1 where it has no output. */
+export interface OutputSizes {
+  readonly bytes: Float64Array;
+  readonly none: Uint8Array;
+}
+
 export class WorkIndex {
   /** Per Work id, the specification object its entry was made from (undefined: none yet). */
   private readonly specs: (WorkSpec | undefined)[] = [];
@@ -64,24 +70,27 @@ export class WorkIndex {
 
   /**
    * GanttChart.outputBytes of each of the last refresh's Works (count of them), from the index's lists and the
-   * files' sizes kept between plans: the same sums, added in the same order, without reading the Works.
+   * files' sizes kept between plans: the same sums, added in the same order, without reading the Works. In
+   * typed arrays (a number in a plain array is an object of its own): `none` is 1 where outputBytes is
+   * undefined (no output), else `bytes` holds it.
    */
-  outputBytes(count: number, files: readonly FileSpec[]): (number | undefined)[] {
+  outputBytes(count: number, files: readonly FileSpec[], arrays: PlanArrays): OutputSizes {
     const { planIds, outputStart, outputCount, outputList, sizes } = this;
-    const bytesOf = new Array<number | undefined>(count);
+    const bytesOf = arrays.float64(count);
+    const none = arrays.uint8(count);
     for (let i = 0; i < count; i++) {
       const id = planIds[i]!;
       const start = outputStart[id]!;
       const end = start + outputCount[id]!;
       if (end === start) {
-        bytesOf[i] = undefined;
+        none[i] = 1;
         continue;
       }
       let bytes = 0;
       for (let k = start; k < end; k++) bytes += sizes.estSizeBytes(files, outputList[k]!);
       bytesOf[i] = bytes;
     }
-    return bytesOf;
+    return { bytes: bytesOf, none };
   }
 
   /** Where Work `id`'s inputs without repeats start in `inputs` (after refresh). */
@@ -104,11 +113,14 @@ export class WorkIndex {
    * index's classes split by estimated output size (=== as workClasses compares them: NaN never equal).
    */
   classes(works: readonly WorkSpec[], outputBytes: readonly (number | undefined)[], arrays: PlanArrays): WorkClasses {
-    return this.classesOf(this.planIds, works.length, outputBytes, arrays);
+    const none = Uint8Array.from(outputBytes, (bytes) => (bytes === undefined ? 1 : 0));
+    return this.planClasses(works.length, { bytes: Float64Array.from(outputBytes, (bytes) => bytes ?? 0), none }, arrays);
   }
 
-  /** classes, for the Works of ids ids[0] up to ids[n − 1] (refreshed), without reading their objects. */
-  private classesOf(ids: Int32Array, n: number, outputBytes: readonly (number | undefined)[], arrays: PlanArrays): WorkClasses {
+  /** classes, for the first n Works of the last refresh, from their output sizes (outputBytes), without reading their objects. */
+  planClasses(n: number, outputSizes: OutputSizes, arrays: PlanArrays): WorkClasses {
+    const ids = this.planIds;
+    const { bytes: bytesOf, none } = outputSizes;
     const stamp = this.nextStamp();
     const { stamp: classStamp, local: classLocal } = this.classGroups;
     const classOfWork = this.classOfWork;
@@ -120,10 +132,12 @@ export class WorkIndex {
     let count = 0;
     for (let i = 0; i < n; i++) {
       const g = classOfWork[ids[i]!]!;
-      const bytes = outputBytes[i];
+      const bytes = bytesOf[i]!;
+      const noOutput = none[i]!;
       let k = classStamp[g] === stamp ? classLocal[g]! : -1;
       let last = -1;
-      while (k >= 0 && outputBytes[firstOf[k]!] !== bytes) {
+      // The same output size as workClasses compares them: both none, or both some and === (NaN never equal).
+      while (k >= 0 && (none[firstOf[k]!] !== noOutput || (noOutput === 0 && bytesOf[firstOf[k]!] !== bytes))) {
         last = k;
         k = sameSpec[k]!;
       }
