@@ -9,7 +9,8 @@
 // first lists every stored file once: files in no storage at all (most inputs of the Works not started) are
 // then not looked up cluster by cluster, and a file many Works read is looked up once (the lookups took
 // 2.7 s of the 80,000-task study, 0.8 s this way). A plan that reads fewer (the work queue's: a few Works
-// per plan) never walks a whole storage.
+// per plan) never walks a whole storage. With the index kept between plans (markListed), the inputs are read
+// from its flat lists rather than from the Works' objects.
 import type { FileId, WorkSpec } from '../model/application.js';
 import type { ClusterId } from '../model/grid.js';
 import type { GanttChart } from './gantt.js';

@@ -807,10 +807,12 @@ export class MctEngine {
   }
 
   /**
-   * Every Work's inputs summary on every cluster, Work by Work, in the order of the plan's Works (mostly
-   * the order they lie in memory), before the first cells: computed with them, cluster by cluster in the
-   * engine's order, reading each Work's inputs (the Work, its list, their files: objects spread over the
-   * heap) made the summaries a third of the 40,000-task XSufferage study's time (bench/cost-curve.bench.ts).
+   * Every Work's inputs summary on every cluster, Work by Work, in the order of the plan's Works, before the
+   * first cells. Works with at most two distinct inputs (summarize) are summarized from the index's flat list
+   * and the sizes kept between plans, not from their objects (the Work, its list, its files: spread over the
+   * heap, a cache miss each). The plan's order keeps those reads in order, and Works next to each other, which
+   * often share an input, look up the same arrivals: computed cluster by cluster, or in the engine's order
+   * (by profile), the summaries took two or three times as long.
    */
   private summarizeInputs(): void {
     const { engineIndexOf, C, n, chart, inputs, inputsStart, inputsEnd, fileSpecs, sizes, sendDur, availReady, summaryStale } = this;
