@@ -207,29 +207,59 @@ export class GanttChart {
   }
 
   inputSummary(work: WorkSpec, cluster: number, out: InputSummary = { missingCount: 0, sendDurS: 0, availableReadyS: 0 }): InputSummary {
-    const arrivals = this.fileArrival[cluster]!;
-    const bits = this.arrivalBits;
-    const bit = 1 << (cluster & 7);
-    let missing = 0;
-    let sendDurS = 0;
-    let readyS = this.nowS;
+    this.startSummary(out);
     // The order only matters to the sum of three or more send times: Works with up to two distinct
     // inputs need no sorting (a + b = b + a exactly).
     const inputs = work.inputs;
     const few = inputs.length <= 1 || (inputs.length === 2 && inputs[0] !== inputs[1]);
     for (const fileId of few ? inputs : this.sortedInputs(work)) {
-      const arrival = bits !== undefined && (bits[fileId]! & bit) === 0 ? undefined : arrivals.get(fileId);
-      if (arrival === undefined) {
-        missing++;
-        sendDurS += this.transferDurationS(cluster, this.files[fileId]!.estSizeBytes);
-      } else if (arrival > readyS) {
-        readyS = arrival;
-      }
+      const arrival = this.knownArrivalS(cluster, fileId);
+      this.addInput(cluster, arrival, arrival === undefined ? this.files[fileId]!.estSizeBytes : 0, out);
     }
-    out.missingCount = missing;
-    out.sendDurS = sendDurS;
-    out.availableReadyS = readyS;
     return out;
+  }
+
+  /**
+   * inputSummary of a Work with at most two distinct inputs (`count` of them: file 0, then file 1), given each
+   * one's arrival in the cluster (knownArrivalS: undefined when it is not available there) and estimated size:
+   * the same values without reading the Work or its files. Two send times add up alike in either order
+   * (0 + a + b = 0 + b + a exactly), so the usage order plays no part.
+   */
+  fewInputsSummary(
+    cluster: number,
+    count: number,
+    arrival0: number | undefined,
+    bytes0: number,
+    arrival1: number | undefined,
+    bytes1: number,
+    out: InputSummary,
+  ): InputSummary {
+    this.startSummary(out);
+    if (count > 0) this.addInput(cluster, arrival0, bytes0, out);
+    if (count > 1) this.addInput(cluster, arrival1, bytes1, out);
+    return out;
+  }
+
+  private startSummary(out: InputSummary): void {
+    out.missingCount = 0;
+    out.sendDurS = 0;
+    out.availableReadyS = this.nowS;
+  }
+
+  /** One input into the summary: sent after the others when missing (arrival undefined), else waited for. */
+  private addInput(cluster: number, arrival: number | undefined, sizeBytes: number, out: InputSummary): void {
+    if (arrival === undefined) {
+      out.missingCount++;
+      out.sendDurS += this.transferDurationS(cluster, sizeBytes);
+    } else if (arrival > out.availableReadyS) {
+      out.availableReadyS = arrival;
+    }
+  }
+
+  /** The file's arrival in the cluster (fileArrivalS), answered from the bits when they say it is not there. */
+  knownArrivalS(cluster: number, fileId: FileId): number | undefined {
+    const bits = this.arrivalBits;
+    return bits !== undefined && (bits[fileId]! & (1 << (cluster & 7))) === 0 ? undefined : this.fileArrival[cluster]!.get(fileId);
   }
 
   inputReadyS(summary: InputSummary, cluster: number): number {
@@ -309,6 +339,11 @@ export class GanttChart {
   /** File ids run from 0 to fileCount − 1. */
   get fileCount(): number {
     return this.files.length;
+  }
+
+  /** The files' specifications, by id (as the chart was given them). */
+  get fileSpecs(): readonly FileSpec[] {
+    return this.files;
   }
 
   hostFreeS(host: number): number {

@@ -207,7 +207,14 @@ export function makePlan(input: PlanInput): PlanOutput {
     const bound = avoidance === undefined ? PLACEMENT_BOUNDS[input.heuristic.name]?.(chart) : undefined;
     let candidates = firstConsidered(bound ?? Infinity);
     if (refused.size > 0) candidates = candidates.filter((w) => !refused.has(w.id));
-    storedInputs.mark(chart, candidates);
+    // With the index kept between plans (Works with hosts to avoid get none), the inputs come from its flat
+    // lists rather than from each Work's objects.
+    const workIndex = input.workIndex === undefined || avoidance !== undefined ? undefined : input.workIndex;
+    if (workIndex === undefined) storedInputs.mark(chart, candidates);
+    else {
+      workIndex.refresh(candidates);
+      storedInputs.markListed(chart, workIndex.ids, candidates.length, workIndex);
+    }
     input.heuristic.plan({
       chart,
       // (specFor is the identity without hosts to avoid: no copy of what may be tens of thousands of Works.)
@@ -216,7 +223,7 @@ export function makePlan(input: PlanInput): PlanOutput {
       randomTolerance: input.randomTolerance,
       hostCandidates: input.hostCandidates ?? 'all',
       // Works with hosts to avoid get specifications made for this plan: not worth an entry in the index.
-      ...(input.workIndex === undefined || avoidance !== undefined ? {} : { workIndex: input.workIndex }),
+      ...(workIndex === undefined ? {} : { workIndex }),
     });
     return { chart, candidates };
   };

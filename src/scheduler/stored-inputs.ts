@@ -9,11 +9,27 @@
 // first lists every stored file once: files in no storage at all (most inputs of the Works not started) are
 // then not looked up cluster by cluster, and a file many Works read is looked up once (the lookups took
 // 2.7 s of the 80,000-task study, 0.8 s this way). A plan that reads fewer (the work queue's: a few Works
-// per plan) never walks a whole storage.
+// per plan) never walks a whole storage. With the index kept between plans (markListed), the inputs are read
+// from its flat lists rather than from the Works' objects.
 import type { FileId, WorkSpec } from '../model/application.js';
 import type { ClusterId } from '../model/grid.js';
 import type { GanttChart } from './gantt.js';
 import type { ClusterState } from './state.js';
+
+/** Each Work's inputs without repeats, in one flat list, by Work id (WorkIndex). */
+export interface ListedInputs {
+  readonly inputs: Int32Array;
+  inputsStart(id: number): number;
+  inputsCount(id: number): number;
+}
+
+/** One call's state: the stored files' index when used, the files looked up, the files found per cluster. */
+interface Marking {
+  readonly chart: GanttChart;
+  readonly index: Uint8Array | undefined;
+  readonly looked: Uint8Array | undefined;
+  readonly found: FileId[][];
+}
 
 export class StoredInputs {
   /** Per cluster, the files found in its storage that its state did not list, in the order found. */
@@ -42,27 +58,53 @@ export class StoredInputs {
 
   /** Marks in the chart the stored inputs of these Works. */
   mark(chart: GanttChart, specs: readonly WorkSpec[]): void {
-    const { clusters, storages } = this;
-    const index = specs.length * clusters.length >= this.storedCount ? (this.storedSomewhere ??= this.listStored()) : undefined;
+    const marking = this.start(chart, specs.length);
+    for (const spec of specs) for (const fileId of spec.inputs) this.markInput(marking, fileId);
+    this.report(marking.found);
+  }
+
+  /**
+   * mark, for the Works of ids ids[0] up to ids[count − 1], from a flat list of each one's inputs without
+   * repeats (WorkIndex's, first occurrences in order): the same marks and the same files found in the same
+   * order (a repeated input is marked once either way, and reported once), without reading the Works.
+   */
+  markListed(chart: GanttChart, ids: Int32Array, count: number, lists: ListedInputs): void {
+    const marking = this.start(chart, count);
+    const inputs = lists.inputs;
+    for (let i = 0; i < count; i++) {
+      const id = ids[i]!;
+      const start = lists.inputsStart(id);
+      const end = start + lists.inputsCount(id);
+      for (let k = start; k < end; k++) this.markInput(marking, inputs[k]!);
+    }
+    this.report(marking.found);
+  }
+
+  private start(chart: GanttChart, workCount: number): Marking {
+    const index = workCount * this.clusters.length >= this.storedCount ? (this.storedSomewhere ??= this.listStored()) : undefined;
     const looked = index === undefined ? undefined : (this.looked ??= new Uint8Array(this.fileCount));
-    const found: FileId[][] = clusters.map(() => []);
-    for (const spec of specs) {
-      for (const fileId of spec.inputs) {
-        if (looked !== undefined) {
-          if (looked[fileId] === 1 || index![fileId] === 0) continue;
-          looked[fileId] = 1;
-        }
-        for (let c = 0; c < clusters.length; c++) {
-          if (clusters[c]!.stored.has(fileId)) chart.markFile(c, fileId, this.nowS);
-          else if (storages[c]?.has(fileId) === true) {
-            chart.markFile(c, fileId, this.nowS);
-            found[c]!.push(fileId);
-          }
-        }
+    return { chart, index, looked, found: this.clusters.map(() => []) };
+  }
+
+  private markInput(marking: Marking, fileId: FileId): void {
+    const { chart, index, looked, found } = marking;
+    if (looked !== undefined) {
+      if (looked[fileId] === 1 || index![fileId] === 0) return;
+      looked[fileId] = 1;
+    }
+    const { clusters, storages } = this;
+    for (let c = 0; c < clusters.length; c++) {
+      if (clusters[c]!.stored.has(fileId)) chart.markFile(c, fileId, this.nowS);
+      else if (storages[c]?.has(fileId) === true) {
+        chart.markFile(c, fileId, this.nowS);
+        found[c]!.push(fileId);
       }
     }
-    // Reported cluster by cluster, in the clusters' order.
-    clusters.forEach((cluster, c) => {
+  }
+
+  /** The files found, reported cluster by cluster, in the clusters' order. */
+  private report(found: FileId[][]): void {
+    this.clusters.forEach((cluster, c) => {
       if (found[c]!.length === 0) return;
       let known = this.found.get(cluster.id);
       if (known === undefined) this.found.set(cluster.id, (known = []));

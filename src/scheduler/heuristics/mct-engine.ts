@@ -48,7 +48,8 @@
 //    the part of the heap within the draw's limit, brought up to date together (drawLazily). Min-min's Works
 //    that wait for a host on every cluster are one heap entry per run-time profile (minmin-groups.ts): one by
 //    one, hundreds of them would come to the top after each placement, to be brought up to date and sink again.
-import type { WorkSpec } from '../../model/application.js';
+import type { FileSpec, WorkSpec } from '../../model/application.js';
+import type { FileSizes } from './file-sizes.js';
 import type { GanttChart, InputSummary } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';
 import { HostBoundPool, type ScoredByGroups } from './host-bound-pool.js';
@@ -242,6 +243,16 @@ export class MctEngine {
   /** Per Work of the plan (its index in the plan's Works), the engine's Work that stands for its class when the plan starts, or -1. */
   private readonly engineIndexOf: Int32Array;
   /**
+   * Per class (internal index), its distinct inputs: inputs[inputsStart[i]] up to inputs[inputsEnd[i]] (the
+   * index's list, for the class's first Work: every Work of a class has the same set of inputs).
+   */
+  private readonly inputsStart: Int32Array;
+  private readonly inputsEnd: Int32Array;
+  private readonly inputs: Int32Array;
+  /** The chart's files, and their sizes kept between plans (file-sizes.ts). */
+  private readonly fileSpecs: readonly FileSpec[];
+  private readonly sizes: FileSizes;
+  /**
    * Placements made on each cluster, and per cell how many there had been when it was last computed: a cell
    * is current when they are equal (nothing else changes a cluster's part of the chart). Cells Work by Work
    * (j * C + c): a Work's lagging cells are looked up together.
@@ -280,11 +291,16 @@ export class MctEngine {
     // What depends on the specifications alone comes from the index kept between plans (work-index.ts).
     const index = ctx.workIndex ?? new WorkIndex();
     index.refresh(ctx.works);
-    const outputBytes = ctx.works.map((w) => chart.outputBytes(w));
-    const classes = (this.classes = rule.threshold === undefined ? index.classes(ctx.works, outputBytes, arrays) : singletonClasses(ctx.works.length, arrays));
-    const firstWorks = new Array<WorkSpec>(classes.count);
-    for (let k = 0; k < classes.count; k++) firstWorks[k] = ctx.works[classes.list[classes.start[k]!]!]!;
-    const given = index.profiles(firstWorks);
+    // From here on the set-up reads flat arrays kept between plans (the index's lists, the files' sizes), not
+    // the Works' objects: those lie spread over the heap, a cache miss each time a pass reads one.
+    const planIds = index.ids;
+    const files = (this.fileSpecs = chart.fileSpecs);
+    this.sizes = index.sizes;
+    const outputSizes = index.outputBytes(ctx.works.length, files, arrays);
+    const classes = (this.classes = rule.threshold === undefined ? index.planClasses(ctx.works.length, outputSizes, arrays) : singletonClasses(ctx.works.length, arrays));
+    const firstIds = new Int32Array(classes.count);
+    for (let k = 0; k < classes.count; k++) firstIds[k] = planIds[classes.list[classes.start[k]!]!]!;
+    const given = index.profilesOf(firstIds);
     const order = (this.classOrder = profileOrder(given));
     const n = (this.n = order.length);
     // Plain loops: Array.from over a typed array goes through its iterator.
@@ -339,28 +355,30 @@ export class MctEngine {
     for (let i = 0; i < n; i++) engineIndexOf[this.idOf[i]!] = i;
     // Each Work's distinct inputs, counted per file, then listed per file by increasing Work.
     // (From the index's flat list of inputs: the second loop goes in the engine's order without reading the Works.)
-    const readerStart = (this.readerStart = arrays.int32(chart.fileCount + 1));
-    const inputsStart = arrays.int32(n);
-    const inputsEnd = arrays.int32(n);
-    const inputs = index.inputs;
+    // File f's count goes to readerStart[f + 2], so that after the sums readerStart[f + 1] is where its list
+    // starts, and after the listing (which moves it on) where it ends: one array looked up per reading.
+    const readerStart = (this.readerStart = arrays.int32(chart.fileCount + 2));
+    const inputsStart = (this.inputsStart = arrays.int32(n));
+    const inputsEnd = (this.inputsEnd = arrays.int32(n));
+    const inputs = (this.inputs = index.inputs);
     let readings = 0;
     for (let w = 0; w < engineIndexOf.length; w++) {
       const i = engineIndexOf[w]!;
       if (i < 0) continue;
       // GanttChart.outputDurationS, the outputs' size added up once.
-      const bytes = outputBytes[w];
-      for (let c = 0; c < C; c++) this.outDur[c * n + i] = bytes === undefined ? 0 : chart.transferDurationS(c, bytes);
-      const id = works[i]!.id;
+      const noOutput = outputSizes.none[w] === 1;
+      const bytes = outputSizes.bytes[w]!;
+      for (let c = 0; c < C; c++) this.outDur[c * n + i] = noOutput ? 0 : chart.transferDurationS(c, bytes);
+      const id = planIds[w]!;
       inputsStart[i] = index.inputsStart(id);
       inputsEnd[i] = inputsStart[i]! + index.inputsCount(id);
-      for (let k = inputsStart[i]!; k < inputsEnd[i]!; k++) readerStart[inputs[k]! + 1]!++;
+      for (let k = inputsStart[i]!; k < inputsEnd[i]!; k++) readerStart[inputs[k]! + 2]!++;
       readings += inputsEnd[i]! - inputsStart[i]!;
     }
-    for (let f = 0; f < chart.fileCount; f++) readerStart[f + 1]! += readerStart[f]!;
+    for (let f = 2; f <= chart.fileCount + 1; f++) readerStart[f]! += readerStart[f - 1]!;
     const readerList = (this.readerList = arrays.int32(readings));
-    const filled = arrays.int32(chart.fileCount);
     for (let i = 0; i < n; i++) {
-      for (let k = inputsStart[i]!; k < inputsEnd[i]!; k++) readerList[readerStart[inputs[k]!]! + filled[inputs[k]!]!++] = i;
+      for (let k = inputsStart[i]!; k < inputsEnd[i]!; k++) readerList[readerStart[inputs[k]! + 1]!++] = i;
     }
     const byGroups = rule.readsOnlyDifferences === true && rule.keysOnlyGrow !== true;
     const pool = byGroups ? this.makePool(profiles.firstWork.length, arrays) : undefined;
@@ -789,23 +807,62 @@ export class MctEngine {
   }
 
   /**
-   * Every Work's inputs summary on every cluster, Work by Work, in the order of the plan's Works (mostly
-   * the order they lie in memory), before the first cells: computed with them, cluster by cluster in the
-   * engine's order, reading each Work's inputs (the Work, its list, their files: objects spread over the
-   * heap) made the summaries a third of the 40,000-task XSufferage study's time (bench/cost-curve.bench.ts).
+   * Every Work's inputs summary on every cluster, Work by Work, in the order of the plan's Works, before the
+   * first cells. Works with at most two distinct inputs (summarize) are summarized from the index's flat list
+   * and the sizes kept between plans, not from their objects (the Work, its list, its files: spread over the
+   * heap, a cache miss each). The plan's order keeps those reads in order, and Works next to each other, which
+   * often share an input, look up the same arrivals: computed cluster by cluster, or in the engine's order
+   * (by profile), the summaries took two or three times as long.
    */
   private summarizeInputs(): void {
-    const engineIndexOf = this.engineIndexOf;
+    const { engineIndexOf, C, n, chart, inputs, inputsStart, inputsEnd, fileSpecs, sizes, sendDur, availReady, summaryStale } = this;
+    const summary = this.summary;
     for (let k = 0; k < engineIndexOf.length; k++) {
       const j = engineIndexOf[k]!;
-      if (j >= 0) for (let c = 0; c < this.C; c++) this.summarize(j, c);
+      if (j < 0) continue;
+      // Works with at most two distinct inputs (most): from the flat lists, their sizes read once for every cluster.
+      const start = inputsStart[j]!;
+      const count = inputsEnd[j]! - start;
+      if (count > 2) {
+        for (let c = 0; c < C; c++) this.summarize(j, c);
+        continue;
+      }
+      const file0 = count > 0 ? inputs[start]! : -1;
+      const file1 = count > 1 ? inputs[start + 1]! : -1;
+      const bytes0 = count > 0 ? sizes.estSizeBytes(fileSpecs, file0) : 0;
+      const bytes1 = count > 1 ? sizes.estSizeBytes(fileSpecs, file1) : 0;
+      for (let c = 0; c < C; c++) {
+        const arrival0 = count > 0 ? chart.knownArrivalS(c, file0) : undefined;
+        const arrival1 = count > 1 ? chart.knownArrivalS(c, file1) : undefined;
+        chart.fewInputsSummary(c, count, arrival0, bytes0, arrival1, bytes1, summary);
+        const cell = c * n + j;
+        sendDur[cell] = summary.missingCount === 0 ? -Infinity : summary.sendDurS;
+        availReady[cell] = summary.availableReadyS;
+        summaryStale[cell] = 0;
+      }
     }
   }
 
-  /** Work j's inputs summary on cluster c, kept in its cell (sendDur is -Infinity when no input is missing). */
+  /**
+   * Work j's inputs summary on cluster c, kept in its cell (sendDur is -Infinity when no input is missing):
+   * from the flat lists when it has at most two distinct inputs (GanttChart.fewInputsSummary), else sorted
+   * by usage (GanttChart.inputSummary).
+   */
   private summarize(j: number, c: number): void {
     const cell = c * this.n + j;
-    const summary = this.chart.inputSummary(this.works[j]!, c, this.summary);
+    const start = this.inputsStart[j]!;
+    const count = this.inputsEnd[j]! - start;
+    let summary: InputSummary;
+    if (count <= 2) {
+      const { inputs, fileSpecs, sizes, chart } = this;
+      const arrival0 = count > 0 ? chart.knownArrivalS(c, inputs[start]!) : undefined;
+      const arrival1 = count > 1 ? chart.knownArrivalS(c, inputs[start + 1]!) : undefined;
+      const bytes0 = count > 0 ? sizes.estSizeBytes(fileSpecs, inputs[start]!) : 0;
+      const bytes1 = count > 1 ? sizes.estSizeBytes(fileSpecs, inputs[start + 1]!) : 0;
+      summary = chart.fewInputsSummary(c, count, arrival0, bytes0, arrival1, bytes1, this.summary);
+    } else {
+      summary = this.chart.inputSummary(this.works[j]!, c, this.summary);
+    }
     this.sendDur[cell] = summary.missingCount === 0 ? -Infinity : summary.sendDurS;
     this.availReady[cell] = summary.availableReadyS;
     this.summaryStale[cell] = 0;

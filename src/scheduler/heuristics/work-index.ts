@@ -1,6 +1,6 @@
 // What the MctEngine's set-up reads of the Works' specifications alone, kept from one plan to the next: each
 // Work's class of identical specifications (same estimated run times, same set of inputs), its run-time
-// profile (same estimated run times) and its inputs without repeats. Every plan used to find these again by
+// profile (same estimated run times), its inputs without repeats and its outputs; and the files' sizes. Every plan used to find these again by
 // hashing and comparing the specifications of all the Works it considers, a cost repeated every plan for
 // every Work still to do; with the index, a plan reads them by Work id.
 //
@@ -11,10 +11,17 @@
 // between plans (the estimated output size: files' believed sizes change as outputs are observed), and
 // numbered in the order of their first Work: exactly what work-classes.ts and run-time-profiles.ts find
 // afresh (test/scheduler/work-index.test.ts compares them after random sequences of plans).
-import type { WorkSpec } from '../../model/application.js';
+import type { FileSpec, WorkSpec } from '../../model/application.js';
+import { FileSizes } from './file-sizes.js';
 import type { PlanArrays } from './plan-arrays.js';
 import { numbersHash, sameNumbers } from './run-time-profiles.js';
 import { inputsHash, sameSet, type WorkClasses } from './work-classes.js';
+
+/** Per Work of a plan, its estimated output size (GanttChart.outputBytes): none[i] is 1 where it has no output. */
+export interface OutputSizes {
+  readonly bytes: Float64Array;
+  readonly none: Uint8Array;
+}
 
 export class WorkIndex {
   /** Per Work id, the specification object its entry was made from (undefined: none yet). */
@@ -31,6 +38,15 @@ export class WorkIndex {
   private inputCount: Int32Array = new Int32Array(0);
   private inputList: Int32Array = new Int32Array(1024);
   private inputEnd = 0;
+  /** Per Work id, its outputs as listed (repeats kept): outputList[outputStart[id]] up to outputStart[id] + outputCount[id]. */
+  private outputStart: Int32Array = new Int32Array(0);
+  private outputCount: Int32Array = new Int32Array(0);
+  private outputList: Int32Array = new Int32Array(1024);
+  private outputEnd = 0;
+  /** The files' estimated sizes, kept between plans (file-sizes.ts). */
+  readonly sizes = new FileSizes();
+  /** The ids of the Works of the last refresh, in their order. */
+  private planIds: Int32Array = new Int32Array(0);
   /** The index's classes and profiles. */
   private readonly classGroups = new SpecGroups();
   private readonly profileGroups = new SpecGroups();
@@ -38,10 +54,43 @@ export class WorkIndex {
 
   /** Makes sure each Work's entry is for this very specification object. */
   refresh(works: readonly WorkSpec[]): void {
+    if (this.planIds.length < works.length) this.planIds = new Int32Array(Math.max(works.length, 2 * this.planIds.length));
+    const planIds = this.planIds;
     for (let i = 0; i < works.length; i++) {
       const w = works[i]!;
+      planIds[i] = w.id;
       if (this.specs[w.id] !== w) this.enter(w);
     }
+  }
+
+  /** The ids of the Works given to the last refresh, in their order (the first works.length entries). */
+  get ids(): Int32Array {
+    return this.planIds;
+  }
+
+  /**
+   * GanttChart.outputBytes of each of the last refresh's Works (count of them), from the index's lists and the
+   * files' sizes kept between plans: the same sums, added in the same order, without reading the Works. In
+   * typed arrays (a number in a plain array is an object of its own): `none` is 1 where outputBytes is
+   * undefined (no output), else `bytes` holds it.
+   */
+  outputBytes(count: number, files: readonly FileSpec[], arrays: PlanArrays): OutputSizes {
+    const { planIds, outputStart, outputCount, outputList, sizes } = this;
+    const bytesOf = arrays.float64(count);
+    const none = arrays.uint8(count);
+    for (let i = 0; i < count; i++) {
+      const id = planIds[i]!;
+      const start = outputStart[id]!;
+      const end = start + outputCount[id]!;
+      if (end === start) {
+        none[i] = 1;
+        continue;
+      }
+      let bytes = 0;
+      for (let k = start; k < end; k++) bytes += sizes.estSizeBytes(files, outputList[k]!);
+      bytesOf[i] = bytes;
+    }
+    return { bytes: bytesOf, none };
   }
 
   /** Where Work `id`'s inputs without repeats start in `inputs` (after refresh). */
@@ -60,11 +109,18 @@ export class WorkIndex {
   }
 
   /**
-   * The classes of the plan's Works (after refresh): what workClasses(works, outputBytes) returns, from the
+   * The classes of the plan's Works (the Works of the last refresh, read by their ids from it): what workClasses(works, outputBytes) returns, from the
    * index's classes split by estimated output size (=== as workClasses compares them: NaN never equal).
    */
   classes(works: readonly WorkSpec[], outputBytes: readonly (number | undefined)[], arrays: PlanArrays): WorkClasses {
-    const n = works.length;
+    const none = Uint8Array.from(outputBytes, (bytes) => (bytes === undefined ? 1 : 0));
+    return this.planClasses(works.length, { bytes: Float64Array.from(outputBytes, (bytes) => bytes ?? 0), none }, arrays);
+  }
+
+  /** classes, for the first n Works of the last refresh, from their output sizes (outputBytes), without reading their objects. */
+  planClasses(n: number, outputSizes: OutputSizes, arrays: PlanArrays): WorkClasses {
+    const ids = this.planIds;
+    const { bytes: bytesOf, none } = outputSizes;
     const stamp = this.nextStamp();
     const { stamp: classStamp, local: classLocal } = this.classGroups;
     const classOfWork = this.classOfWork;
@@ -75,11 +131,13 @@ export class WorkIndex {
     const start = arrays.int32(n + 1);
     let count = 0;
     for (let i = 0; i < n; i++) {
-      const g = classOfWork[works[i]!.id]!;
-      const bytes = outputBytes[i];
+      const g = classOfWork[ids[i]!]!;
+      const bytes = bytesOf[i]!;
+      const noOutput = none[i]!;
       let k = classStamp[g] === stamp ? classLocal[g]! : -1;
       let last = -1;
-      while (k >= 0 && outputBytes[firstOf[k]!] !== bytes) {
+      // The same output size as workClasses compares them: both none, or both some and === (NaN never equal).
+      while (k >= 0 && (none[firstOf[k]!] !== noOutput || (noOutput === 0 && bytesOf[firstOf[k]!] !== bytes))) {
         last = k;
         k = sameSpec[k]!;
       }
@@ -110,13 +168,18 @@ export class WorkIndex {
    * what runTimeProfiles(works) returns.
    */
   profiles(works: readonly WorkSpec[]): { profileOf: Int32Array; firstWork: Int32Array } {
+    return this.profilesOf(Int32Array.from(works, (w) => w.id));
+  }
+
+  /** profiles, for the Works of the given ids (refreshed), without reading their objects. */
+  profilesOf(ids: Int32Array): { profileOf: Int32Array; firstWork: Int32Array } {
     const stamp = this.nextStamp();
     const { stamp: profileStamp, local: profileLocal } = this.profileGroups;
     const profileOfWork = this.profileOfWork;
-    const profileOf = new Int32Array(works.length);
+    const profileOf = new Int32Array(ids.length);
     const firstWork: number[] = [];
-    for (let i = 0; i < works.length; i++) {
-      const g = profileOfWork[works[i]!.id]!;
+    for (let i = 0; i < ids.length; i++) {
+      const g = profileOfWork[ids[i]!]!;
       if (profileStamp[g] !== stamp) {
         profileStamp[g] = stamp;
         profileLocal[g] = firstWork.length;
@@ -146,6 +209,8 @@ export class WorkIndex {
       this.profileOfWork = grown(this.profileOfWork, length);
       this.inputStart = grown(this.inputStart, length);
       this.inputCount = grown(this.inputCount, length);
+      this.outputStart = grown(this.outputStart, length);
+      this.outputCount = grown(this.outputCount, length);
     }
     this.specs[id] = w;
     const inputs = w.inputs;
@@ -153,6 +218,11 @@ export class WorkIndex {
     this.inputStart[id] = this.inputEnd;
     for (let k = 0; k < inputs.length; k++) if (inputs.indexOf(inputs[k]!) === k) this.inputList[this.inputEnd++] = inputs[k]!;
     this.inputCount[id] = this.inputEnd - this.inputStart[id]!;
+    const outputs = w.outputs;
+    if (this.outputEnd + outputs.length > this.outputList.length) this.outputList = grown(this.outputList, 2 * (this.outputEnd + outputs.length));
+    this.outputStart[id] = this.outputEnd;
+    for (let k = 0; k < outputs.length; k++) this.outputList[this.outputEnd++] = outputs[k]!;
+    this.outputCount[id] = outputs.length;
 
     this.profileOfWork[id] = this.profileGroups.groupOf(w, numbersHash(w.estRunTimeS, 0), (first) => sameNumbers(first.estRunTimeS, w.estRunTimeS));
     this.classOfWork[id] = this.classGroups.groupOf(
