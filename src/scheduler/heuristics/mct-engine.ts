@@ -42,6 +42,8 @@
 //    (HostBoundPool.drawWithin: a group scores as its scored Work, so it is all in or all out).
 //    Max-min keeps such Works out of its pass too (maxmin-groups.ts): within a run-time profile their MCTs
 //    rank as their output times do, so only each profile's best one is scored.
+//    Works admitted to such groups when the plan starts get no cells at all until the groups score them
+//    (fill): on long sweeps nearly every waiting Work is one of them, and most are never scored.
 //  - Min-min needs none of that: completion times only grow as the chart fills, so a Work's last MCT is a
 //    lower bound of its current one, and only the Work at the top of a heap by that bound is brought up to
 //    date, until the top one is current (runLazily). Randomized Min-min too: its draw's candidates all lie in
