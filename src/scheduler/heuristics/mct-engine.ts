@@ -47,7 +47,8 @@
 //  - Min-min needs none of that: completion times only grow as the chart fills, so a Work's last MCT is a
 //    lower bound of its current one, and only the Work at the top of a heap by that bound is brought up to
 //    date, until the top one is current (runLazily). Randomized Min-min too: its draw's candidates all lie in
-//    the part of the heap within the draw's limit, brought up to date together (drawLazily). Min-min's Works
+//    the part of the heap within the draw's limit, brought up to date together (drawLazily), except those that
+//    a current cell within the limit already shows to be candidates (most of them). Min-min's Works
 //    that wait for a host on every cluster are one heap entry per run-time profile (minmin-groups.ts): one by
 //    one, hundreds of them would come to the top after each placement, to be brought up to date and sink again.
 import type { FileSpec, WorkSpec } from '../../model/application.js';
@@ -620,8 +621,8 @@ export class MctEngine {
       }
       if (drawing) {
         i = this.drawLazily(heap, top, current, (j) => settle(j, false), groups, refreshGroup);
-        if (member?.[i] === 1) {
-          // A group's Work drawn: its own cells and score (its MCT as the group's reasoning gave it) for its host.
+        if (member?.[i] === 1 || !current(i)) {
+          // A group's Work drawn, or one known a candidate by a current cell: its own cells and score for its host.
           this.bringCellsUpToDate(i);
           this.rescore(i);
         }
@@ -747,9 +748,14 @@ export class MctEngine {
       slots[depth++] = 2 * slot + 1;
       slots[depth++] = 2 * slot + 2;
     }
+    // A Work whose key is stale but one of whose current cells is within the limit is a candidate (its MCT is at
+    // most that cell's Compl) without being brought up to date: its key stays a lower bound in the heap.
     const stale = (this.staleList ??= new Int32Array(this.n));
     let staleCount = 0;
-    for (let q = 0; q < count; q++) if (!current(found[q]!)) stale[staleCount++] = found[q]!;
+    for (let q = 0; q < count; q++) {
+      const j = found[q]!;
+      if (!current(j) && !this.currentCellWithin(j, limit)) stale[staleCount++] = j;
+    }
     if (staleCount > 0) {
       this.bringManyUpToDate(stale, staleCount);
       for (let q = 0; q < staleCount; q++) settle(stale[q]!);
@@ -772,6 +778,13 @@ export class MctEngine {
     }
     const ids = sortIndices(found, kept, (this.sortScratch ??= new Int32Array(this.n)));
     return engineIndexOf[ids[this.ctx.rng.int(kept)]!]!;
+  }
+
+  /** Some cell of Work j is current (no placement on its cluster since it was computed) with a Compl within `limit`. */
+  private currentCellWithin(j: number, limit: number): boolean {
+    const { C, clusterVersion, cellVersion, c1ByWork } = this;
+    for (let c = 0; c < C; c++) if (cellVersion[j * C + c] === clusterVersion[c] && c1ByWork[j * C + c]! <= limit) return true;
+    return false;
   }
 
   /**
