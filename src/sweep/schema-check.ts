@@ -119,6 +119,14 @@ function expectedOf(e: ErrorObject): string {
   return described ?? e.message ?? 'a valid value';
 }
 
+/** The forms a oneOf/anyOf allows, from its branches' descriptions ("one of: A, B or C"); undefined unless each has one. */
+function formsOf(e: ErrorObject): string | undefined {
+  const branches = Array.isArray(e.schema) ? (e.schema as Schema[]) : [];
+  const forms = branches.map((b) => b.description);
+  if (forms.length < 2 || !forms.every((f): f is string => typeof f === 'string')) return undefined;
+  return `one of: ${forms.slice(0, -1).join(', ')} or ${forms[forms.length - 1]!}`;
+}
+
 function toDiagnostic(where: Where, e: ErrorObject, suggestions: ReadonlyMap<ErrorObject, string>): Diagnostic {
   const { source, base } = where;
   const described = (e.parentSchema as { description?: string } | undefined)?.description;
@@ -156,7 +164,7 @@ function toDiagnostic(where: Where, e: ErrorObject, suggestions: ReadonlyMap<Err
         message: several ? `${path}: fits more than one of the allowed forms` : `${path}: wrong type of value`,
         found: describeValue(e.data),
         expected: described ?? 'a valid value',
-        hint: several ? 'keep only the keys of the form you mean' : `write ${described ?? 'a valid value'}`,
+        hint: several ? 'keep only the keys of the form you mean' : `write ${formsOf(e) ?? described ?? 'a valid value'}`,
       };
     }
     default: {

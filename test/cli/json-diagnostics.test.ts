@@ -183,6 +183,16 @@ describe('generator specs (gridsweep generate)', () => {
     expect(lines[0]).toContain('/unsharedInputSizeBytes/kind: unknown "kind" "uniforn" (did you mean "uniform"?)');
   });
 
+  it('a number where a distribution goes: the fix lists the forms a distribution takes', () => {
+    const dir = workDir();
+    const dist = '{ "kind": "constant", "value": 1 }';
+    writeFileSync(join(dir, 'a.json'), `{ "tasks": 2, "unsharedInputsPerTask": 0, "unsharedInputSizeBytes": ${dist}, "outputSizeBytes": ${dist}, "runTimeS": 300 }\n`);
+    const r = gridsweep(dir, 'generate', 'ins2d', 'a.json', '-o', 'a.app');
+    expect(r.status).toBe(1);
+    expect(errorLines(r.stderr)).toEqual([`a.json:1:${'{ "tasks": 2, "unsharedInputsPerTask": 0, "unsharedInputSizeBytes": , "outputSizeBytes": , "runTimeS": '.length + 2 * dist.length + 1}: error: /runTimeS: wrong type of value`]);
+    expect(r.stderr).toContain('fix: write one of: a constant {"kind": "constant", "value": V}, a uniform law {"kind": "uniform", "min": A, "max": B} or a truncated normal law');
+  });
+
   it('generate --help lists every field of every generator, from the schemas', () => {
     const r = spawnSync(process.execPath, [cli, 'generate', '--help'], { encoding: 'utf8' });
     expect(r.status).toBe(0);
