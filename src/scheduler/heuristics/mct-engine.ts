@@ -748,13 +748,15 @@ export class MctEngine {
       slots[depth++] = 2 * slot + 1;
       slots[depth++] = 2 * slot + 2;
     }
-    // A Work whose key is stale but one of whose current cells is within the limit is a candidate (its MCT is at
-    // most that cell's Compl) without being brought up to date: its key stays a lower bound in the heap.
+    // When the key is the MCT, a Work whose key is stale but one of whose current cells is within the limit is a
+    // candidate (its MCT is at most that cell's Compl) without being brought up to date: its key stays a lower
+    // bound in the heap.
+    const byCells = this.rule.keyIsCompletion === true;
     const stale = (this.staleList ??= new Int32Array(this.n));
     let staleCount = 0;
     for (let q = 0; q < count; q++) {
       const j = found[q]!;
-      if (!current(j) && !this.currentCellWithin(j, limit)) stale[staleCount++] = j;
+      if (!current(j) && !(byCells && this.currentCellWithin(j, limit))) stale[staleCount++] = j;
     }
     if (staleCount > 0) {
       this.bringManyUpToDate(stale, staleCount);
