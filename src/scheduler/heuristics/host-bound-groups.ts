@@ -12,7 +12,7 @@
 // planned on a cluster, when its link becomes the later of the two on a cluster after a placement there
 // (linkBoundOn), or when it is placed. Only Works alone in their class (work-classes.ts) are eligible: a
 // class's id changes as its Works are placed, and would move it in the list.
-import { hostBoundEverywhere, SendWatch, type HostBoundInputs } from './host-bound-pool.js';
+import { ClusterFreeTimes, hostBoundEverywhere, SendWatch, type HostBoundInputs } from './host-bound-pool.js';
 import type { PlanArrays } from './plan-arrays.js';
 
 /** What the groups need of the engine. Arrays are per Work, or per (cluster c, Work i) at c * n + i. */
@@ -56,6 +56,7 @@ export class HostBoundGroups {
   private readonly last: Int32Array;
   /** The members with an input missing on a cluster, by send duration. */
   private readonly sends: SendWatch;
+  private readonly times: ClusterFreeTimes;
 
   constructor(
     protected readonly engine: GroupedEngine,
@@ -89,11 +90,17 @@ export class HostBoundGroups {
       this.last[g] = this.start[g + 1]! - 1;
     }
     this.sends = new SendWatch(engine, arrays);
+    this.times = new ClusterFreeTimes(engine);
   }
 
-  /** Work j (its summaries current) is eligible and host-bound on every cluster. */
-  admits(j: number): boolean {
-    return this.engine.eligible[j] === 1 && hostBoundEverywhere(this.engine, j);
+  /** The clusters' free times read now, for admits until the next placement. */
+  freeTimes(): ClusterFreeTimes {
+    return this.times.now();
+  }
+
+  /** Work j (its summaries current) is eligible and host-bound on every cluster (`times`: from freeTimes since the last placement; else read now). */
+  admits(j: number, times?: ClusterFreeTimes): boolean {
+    return this.engine.eligible[j] === 1 && hostBoundEverywhere(this.engine, j, times ?? this.times.now());
   }
 
   /** Work j, admitted, joins its group (profileOf[j]); returns whether the group was empty. */

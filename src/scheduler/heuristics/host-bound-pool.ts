@@ -51,8 +51,10 @@ export interface PooledEngine extends HostBoundInputs {
  */
 export interface ScoredByGroups {
   has(j: number): boolean;
-  /** Work j (its input summaries current) may join. */
-  admits(j: number): boolean;
+  /** The clusters' free times read now, for admits until the next placement. */
+  freeTimes(): ClusterFreeTimes;
+  /** Work j (its input summaries current) may join (`times`: from freeTimes since the last placement; else read now). */
+  admits(j: number, times?: ClusterFreeTimes): boolean;
   add(j: number): void;
   remove(j: number): void;
   /** Work j (kept) now stands for a Work of higher id. */
@@ -82,14 +84,42 @@ export interface HostBoundInputs {
   linkFreeS(c: number): number;
 }
 
-/** Work j's input summaries are current and its inputs are on every cluster by the time its first candidate host is free. */
-export function hostBoundEverywhere(engine: HostBoundInputs, j: number): boolean {
+/**
+ * Each cluster's link free time and the first free time of its candidate hosts, read at one moment. They
+ * change only with a placement, so a loop that tests many Works between two placements (the start of a plan,
+ * an engine's pass) reads them once rather than once per Work and cluster.
+ */
+export class ClusterFreeTimes {
+  readonly linkS: Float64Array;
+  readonly firstHostS: Float64Array;
+
+  constructor(private readonly engine: HostBoundInputs) {
+    this.linkS = new Float64Array(engine.clusterCount);
+    this.firstHostS = new Float64Array(engine.clusterCount);
+  }
+
+  /** Reads them now: valid until the next placement. */
+  now(): this {
+    for (let c = 0; c < this.linkS.length; c++) {
+      this.linkS[c] = this.engine.linkFreeS(c);
+      this.firstHostS[c] = this.engine.firstFreeS(c);
+    }
+    return this;
+  }
+}
+
+/**
+ * Work j's input summaries are current and its inputs are on every cluster by the time its first candidate
+ * host is free (`times`: read since the last placement).
+ */
+export function hostBoundEverywhere(engine: HostBoundInputs, j: number, times: ClusterFreeTimes): boolean {
   const { n, clusterCount: C, summaryStale, availReady, sendDur } = engine;
+  const { linkS, firstHostS } = times;
   for (let c = 0; c < C; c++) {
     const cell = c * n + j;
     if (summaryStale[cell] === 1) return false;
     // The engine's test (MctEngine.updateCells: readyS <= the front's first free time).
-    if (!(Math.max(availReady[cell]!, engine.linkFreeS(c) + sendDur[cell]!) <= engine.firstFreeS(c))) return false;
+    if (!(Math.max(availReady[cell]!, linkS[c]! + sendDur[cell]!) <= firstHostS[c]!)) return false;
   }
   return true;
 }
@@ -212,6 +242,7 @@ export class HostBoundPool implements ScoredByGroups {
   private readonly idKey: Float64Array;
   /** Scratch: the binades of the profile being scored. */
   private readonly bases: Float64Array;
+  private readonly times: ClusterFreeTimes;
   /** The members of large categories counted by id, from the plan's first draw on (randomized rules). */
   private counts: GroupIdCounts | undefined;
   /** Scratch of drawWithin: the trees of the categories within the limit. */
@@ -251,6 +282,7 @@ export class HostBoundPool implements ScoredByGroups {
       scoredEach: false,
     }));
     this.sends = new SendWatch(engine, arrays);
+    this.times = new ClusterFreeTimes(engine);
     this.categoryOf = arrays.int32(n, -1);
     this.categoryPositions = arrays.int32(n);
     this.idKey = arrays.float64(n);
@@ -260,9 +292,13 @@ export class HostBoundPool implements ScoredByGroups {
     return this.inPool[j] === 1;
   }
 
+  freeTimes(): ClusterFreeTimes {
+    return this.times.now();
+  }
+
   /** Work j (its input summaries current) is host-bound on every cluster and its output time the same on all. */
-  admits(j: number): boolean {
-    return this.uniform[j] === 1 && hostBoundEverywhere(this.engine, j);
+  admits(j: number, times?: ClusterFreeTimes): boolean {
+    return this.uniform[j] === 1 && hostBoundEverywhere(this.engine, j, times ?? this.times.now());
   }
 
   add(j: number): void {

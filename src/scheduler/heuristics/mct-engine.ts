@@ -55,7 +55,7 @@ import type { FileSpec, WorkSpec } from '../../model/application.js';
 import type { FileSizes } from './file-sizes.js';
 import type { GanttChart, InputSummary } from '../gantt.js';
 import { IndexedHeap } from '../indexed-heap.js';
-import { HostBoundPool, type ScoredByGroups } from './host-bound-pool.js';
+import { HostBoundPool, type ClusterFreeTimes, type ScoredByGroups } from './host-bound-pool.js';
 import { markEligible, type GroupedEngine } from './host-bound-groups.js';
 import { MaxMinGroups } from './maxmin-groups.js';
 import { MinMinGroups } from './minmin-groups.js';
@@ -463,9 +463,10 @@ export class MctEngine {
     const { pool, active, cellVersion } = this;
     const rest = this.arrays.int32(n);
     let restCount = 0;
+    const times = pool?.freeTimes();
     for (let i = 0; i < n; i++) {
       active[i] = 1;
-      if (pool !== undefined && pool.admits(i)) {
+      if (pool !== undefined && pool.admits(i, times)) {
         pool.add(i);
         for (let c = 0; c < C; c++) cellVersion[i * C + c] = -1;
       } else rest[restCount++] = i;
@@ -601,9 +602,10 @@ export class MctEngine {
         return;
       }
     };
+    const times = groups?.freeTimes();
     for (let p = 0; p < this.activeCount; p++) {
       const j = this.activeList[p]!;
-      if (groups?.admits(j) === true) join(j);
+      if (groups?.admits(j, times) === true) join(j);
       else heap.push(j);
     }
     const drawing = this.rule.threshold !== undefined;
@@ -949,6 +951,7 @@ export class MctEngine {
     let reusedBk = -1;
     let reusedSe = Infinity;
     let reusedSk = -1;
+    let times: ClusterFreeTimes | undefined;
     for (let p = 0; p < count; p++) {
       const j = only >= 0 ? only : listed ? list[p]! : p;
       if (rescoring && active[j] === 0) continue;
@@ -1049,7 +1052,8 @@ export class MctEngine {
           if (active[j] === 0) continue;
         }
       }
-      if (pool !== undefined && pool.admits(j)) {
+      // (No placement during the pass: the clusters' free times are read once, at the first test.)
+      if (pool !== undefined && pool.admits(j, (times ??= pool.freeTimes()))) {
         pool.add(j);
         continue;
       }
