@@ -147,7 +147,7 @@ export class Scheduler implements SchedulerEvents {
     checkStrategies(options);
     this.works = new WorkTable(app.works.length);
     this.workAt = this.works.at;
-    this.pending = new PendingWorks(this.works, this.workAt);
+    this.pending = new PendingWorks(this.works, this.works.specAt);
     this.recording = deps.record !== NO_RECORD;
     checkSelfScheduling(options.selfScheduling);
     const o = (this.options = resolveSchedulerOptions(options));

@@ -427,10 +427,13 @@ export class PendingWorks {
   private arrival = new Int32Array(0);
   private tracked = 0;
 
-  /** `byId`: the same WorkStates indexed by Work id, when the caller keeps them so (a quicker lookup). */
+  /**
+   * `specsById`: the Works' specifications indexed by Work id, when the caller keeps them so: a plan lists the
+   * todo Works' specifications without reading each WorkState (spread over the heap, a cache miss each).
+   */
   constructor(
     private readonly works: ReadonlyMap<WorkId, WorkState>,
-    private readonly byId?: readonly (WorkState | undefined)[],
+    private readonly specsById?: readonly (WorkSpec | undefined)[],
   ) {}
 
   static of(works: ReadonlyMap<WorkId, WorkState>): PendingWorks {
@@ -468,12 +471,18 @@ export class PendingWorks {
   /** The todo Work of smallest id (undefined: none): todo(1)[0] without the arrays. */
   firstTodo(): WorkSpec | undefined {
     const id = this.todoIds.firstId();
-    return id < 0 ? undefined : (this.byId?.[id] ?? this.works.get(id)!).spec;
+    return id < 0 ? undefined : this.specOf(id);
   }
 
   /** The `limit` todo Works of smallest id (all by default), by increasing id. */
   todo(limit = Infinity): WorkSpec[] {
-    return this.todoIds.first(limit).map((id) => this.works.get(id)!.spec);
+    const specs: WorkSpec[] = [];
+    for (const id of this.todoIds.first(limit)) specs.push(this.specOf(id));
+    return specs;
+  }
+
+  private specOf(id: WorkId): WorkSpec {
+    return this.specsById?.[id] ?? this.works.get(id)!.spec;
   }
 
   /** The computed Works, in the order they were first tracked. */

@@ -3,12 +3,14 @@
 // array already answers. Visited in the order added, as a Map would: while ids come in increasing order
 // (the usual case: sched_new_work with the application's Works) that is the order of the array, skipping
 // the ids not added; from the first id that comes after a higher one, the order is also listed.
-import type { WorkId } from '../model/application.js';
+import type { WorkId, WorkSpec } from '../model/application.js';
 import type { WorkState } from './state.js';
 
 export class WorkTable implements ReadonlyMap<WorkId, WorkState> {
   /** The WorkStates by id (holes: not added): the hot paths read it directly. */
   readonly at: WorkState[];
+  /** Their specifications by id, likewise (PendingWorks lists a plan's Works from it). */
+  readonly specAt: WorkSpec[];
   private count = 0;
   private highestId = -1;
   /** The ids in the order added, once they stopped coming in increasing order (null until then). */
@@ -17,6 +19,7 @@ export class WorkTable implements ReadonlyMap<WorkId, WorkState> {
   /** `expected`: how many Works the application has (ids 0 … expected − 1; others still fit). */
   constructor(expected: number) {
     this.at = new Array<WorkState>(expected);
+    this.specAt = new Array<WorkSpec>(expected);
   }
 
   get size(): number {
@@ -38,6 +41,7 @@ export class WorkTable implements ReadonlyMap<WorkId, WorkState> {
     if (this.at[id] !== undefined) throw new Error(`Work ${id} is already in the table`);
     if (this.order === null && id < this.highestId) this.order = this.listed();
     this.at[id] = ws;
+    this.specAt[id] = ws.spec;
     if (this.order !== null) {
       if (this.count === this.order.length) {
         const longer = new Int32Array(this.order.length + (this.order.length >>> 1) + 16);
