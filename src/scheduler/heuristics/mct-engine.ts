@@ -836,6 +836,11 @@ export class MctEngine {
   private summarizeInputs(): void {
     const { engineIndexOf, C, n, chart, inputs, inputsStart, inputsEnd, fileSpecs, sizes, sendDur, availReady, summaryStale } = this;
     const summary = this.summary;
+    // A run of Works next to each other often reads the same first input (a sweep's shared file): its size
+    // and its arrival on each cluster are looked up once for the run (nothing changes the chart here).
+    const arrivals0 = new Array<number | undefined>(C).fill(undefined);
+    let file0Looked = -2;
+    let bytes0 = 0;
     for (let k = 0; k < engineIndexOf.length; k++) {
       const j = engineIndexOf[k]!;
       if (j < 0) continue;
@@ -848,12 +853,15 @@ export class MctEngine {
       }
       const file0 = count > 0 ? inputs[start]! : -1;
       const file1 = count > 1 ? inputs[start + 1]! : -1;
-      const bytes0 = count > 0 ? sizes.estSizeBytes(fileSpecs, file0) : 0;
+      if (file0 !== file0Looked) {
+        file0Looked = file0;
+        bytes0 = count > 0 ? sizes.estSizeBytes(fileSpecs, file0) : 0;
+        for (let c = 0; c < C; c++) arrivals0[c] = count > 0 ? chart.knownArrivalS(c, file0) : undefined;
+      }
       const bytes1 = count > 1 ? sizes.estSizeBytes(fileSpecs, file1) : 0;
       for (let c = 0; c < C; c++) {
-        const arrival0 = count > 0 ? chart.knownArrivalS(c, file0) : undefined;
         const arrival1 = count > 1 ? chart.knownArrivalS(c, file1) : undefined;
-        chart.fewInputsSummary(c, count, arrival0, bytes0, arrival1, bytes1, summary);
+        chart.fewInputsSummary(c, count, arrivals0[c], bytes0, arrival1, bytes1, summary);
         const cell = c * n + j;
         sendDur[cell] = summary.missingCount === 0 ? -Infinity : summary.sendDurS;
         availReady[cell] = summary.availableReadyS;
