@@ -88,10 +88,13 @@ export class QueuedOutputs {
  * entries that may be able to go: a superset of those that can (see Scheduler.startNextTransfer), so that
  * the greedy link order finds the first entry that can go without walking past every output still being
  * computed, which on a large sweep is most of the FIFO. Entries are inserted and removed by moving their
- * neighbours one place (the FIFOs are short; Array.prototype.splice costs more).
+ * neighbours one place (Array.prototype.splice costs more): an entry leaving moves those on its shorter side,
+ * so the head leaving a long FIFO costs O(1) (the FIFO is items[head..]; the slots before head are reused
+ * once they are half the array).
  */
 export class LinkQueue {
   private items: LinkItem[] = [];
+  private head = 0;
   private readonly inputs = new IntMap<LinkItem>();
   private readonly outputs = new IntMap<LinkItem>();
   /** The entries that may go, by mayGoKey (an entry's file or Work names it within one FIFO). */
@@ -106,12 +109,13 @@ export class LinkQueue {
     return this.changes;
   }
   get length(): number {
-    return this.items.length;
+    return this.items.length - this.head;
   }
   at(k: number): LinkItem {
-    return this.items[k]!;
+    return this.items[this.head + k]!;
   }
   list(): readonly LinkItem[] {
+    this.compact();
     return this.items;
   }
   hasInput(fileId: FileId): boolean {
@@ -127,24 +131,25 @@ export class LinkQueue {
   }
   /** Every entry may be able to go now (a host joined or changed, say). */
   allMayGo(): void {
-    for (const item of this.items) this.mayGoItems.set(mayGoKey(item), item);
+    for (let k = this.head; k < this.items.length; k++) this.mayGoItems.set(mayGoKey(this.items[k]!), this.items[k]!);
   }
   /** The entry at `k` was looked at and cannot go until mayGo() says otherwise. */
   cannotGo(k: number): void {
-    this.mayGoItems.delete(mayGoKey(this.items[k]!));
+    this.mayGoItems.delete(mayGoKey(this.at(k)));
   }
   /** The index of the first entry at or after `from` that may go (-1: none); none before `from` may. */
   firstMayGo(from: number): number {
     const set = this.mayGoItems;
     if (set.size === 0) return -1;
     if (set.size > MAY_GO_LOOKUPS_MAX) {
-      for (let k = from; k < this.items.length; k++) if (set.has(mayGoKey(this.items[k]!))) return k;
+      for (let k = this.head + from; k < this.items.length; k++) if (set.has(mayGoKey(this.items[k]!))) return k - this.head;
       return -1;
     }
     let first = -1;
     for (let j = 0; j < set.size; j++) {
       const item = set.valueAt(j);
-      const k = this.items.indexOf(item, from);
+      const at = this.items.indexOf(item, this.head + from);
+      const k = at < 0 ? -1 : at - this.head;
       if (k >= 0 && (first < 0 || k < first)) first = k;
     }
     return first;
@@ -163,7 +168,7 @@ export class LinkQueue {
     const items = this.items;
     const planS = item.planS;
     let k = items.length;
-    while (k > 0 && items[k - 1]!.planS > planS) k--;
+    while (k > this.head && items[k - 1]!.planS > planS) k--;
     if (!this.enter(item)) return false;
     items.push(item);
     for (let j = items.length - 1; j > k; j--) items[j] = items[j - 1]!;
@@ -172,9 +177,17 @@ export class LinkQueue {
   }
   removeAt(k: number): LinkItem {
     const items = this.items;
-    const item = items[k]!;
-    for (let j = k + 1; j < items.length; j++) items[j - 1] = items[j]!;
-    items.pop();
+    const head = this.head;
+    const at = head + k;
+    const item = items[at]!;
+    if (k < items.length - 1 - at) {
+      for (let j = at; j > head; j--) items[j] = items[j - 1]!;
+      this.head++;
+      if (this.head >= 64 && 2 * this.head >= items.length) this.compact();
+    } else {
+      for (let j = at + 1; j < items.length; j++) items[j - 1] = items[j]!;
+      items.pop();
+    }
     this.changes++;
     this.mayGoItems.delete(mayGoKey(item));
     if (item.kind === 'input') this.inputs.delete(item.fileId);
@@ -186,20 +199,30 @@ export class LinkQueue {
   }
   removeOutput(workId: WorkId): void {
     if (!this.outputs.has(workId)) return;
+    this.compact();
     this.removeAt(this.items.findIndex((i) => i.kind === 'output' && i.workId === workId));
   }
   /** Orders by planned start, keeping the current order between equal times. */
   sortByPlan(): void {
+    this.compact();
     this.items = this.items.map((item, k) => ({ item, k })).sort((a, b) => a.item.planS - b.item.planS || a.k - b.k).map((x) => x.item);
     this.changes++;
   }
   clear(): void {
     this.changes++;
     this.items = [];
+    this.head = 0;
     this.mayGoItems.clear();
     this.inputs.clear();
     if (this.queued !== undefined) for (const workId of this.outputs.keyList()) this.queued.change(workId, -1);
     this.outputs.clear();
+  }
+  /** Drops the slots before the head. */
+  private compact(): void {
+    if (this.head === 0) return;
+    this.items.copyWithin(0, this.head);
+    this.items.length -= this.head;
+    this.head = 0;
   }
   /** Counts a new entry in (false: the same file or output is queued already). */
   private enter(item: LinkItem): boolean {
