@@ -108,6 +108,24 @@ export class IdSet implements ReadonlySet<number> {
     this.count = 0;
   }
 
+  /** Sets flags[id] to 1 for every member, in no particular order (quicker than iterating). */
+  markInto(flags: Uint8Array): void {
+    const small = this.small;
+    if (small !== null) {
+      for (const id of small) flags[id] = 1;
+      return;
+    }
+    const present = this.present;
+    for (let w = 0; w < present.length; w++) {
+      let bits = present[w]!;
+      while (bits !== 0) {
+        const low = bits & -bits;
+        flags[(w << 5) + 31 - Math.clz32(low)] = 1;
+        bits ^= low;
+      }
+    }
+  }
+
   *values(): IterableIterator<number> {
     const small = this.small;
     if (small !== null) {

@@ -14,6 +14,7 @@
 import type { FileId, WorkSpec } from '../model/application.js';
 import type { ClusterId } from '../model/grid.js';
 import type { GanttChart } from './gantt.js';
+import { IdSet } from './id-set.js';
 import type { ClusterState } from './state.js';
 
 /** Each Work's inputs without repeats, in one flat list, by Work id (WorkIndex). */
@@ -115,9 +116,17 @@ export class StoredInputs {
   private listStored(): Uint8Array {
     const index = new Uint8Array(this.fileCount);
     this.clusters.forEach((cluster, c) => {
-      for (const fileId of cluster.stored) index[fileId] = 1;
-      for (const fileId of this.storages[c] ?? []) index[fileId] = 1;
+      markMembers(cluster.stored, index);
+      markMembers(this.storages[c] ?? NO_FILES, index);
     });
     return index;
   }
+}
+
+const NO_FILES: ReadonlySet<FileId> = new Set();
+
+/** index[f] = 1 for every file of the set (an IdSet marks them from its bits). */
+function markMembers(files: ReadonlySet<FileId>, index: Uint8Array): void {
+  if (files instanceof IdSet) files.markInto(index);
+  else for (const fileId of files) index[fileId] = 1;
 }

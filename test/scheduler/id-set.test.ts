@@ -1,6 +1,6 @@
 // IdSet (src/scheduler/id-set.ts) against a plain Set: seeded sequences of add, delete, has, clear and
 // re-adds, compared after every operation (size, answers) and regularly in full (the members: in the same
-// order as Set's for an ordered IdSet, the same members for an unordered one). The mixes make the sets go
+// order as Set's for an ordered IdSet, the same members for an unordered one, and markInto's flags). The mixes make the sets go
 // from a Set to bits (asserted), grow beyond their range hint, and delete and re-add ids while dense (the
 // skipped entries of the order list and their compaction).
 import { describe, expect, it } from 'vitest';
@@ -85,6 +85,10 @@ describe('IdSet', () => {
             });
             expect(visited).toEqual([...ours]);
             expect([...ours.entries()]).toEqual([...ours].map((v) => [v, v]));
+            // markInto: a flag for each member, none elsewhere (ids beyond the array are left out).
+            const flags = new Uint8Array(2_000);
+            ours.markInto(flags);
+            expect([...flags.keys()].filter((f) => flags[f] === 1)).toEqual(ascending(theirs).filter((f) => f < flags.length));
           }
         }
         expect(wentDense).toBe(mix.dense);
