@@ -354,18 +354,19 @@ export class OrderedIdSet {
     return -1;
   }
   /** The smallest `limit` members (all of them by default), in increasing order. */
-  first(limit = Infinity): number[] {
-    const out: number[] = [];
-    const want = Math.min(limit, this.count);
+  first(limit = Infinity): Int32Array {
+    const want = Math.max(0, Math.ceil(Math.min(limit, this.count)));
+    const out = new Int32Array(want);
+    let found = 0;
     const flags = this.flags;
     const blocks = this.blockCounts;
     while (this.lowestBlock < blocks.length && blocks[this.lowestBlock] === 0) this.lowestBlock++;
-    for (let b = this.lowestBlock; b < blocks.length && out.length < want; b++) {
+    for (let b = this.lowestBlock; b < blocks.length && found < want; b++) {
       if (blocks[b] === 0) continue;
       const end = Math.min(flags.length, (b + 1) << OrderedIdSet.SHIFT);
-      for (let id = Math.max(b << OrderedIdSet.SHIFT, this.lowestId); id < end && out.length < want; id++) if (flags[id] === 1) out.push(id);
+      for (let id = Math.max(b << OrderedIdSet.SHIFT, this.lowestId); id < end && found < want; id++) if (flags[id] === 1) out[found++] = id;
     }
-    if (out.length > 0) this.lowestId = out[0]!;
+    if (found > 0) this.lowestId = out[0]!;
     return out;
   }
   private grow(minLength: number): void {

@@ -30,8 +30,8 @@ describe('OrderedIdSet', () => {
     set.delete(255);
     set.delete(12345);
     expect(set.size).toBe(6);
-    expect(set.first()).toEqual([0, 3, 256, 700, 1000, 5000]);
-    expect(set.first(3)).toEqual([0, 3, 256]);
+    expect([...set.first()]).toEqual([0, 3, 256, 700, 1000, 5000]);
+    expect([...set.first(3)]).toEqual([0, 3, 256]);
     expect(set.has(256) && !set.has(255)).toBe(true);
   });
 
