@@ -500,8 +500,11 @@ export class PendingWorks {
 
   /** The `limit` todo Works of smallest id (all by default), by increasing id. */
   todo(limit = Infinity): WorkSpec[] {
-    const specs: WorkSpec[] = [];
-    for (const id of this.todoIds.first(limit)) specs.push(this.specOf(id));
+    const ids = this.todoIds.first(limit);
+    // Made at its size (not grown by push), filled by index (not for-of: a function run once per plan may
+    // stay unoptimized, and its iterator then allocates a result object per id).
+    const specs = new Array<WorkSpec>(ids.length);
+    for (let k = 0; k < ids.length; k++) specs[k] = this.specOf(ids[k]!);
     return specs;
   }
 
