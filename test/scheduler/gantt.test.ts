@@ -92,3 +92,22 @@ describe('workqueue', () => {
     expect(g.assignments.map((a) => [a.workId, a.host])).toEqual([[0, 0]]);
   });
 });
+
+describe('sortedInputs', () => {
+  it('orders one or two inputs as the general sort does: deduplicated, by decreasing usage, then by id', () => {
+    const rng = new Rng(41);
+    const files = Array.from({ length: 6 }, (_, id) => file(id, 100));
+    for (let trial = 0; trial < 300; trial++) {
+      const works = Array.from({ length: 8 }, (_, id) =>
+        work(id, Array.from({ length: rng.int(4) }, () => rng.int(6)), [], [1]),
+      );
+      const g = chart(files, works);
+      const usage = new Map<number, number>();
+      for (const w of works) for (const f of w.inputs) usage.set(f, (usage.get(f) ?? 0) + 1);
+      for (const w of works) {
+        const expected = [...new Set(w.inputs)].sort((a, b) => (usage.get(b) ?? 0) - (usage.get(a) ?? 0) || a - b);
+        expect([...g.sortedInputs(w)], `inputs ${w.inputs.join(',')}`).toEqual(expected);
+      }
+    }
+  });
+});
