@@ -199,8 +199,14 @@ export class LinkQueue {
   }
   removeOutput(workId: WorkId): void {
     if (!this.outputs.has(workId)) return;
-    this.compact();
-    this.removeAt(this.items.findIndex((i) => i.kind === 'output' && i.workId === workId));
+    const items = this.items;
+    for (let at = this.head; at < items.length; at++) {
+      const item = items[at]!;
+      if (item.kind === 'output' && item.workId === workId) {
+        this.removeAt(at - this.head);
+        return;
+      }
+    }
   }
   /** Orders by planned start, keeping the current order between equal times. */
   sortByPlan(): void {

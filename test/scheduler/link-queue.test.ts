@@ -66,7 +66,9 @@ describe('LinkQueue', () => {
           const k = rng.int(3) === 0 ? rng.int(model.items.length) : 0;
           expect(queue.removeAt(k)).toBe(model.removeAt(k));
         } else if (op < 84) {
-          const workId = rng.int(2000);
+          // Mostly an output that is queued (maybe one queued again after it left).
+          const queuedOutputs = model.items.filter((i) => i.kind === 'output');
+          const workId = queuedOutputs.length > 0 && rng.int(4) > 0 ? (queuedOutputs[rng.int(queuedOutputs.length)] as { workId: number }).workId : rng.int(2000);
           queue.removeOutput(workId);
           const k = model.items.findIndex((i) => i.kind === 'output' && i.workId === workId);
           if (k >= 0) model.removeAt(k);
@@ -103,5 +105,17 @@ describe('LinkQueue', () => {
     for (let w = 0; w < 5000; w++) queue.push({ kind: 'output', workId: w, planS: w });
     for (let w = 0; w < 4990; w++) expect(queue.removeAt(0)).toEqual({ kind: 'output', workId: w, planS: w });
     expect(queue.list().map((i) => (i.kind === 'output' ? i.workId : -1))).toEqual([4990, 4991, 4992, 4993, 4994, 4995, 4996, 4997, 4998, 4999]);
+  });
+});
+
+describe('LinkQueue.removeOutput', () => {
+  it('finds the output where the FIFO now is, not in a slot the head has left', () => {
+    const queue = new LinkQueue();
+    for (let w = 0; w < 10; w++) queue.push({ kind: 'output', workId: w, planS: w });
+    queue.removeAt(0);
+    // Output 0 queued again, at the tail; the slot before the head still holds the one that left.
+    queue.push({ kind: 'output', workId: 0, planS: 20 });
+    queue.removeOutput(0);
+    expect(queue.list().map((i) => (i.kind === 'output' ? i.workId : -1))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 });
