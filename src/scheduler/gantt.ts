@@ -32,6 +32,7 @@
 // ────────────────────────────────────────────────────────────────────────────────────────────────────────────
 import type { FileId, FileSpec, WorkId, WorkSpec } from '../model/application.js';
 import type { ClusterId, HostId } from '../model/grid.js';
+import { byDecreasingUsage } from './input-order.js';
 import type { HostCandidates } from './strategies/host-candidates.js';
 
 export interface ChartCluster {
@@ -191,21 +192,11 @@ export class GanttChart {
 
   /** The Work's inputs, deduplicated, by decreasing usage then increasing file id. */
   sortedInputs(work: WorkSpec): readonly FileId[] {
-    const inputs = work.inputs;
-    // One or two inputs (most Works): put in order here, without a Set, a sort or an entry in the cache.
-    if (inputs.length <= 1) return inputs;
-    if (inputs.length === 2) {
-      const a = inputs[0]!;
-      const b = inputs[1]!;
-      if (a === b) return [a];
-      const usageA = this.usage.get(a) ?? 0;
-      const usageB = this.usage.get(b) ?? 0;
-      return usageA > usageB || (usageA === usageB && a < b) ? [a, b] : [b, a];
-    }
+    // One or two inputs (most Works) are put in order on each call; more are sorted once per chart.
+    if (work.inputs.length <= 2) return byDecreasingUsage(work.inputs, this.usage);
     let sorted = this.sortedInputsCache.get(work.id);
     if (sorted === undefined) {
-      const usage = this.usage;
-      sorted = [...new Set(work.inputs)].sort((a, b) => (usage.get(b) ?? 0) - (usage.get(a) ?? 0) || a - b);
+      sorted = byDecreasingUsage(work.inputs, this.usage);
       this.sortedInputsCache.set(work.id, sorted);
     }
     return sorted;

@@ -32,6 +32,7 @@ import { NO_RECORD, type SchedCallRecord } from '../record/events.js';
 import type { SchedulerDeps } from './deps.js';
 import { Estimator } from './estimates.js';
 import { IdSet } from './id-set.js';
+import { byDecreasingUsage } from './input-order.js';
 import { WorkTable } from './work-table.js';
 import { getHeuristic } from './heuristics/registry.js';
 import type { Heuristic } from './heuristics/heuristic.js';
@@ -1060,12 +1061,6 @@ function markQuiet(cluster: SchedCluster, pass: number): void {
   q.inputDrops = cluster.inputDrops;
   q.stored = cluster.stored;
   q.storedCount = cluster.stored.size;
-}
-
-/** Distinct input files, most used first (§5.6.4), then by id. */
-function byDecreasingUsage(inputs: readonly FileId[], usage: ReadonlyMap<FileId, number>): readonly FileId[] {
-  if (inputs.length <= 1) return inputs;
-  return [...new Set(inputs)].sort((a, b) => (usage.get(b) ?? 0) - (usage.get(a) ?? 0) || a - b);
 }
 
 function compareStrings(a: string, b: string): number {
