@@ -20,13 +20,15 @@
 // placement begins before r: an early end at this dispatch; a job behind i in arrival order that moved in
 // the previous pass (after i was placed there); a job ahead of i that moved in this pass. The search
 // stops at the latest end of those gains (a refused start before it needs a gained instant after it), and
-// the instant must have c cores free now, which narrows two of them. The previous pass's movers behind i
+// the instant must have c cores free now, which narrows all three. The previous pass's movers behind i
 // count only if some part of theirs held c free when they moved: after that an instant there gained only
-// through this pass's movers (counted anyway) or early ends, which would make it a crossing (next). An
+// through this pass's movers (counted below) or early ends, which would make it a crossing (next). An
 // instant that gained through early ends only (none of the movers' parts above covers it) must have gone
 // from below c free cores to c or more at this dispatch: the counts so crossed are listed per dispatch, with
 // the first instant each was crossed at; the early ends count for i only if its c was crossed before r, and
-// then only from that instant on.
+// then only from that instant on. This pass's movers ahead of i count only if their parts may hold c free
+// now: each bounds the free cores in its part right after it moves, and only a later mover gives cores back
+// there.
 // All other jobs keep their reservation and start if it is now. Trying a job that cannot move only finds
 // its reservation again, so these rules need only cover every job that might move.
 //
@@ -140,8 +142,9 @@ class ConservativeQueue implements BatchQueue {
     // Nothing can move and nothing is due: only the new arrivals need a place.
     const from = !mustTry && this.earliestS > nowS ? this.firstNew : 0;
     let kept = from;
-    // This pass's movers: the latest arrival number, and the span holding the slots' parts they gave back.
-    let moverSeq = -1;
+    // This pass's movers: the span holding the slots' parts they gave back, and at least the most cores free
+    // now in those parts (-Infinity: no mover yet).
+    let gainFree = -Infinity;
     let gainFromS = Infinity;
     let gainUntilS = -Infinity;
     let earliestS = from === 0 ? Infinity : this.earliestS;
@@ -183,7 +186,11 @@ class ConservativeQueue implements BatchQueue {
           fromS = Math.min(fromS, lastMovers.fromS[last]!);
           untilS = Math.max(untilS, lastMovers.untilS[last]!);
         }
-        if (moverSeq >= 0) {
+        // Jobs ahead of this one moved in this pass. An instant in their parts that refused an earlier start
+        // helps now only with c cores free, and none has more than gainFree: each mover's figure bounds its
+        // part right after it moved, and from then on cores come back there only through a later mover,
+        // whose figure counts too (early ends were given back before the pass).
+        if (gainFree >= c) {
           fromS = Math.min(fromS, gainFromS);
           untilS = Math.max(untilS, gainUntilS);
         }
@@ -193,7 +200,7 @@ class ConservativeQueue implements BatchQueue {
         if (startS < heldS && requestedS > 0) {
           const partFree = profile.move(heldS, startS, requestedS, c);
           // Given back: the part of [heldS, heldS + requestedS) after the new slot's end.
-          moverSeq = seq;
+          if (partFree > gainFree) gainFree = partFree;
           const partFromS = Math.max(heldS, startS + requestedS);
           const partUntilS = heldS + requestedS;
           gainFromS = Math.min(gainFromS, partFromS);
