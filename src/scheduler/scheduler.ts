@@ -686,7 +686,7 @@ export class Scheduler implements SchedulerEvents {
       nowS,
       horizonS: limits.horizonS,
       maxPlacements: limits.maxPlacements,
-      files: this.beliefs.files(),
+      files: this.beliefs.planFiles(),
       works: this.works,
       hosts: upHosts,
       clusters: this.clusterOrder.filter((c) => c.up),

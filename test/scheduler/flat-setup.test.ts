@@ -105,25 +105,36 @@ describe('GanttChart.fewInputsSummary', () => {
 });
 
 describe('WorkIndex.outputBytes', () => {
-  it('equals GanttChart.outputBytes over plans whose files and Works are replaced by new objects', () => {
-    const rng = new Rng(17);
-    const files = Array.from({ length: FILES }, (_, id) => randomFile(rng, id));
-    const specs = Array.from({ length: 30 }, (_, id) => randomWork(rng, id));
-    const index = new WorkIndex();
-    let replacedFiles = 0;
-    for (let plan = 0; plan < 40; plan++) {
-      replacedFiles += replaceSome(rng, files, specs);
-      const works = specs.filter(() => rng.int(3) > 0);
-      index.refresh(works);
-      const chart = new GanttChart(chartSetup(rng, files, works));
-      const arrays = PlanArrays.take();
-      const { bytes, none } = index.outputBytes(works.length, files, arrays);
-      expect(works.map((_, i) => (none[i] === 1 ? undefined : bytes[i]))).toStrictEqual(works.map((w) => chart.outputBytes(w)));
-      PlanArrays.give(arrays);
-      expect([...index.ids.subarray(0, works.length)]).toEqual(works.map((w) => w.id));
-    }
-    expect(replacedFiles).toBeGreaterThan(20);
-  });
+  // The files handed to each plan: one array changed in place, or (as Beliefs.planFiles) a frozen copy made
+  // anew only when some file was replaced, so that most plans are handed the array of the plan before.
+  for (const handed of ['changed in place', 'frozen copies'] as const) {
+    it(`equals GanttChart.outputBytes over plans whose files and Works are replaced by new objects (${handed})`, () => {
+      const rng = new Rng(17);
+      const files = Array.from({ length: FILES }, (_, id) => randomFile(rng, id));
+      const specs = Array.from({ length: 30 }, (_, id) => randomWork(rng, id));
+      const index = new WorkIndex();
+      let replacedFiles = 0;
+      let sameArray = 0;
+      let given: readonly FileSpec[] = Object.freeze(files.slice());
+      for (let plan = 0; plan < 60; plan++) {
+        const replaced = replaceSome(rng, files, specs);
+        replacedFiles += replaced;
+        if (handed === 'changed in place') given = files;
+        else if (replaced > 0) given = Object.freeze(files.slice());
+        else sameArray++;
+        const works = specs.filter(() => rng.int(3) > 0);
+        index.refresh(works);
+        const chart = new GanttChart(chartSetup(rng, given, works));
+        const arrays = PlanArrays.take();
+        const { bytes, none } = index.outputBytes(works.length, given, arrays);
+        expect(works.map((_, i) => (none[i] === 1 ? undefined : bytes[i]))).toStrictEqual(works.map((w) => chart.outputBytes(w)));
+        PlanArrays.give(arrays);
+        expect([...index.ids.subarray(0, works.length)]).toEqual(works.map((w) => w.id));
+      }
+      expect(replacedFiles).toBeGreaterThan(20);
+      if (handed === 'frozen copies') expect(sameArray).toBeGreaterThan(10);
+    });
+  }
 
   it('fails on a file id with no file, as reading the file did', () => {
     const index = new WorkIndex();

@@ -45,6 +45,15 @@ export class WorkIndex {
   private outputEnd = 0;
   /** The files' estimated sizes, kept between plans (file-sizes.ts). */
   readonly sizes = new FileSizes();
+  /**
+   * Per Work id, the sum outputBytes found, valid where outputBytesStamp[id] is filesStamp: filesStamp moves
+   * on whenever outputBytes is given another files array, or one that is not frozen (its entries could have
+   * been replaced since); an entry made again (enter) drops its sum.
+   */
+  private outputBytesOf: Float64Array = new Float64Array(0);
+  private outputBytesStamp: Int32Array = new Int32Array(0);
+  private filesSeen: readonly FileSpec[] | undefined;
+  private filesStamp = 0;
   /** The ids of the Works of the last refresh, in their order. */
   private planIds: Int32Array = new Int32Array(0);
   /** The index's classes and profiles. */
@@ -75,22 +84,41 @@ export class WorkIndex {
    * undefined (no output), else `bytes` holds it.
    */
   outputBytes(count: number, files: readonly FileSpec[], arrays: PlanArrays): OutputSizes {
-    const { planIds, outputStart, outputCount, outputList, sizes } = this;
+    // A frozen array handed again holds the same FileSpec objects (Beliefs.planFiles), and those are never
+    // changed in place: the sums found with it still hold, without reading the files again.
+    if (files !== this.filesSeen || !Object.isFrozen(files)) this.nextFilesStamp(files);
+    const { planIds, outputStart, outputCount, outputList, sizes, outputBytesOf, outputBytesStamp, filesStamp } = this;
     const bytesOf = arrays.float64(count);
     const none = arrays.uint8(count);
     for (let i = 0; i < count; i++) {
       const id = planIds[i]!;
-      const start = outputStart[id]!;
-      const end = start + outputCount[id]!;
-      if (end === start) {
+      const outputs = outputCount[id]!;
+      if (outputs === 0) {
         none[i] = 1;
         continue;
       }
+      if (outputBytesStamp[id] === filesStamp) {
+        bytesOf[i] = outputBytesOf[id]!;
+        continue;
+      }
+      const start = outputStart[id]!;
       let bytes = 0;
-      for (let k = start; k < end; k++) bytes += sizes.estSizeBytes(files, outputList[k]!);
+      for (let k = start; k < start + outputs; k++) bytes += sizes.estSizeBytes(files, outputList[k]!);
       bytesOf[i] = bytes;
+      outputBytesOf[id] = bytes;
+      outputBytesStamp[id] = filesStamp;
     }
     return { bytes: bytesOf, none };
+  }
+
+  private nextFilesStamp(files: readonly FileSpec[]): void {
+    this.filesSeen = files;
+    // Stamps start at 1 (0: no sum); after 2^31 − 1 arrays, clear and start again.
+    if (this.filesStamp === 0x7fffffff) {
+      this.filesStamp = 0;
+      this.outputBytesStamp.fill(0);
+    }
+    this.filesStamp++;
   }
 
   /** Where Work `id`'s inputs without repeats start in `inputs` (after refresh). */
@@ -211,7 +239,10 @@ export class WorkIndex {
       this.inputCount = grown(this.inputCount, length);
       this.outputStart = grown(this.outputStart, length);
       this.outputCount = grown(this.outputCount, length);
+      this.outputBytesOf = grown(this.outputBytesOf, length);
+      this.outputBytesStamp = grown(this.outputBytesStamp, length);
     }
+    this.outputBytesStamp[id] = 0;
     this.specs[id] = w;
     const inputs = w.inputs;
     if (this.inputEnd + inputs.length > this.inputList.length) this.inputList = grown(this.inputList, 2 * (this.inputEnd + inputs.length));
@@ -259,8 +290,10 @@ class SpecGroups {
   }
 }
 
-function grown(array: Int32Array, length: number): Int32Array {
-  const copy = new Int32Array(length);
+function grown(array: Int32Array, length: number): Int32Array;
+function grown(array: Float64Array, length: number): Float64Array;
+function grown(array: Int32Array | Float64Array, length: number): Int32Array | Float64Array {
+  const copy = array instanceof Float64Array ? new Float64Array(length) : new Int32Array(length);
   copy.set(array);
   return copy;
 }

@@ -53,6 +53,9 @@ export class Beliefs {
   private readonly observed = new Set<FileId>();
   private observedBytes = 0;
   private dirty = false;
+  /** The last planFiles(), and whether fileList has changed since (or none was made yet). */
+  private snapshot: readonly FileSpec[] = [];
+  private changedSinceSnapshot = true;
   /** 'noisy': the factor of each Work's run time on each architecture. */
   private readonly workNoise = new Map<number, number[]>();
   private noise: Rng | undefined;
@@ -86,6 +89,7 @@ export class Beliefs {
       this.fileList = this.fileList.slice();
       this.ownsFileList = true;
     }
+    this.changedSinceSnapshot = true;
     return this.fileList as FileSpec[];
   }
 
@@ -110,6 +114,19 @@ export class Beliefs {
       }
     }
     return this.fileList;
+  }
+
+  /**
+   * files(), as a frozen array that stays the same object until a believed size changes: a plan's set-up
+   * keeps what it derives from the files' sizes while it is handed the same array (WorkIndex.outputBytes).
+   */
+  planFiles(): readonly FileSpec[] {
+    const files = this.files();
+    if (this.changedSinceSnapshot) {
+      this.snapshot = Object.freeze(files.slice());
+      this.changedSinceSnapshot = false;
+    }
+    return this.snapshot;
   }
 
   /** The Work with the believed estRunTimeS. */

@@ -55,6 +55,26 @@ describe('Beliefs', () => {
     b.observeOutputs(works[1]!, files);
     expect(b.files().map((f) => f.estSizeBytes)).toEqual([800, 300, 500]);
   });
+
+  it("planFiles: files() frozen, the same array until a believed size changes (the plan's set-up keeps sums while it is)", () => {
+    for (const quality of ['estimates', 'output-unknown'] as const) {
+      const b = beliefs(quality);
+      const first = b.planFiles();
+      expect(Object.isFrozen(first)).toBe(true);
+      expect(first).toEqual(b.files());
+      expect(b.planFiles()).toBe(first);
+      b.observeOutputs(works[0]!, files);
+      const second = b.planFiles();
+      // Estimates never change; output-unknown learns from the produced output.
+      if (quality === 'estimates') expect(second).toBe(first);
+      else {
+        expect(second).not.toBe(first);
+        expect(second.map((f) => f.estSizeBytes)).toEqual([800, 300, 300]);
+        expect(first.map((f) => f.estSizeBytes)).toEqual([800, 0, 0]);
+      }
+      expect(b.planFiles()).toBe(second);
+    }
+  });
 });
 
 describe('quality through the scheduler', () => {
