@@ -1,14 +1,14 @@
-// How a simulation's cost grows with the number of tasks: the two scenarios of
-// sim.bench.ts at ½×, 1×, 2× and 4× their task counts, on the same grids (1,000 hosts for the work queue,
-// 200 for the MCell-style sweep under XSufferage, or the heuristic MCELL_HEURISTIC names in the
-// environment). Simulation only (the inputs are built in memory, no
-// parsing, no report); one run per point, two for the small ones. Between two points the exponent
-// log2(t(2n) / t(n)) says how the cost grows: 1 is linear, 2 quadratic. The whole benchmark takes about two
-// minutes, most of it the XSufferage curve's pairs (below, about 10 s each). Beside each point's elapsed time, the process's user CPU
-// time (GC threads included), which says more on a shared machine. Targets (issue 31): the XSufferage
-// curve's 4× point ≤ 5× its 1× point, the 1× point ≤ 3 s. A single pair of runs moves with whatever else
-// the machine does (4.6–5.1× in five runs of one quiet morning), so the verdict comes from PAIRS (default 5)
-// more pairs, each a 1× run right before a 4× run: the median of their ratios, and the range beside it.
+// How a simulation's cost grows with the number of tasks: the two scenarios of sim.bench.ts at ½×, 1×, 2× and
+// 4× their task counts, on the same grids (1,000 hosts for the work queue, 200 for the MCell-style sweep
+// under XSufferage, or the heuristic MCELL_HEURISTIC names in the environment). Simulation only (the inputs
+// are built in memory, no parsing, no report); one run per point, two for the small ones. Between two points
+// the exponent log2(t(2n) / t(n)) says how the cost grows: 1 is linear, 2 quadratic. The whole benchmark
+// takes about two minutes, most of it the XSufferage curve's pairs (below, about 10 s each). Beside each
+// point's elapsed time, the process's user CPU time (GC threads included), which says more on a shared
+// machine. Targets (issue 31): the XSufferage curve's 4× point ≤ 5× its 1× point, the 1× point ≤ 3 s. A
+// single pair of runs moves with whatever else the machine does (4.6–5.1× in five runs of one quiet morning),
+// so the verdict comes from PAIRS (default 5) more pairs, each a 1× run right before a 4× run: the median of
+// their ratios, and the range beside it.
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { simulate } from '../backends/sim/simulate.js';
