@@ -48,7 +48,8 @@ export class WorkIndex {
   /**
    * Per Work id, the sum outputBytes found, valid where outputBytesStamp[id] is filesStamp: filesStamp moves
    * on whenever outputBytes is given another files array, or one that is not frozen (its entries could have
-   * been replaced since); an entry made again (enter) drops its sum.
+   * been replaced since); an entry made again (enter) drops its sum. Both grow with the entries only when
+   * outputBytes is called.
    */
   private outputBytesOf: Float64Array = new Float64Array(0);
   private outputBytesStamp: Int32Array = new Int32Array(0);
@@ -87,6 +88,11 @@ export class WorkIndex {
     // A frozen array handed again holds the same FileSpec objects (Beliefs.planFiles), and those are never
     // changed in place: the sums found with it still hold, without reading the files again.
     if (files !== this.filesSeen || !Object.isFrozen(files)) this.nextFilesStamp(files);
+    // Made at the first call (a plan that needs no output sizes, the work queue's, leaves them out: 12 B per Work).
+    if (this.outputBytesStamp.length < this.outputCount.length) {
+      this.outputBytesOf = grown(this.outputBytesOf, this.outputCount.length);
+      this.outputBytesStamp = grown(this.outputBytesStamp, this.outputCount.length);
+    }
     const { planIds, outputStart, outputCount, outputList, sizes, outputBytesOf, outputBytesStamp, filesStamp } = this;
     const bytesOf = arrays.float64(count);
     const none = arrays.uint8(count);
@@ -239,10 +245,8 @@ export class WorkIndex {
       this.inputCount = grown(this.inputCount, length);
       this.outputStart = grown(this.outputStart, length);
       this.outputCount = grown(this.outputCount, length);
-      this.outputBytesOf = grown(this.outputBytesOf, length);
-      this.outputBytesStamp = grown(this.outputBytesStamp, length);
     }
-    this.outputBytesStamp[id] = 0;
+    if (id < this.outputBytesStamp.length) this.outputBytesStamp[id] = 0;
     this.specs[id] = w;
     const inputs = w.inputs;
     if (this.inputEnd + inputs.length > this.inputList.length) this.inputList = grown(this.inputList, 2 * (this.inputEnd + inputs.length));
