@@ -17,6 +17,7 @@ import { writeGeneratedWorkload } from '../src/batch/swf/write-generated.js';
 import type { WorkloadSpec } from '../src/batch/workload-generator.js';
 import { PACKAGE_ROOT } from '../src/util/package-root.js';
 import { YOUNG_GENERATION_FLAG } from '../src/util/young-generation.js';
+import { median } from './support/median.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'gs-batch-bench-'));
@@ -69,9 +70,8 @@ try {
       if (p === 'conservative') conservative = r;
     }
   }
-  const medianUserS = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const conservativeUserS = medianUserS(userRuns.conservative);
-  line('conservative', conservative, `user CPU median of 5 ${conservativeUserS.toFixed(2)} s (EASY's ${medianUserS(userRuns.easy).toFixed(2)} s); target ≤ 1.5 s: ${verdict(conservativeUserS <= 1.5)}`);
+  const conservativeUserS = median(userRuns.conservative);
+  line('conservative', conservative, `user CPU median of 5 ${conservativeUserS.toFixed(2)} s (EASY's ${median(userRuns.easy).toFixed(2)} s); target ≤ 1.5 s: ${verdict(conservativeUserS <= 1.5)}`);
 
   console.log('\nMetaCentrum-shaped (495 × 17 cores), FCFS, cost curve; AccaSim rejecting every job on the real 5.7M trace: 6 min 23 s, 19 MB');
   const sizes = process.env.BENCH_QUICK === '1' ? [50_000, 200_000, 1_000_000] : [50_000, 200_000, 1_000_000, 5_731_100];

@@ -19,6 +19,7 @@ import { DEFAULT_SCHEDULER_OPTIONS } from '../src/scheduler/options.js';
 import { Rng } from '../src/util/rng.js';
 import { gridOf, mcellApp, workQueueApp } from './support/sim-scenarios.js';
 import { runWithYoungGeneration } from './support/young-generation.js';
+import { median } from './support/median.js';
 
 runWithYoungGeneration();
 
@@ -77,12 +78,6 @@ function timedRun(curve: Curve, tasks: number): Run {
   if (!r.finished) throw new Error(`${curve.name} at ${tasks} tasks did not finish`);
   return { seconds, userS, plans, considered: consideredWorks / plans, placed: plannedWorks / plans, planS: r.planCpuMs / 1000, makespanS: r.makespanS };
 }
-
-const median = (xs: readonly number[]): number => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 const only = process.argv[2]; // 'workqueue' or the MCell-style curve's heuristic runs one curve only
 const cpu = cpus();

@@ -9,6 +9,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { syntheticRun, countSubtasks } from '../test/fixtures/records/synthetic-run.js';
 import { launchChromium } from '../test/dashboard/chromium.js';
 import { formatRunRecord } from '../src/record/record-reader.js';
+import { median } from './support/median.js';
 
 const WORKS = 20_000;
 const REPETITIONS = 3;
@@ -50,11 +51,6 @@ const END_OF_REPLAY = `(() => {
   const draws = window.__draws.filter(([t]) => t >= from && t <= window.__doneAt).map(([, ms]) => ms).sort((a, b) => a - b);
   return { framesPerS: frames.length / (${END_WINDOW_MS} / 1000), worstFrameMs: Math.max(0, ...gaps), drawMs: draws[Math.floor(draws.length / 2)] ?? 0 };
 })()`;
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
 
 const tGen = Date.now();
 const events = syntheticRun({ seed: 42, works: WORKS, clusters: 4, hostsPerCluster: 10, sharedFiles: 50 });

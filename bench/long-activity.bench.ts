@@ -14,6 +14,7 @@ import { loadApplication, loadGrid } from '../src/formats/index.js';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../src/scheduler/options.js';
 import { PACKAGE_ROOT } from '../src/util/package-root.js';
 import { runWithYoungGeneration } from './support/young-generation.js';
+import { median } from './support/median.js';
 
 runWithYoungGeneration();
 
@@ -50,11 +51,6 @@ function once(lengthS: number): { cpuS: number; makespanS: number; planCalls: nu
   const used = process.cpuUsage(start);
   return { cpuS: (used.user + used.system) / 1e6, makespanS: r.makespanS, planCalls: r.planCalls, events: r.events };
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 try {
   const wall = new Map<number, number[]>(LENGTHS_S.map((l) => [l, []]));

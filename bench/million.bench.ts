@@ -21,6 +21,7 @@ import type { Application } from '../src/model/application.js';
 import type { GridDescription, GridEvent } from '../src/model/grid.js';
 import { PACKAGE_ROOT } from '../src/util/package-root.js';
 import { buildSimgridTwin, twinInput } from './support/simgrid-twin.js';
+import { median } from './support/median.js';
 
 const SIZES = (process.env.SIZES ?? '100000,250000,500000,1000000').split(',').map(Number);
 const REPS = Number(process.env.REPS ?? 3);
@@ -84,11 +85,6 @@ function measure(argv: readonly string[]): Run {
   const m = /million-bench (\d+) ([\d.]+) ([\d.]+)\s*$/.exec(r.stderr);
   if (r.status !== 0 || !m) throw new Error(`${argv.join(' ')} exited with ${r.status ?? r.signal}: ${r.stderr.slice(-2000)}`);
   return { wallS, userS: Number(m[2]), peakMb: Number(m[1]) / 1024, stdout: r.stdout };
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');

@@ -6,6 +6,7 @@ import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parseApplication, parseGridEvents } from '../src/formats/index.js';
 import { Rng } from '../src/util/rng.js';
+import { median } from './support/median.js';
 
 const WORKS = 100_000;
 const FILES = 100_000;
@@ -50,11 +51,6 @@ function gridText(rng: Rng): string {
     lines.push(`${t}:CHANGE_HOST_BEHAVIOR <host${c}.${rng.int(perCluster)}> <cpu_${rng.int(8)}> <${rng.int(20)}>`);
   }
   return lines.join('\n') + '\n';
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
 }
 
 function countLines(text: string): number {

@@ -23,6 +23,7 @@ import { listHeuristics } from '../src/scheduler/heuristics/registry.js';
 import { DEFAULT_SCHEDULER_OPTIONS, type HostCandidates } from '../src/scheduler/options.js';
 import { Scheduler } from '../src/scheduler/scheduler.js';
 import { Rng } from '../src/util/rng.js';
+import { median } from './support/median.js';
 
 const WORKS = 10_000;
 const CHUNK = 50;
@@ -121,11 +122,6 @@ function planOnce(heuristic: string, app: Application, g: ReturnType<typeof grid
   const plan = plans[0];
   if (plan === undefined || plan.type !== 'plan') throw new Error('no plan ran');
   return { cpuMs: plan.cpuMs, userMs, planned: plan.plannedWorks };
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
 const requested = process.argv.slice(2);

@@ -21,14 +21,10 @@ import type { SimRun } from './support/sim-run-child.js';
 import { runWithYoungGeneration } from './support/young-generation.js';
 import { MinimalWorkQueue } from './support/minimal-work-queue.js';
 import { mcell, workQueue } from './support/sim-scenarios.js';
+import { median } from './support/median.js';
 
 // As the gridsweep command runs.
 runWithYoungGeneration();
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
 
 function engineAlone(): void {
   const app = workQueue.app();

@@ -19,6 +19,7 @@ import { PACKAGE_ROOT } from '../src/util/package-root.js';
 import { YOUNG_GENERATION_FLAG } from '../src/util/young-generation.js';
 import { constantWorkQueue, workQueue, type Scenario } from './support/sim-scenarios.js';
 import { buildSimgridTwin, twinInput } from './support/simgrid-twin.js';
+import { median } from './support/median.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 
@@ -44,11 +45,6 @@ function timed(command: string, args: readonly string[]): { seconds: number; use
 
 function jsonMakespan(stdout: string): number {
   return (JSON.parse(stdout) as { makespanS: number }).makespanS;
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
 }
 
 interface Contender {

@@ -15,6 +15,7 @@ import { getTimeshareStrategy, listTimeshareStrategies, type SchedulerConfig } f
 import { generateStructuredWorkload } from '../src/batch/timeshare/workload-generator.js';
 import { generateWorkload, type WorkloadSpec } from '../src/batch/workload-generator.js';
 import { PACKAGE_ROOT } from '../src/util/package-root.js';
+import { median } from './support/median.js';
 
 const quick = process.env['BENCH_QUICK'] === '1';
 
@@ -26,7 +27,6 @@ function timed(jobs: readonly ParallelJob[], nodes: number, config: SchedulerCon
 }
 
 const rate = (events: number, s: number) => Math.round(events / Math.max(s, 1e-6)).toLocaleString('en-US');
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const jobs = quick ? 200 : 1000;
 const workload = generateStructuredWorkload({ seed: 29, jobs, nodes: 64, mix: { comm: 1 }, load: 0.7 });
