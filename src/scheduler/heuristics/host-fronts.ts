@@ -40,7 +40,7 @@ export class HostFronts {
 
   constructor(
     private readonly chart: GanttChart,
-    works: readonly WorkSpec[],
+    workOf: (i: number) => WorkSpec,
     profiles: RunTimeProfiles,
     private readonly hostCandidates: HostCandidates,
     withSecond: boolean,
@@ -73,7 +73,7 @@ export class HostFronts {
       const K = hosts.length;
       const dur = new Float64Array(n * (K + 1));
       for (let i = 0; i < n; i++) {
-        const work = works[profiles.firstWork[i]!]!;
+        const work = workOf(profiles.firstWork[i]!);
         let shortest = Infinity;
         for (let k = 0; k < K; k++) {
           // Exactly GanttChart.computeEndS's duration term.

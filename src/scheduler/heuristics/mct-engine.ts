@@ -193,8 +193,6 @@ export function hostRankLess(chart: GanttChart, complA: number, endA: number, ho
 
 export class MctEngine {
   private readonly chart: GanttChart;
-  /** Per class, the Work it stands for now. */
-  private readonly works: WorkSpec[];
   private readonly n: number;
   private readonly C: number;
   private readonly fronts: HostFronts;
@@ -308,20 +306,17 @@ export class MctEngine {
     const n = (this.n = order.length);
     // Plain loops: Array.from over a typed array goes through its iterator.
     this.idOf = new Int32Array(n);
-    this.works = new Array<WorkSpec>(n);
     this.nextMember = new Int32Array(n);
     for (let i = 0; i < n; i++) {
       const first = classes.start[order[i]!]!;
       this.idOf[i] = classes.list[first]!;
-      this.works[i] = ctx.works[classes.list[first]!]!;
       this.nextMember[i] = first + 1;
     }
-    const works = this.works;
     const withSecond = (this.withSecond = rule.readsSecondHost === true);
     const profiles = reordered(given, order);
     this.profileOf = profiles.profileOf;
     this.profileCount = profiles.firstWork.length;
-    this.fronts = new HostFronts(chart, works, profiles, ctx.hostCandidates ?? 'all', withSecond);
+    this.fronts = new HostFronts(chart, (i) => this.workOf(i), profiles, ctx.hostCandidates ?? 'all', withSecond);
 
     const cells = n * C;
     const secondCells = withSecond ? cells : 0;
@@ -482,7 +477,7 @@ export class MctEngine {
 
   /** Keeps every cell and score current after each assignment (updateCells), whatever the rule. */
   private runEagerly(): void {
-    const { chart, works, pool } = this;
+    const { chart, pool } = this;
     let best = -1;
     for (let p = 0; p < this.activeCount; p++) {
       const i = this.activeList[p]!;
@@ -495,7 +490,7 @@ export class MctEngine {
       if (i !== best && pool?.has(i) === true) this.refresh(i);
       const host = this.target[i]!;
       const c = chart.hosts[host]!.cluster;
-      const row = chart.commit(works[i]!, host);
+      const row = chart.commit(this.workOf(i), host);
       this.clusterVersion[c]++;
       const pooled = pool?.has(i) === true;
       if (this.nextStandsFor(i)) {
@@ -523,7 +518,7 @@ export class MctEngine {
    * bound is within it is found by a walk down the heap and brought up to date (drawLazily).
    */
   private runLazily(): void {
-    const { chart, works, n, active, clusterVersion, w1, k1, k2, idOf } = this;
+    const { chart, n, active, clusterVersion, w1, k1, k2, idOf } = this;
     const groups = this.rule.keyIsCompletion === true ? this.makeGroups() : undefined;
     const member = groups?.member;
     const gk1 = groups?.k1;
@@ -631,7 +626,7 @@ export class MctEngine {
       } else i = top >= n ? groups!.bestOf(top - n) : top;
       const host = this.target[i]!;
       const c = chart.hosts[host]!.cluster;
-      const row = chart.commit(works[i]!, host);
+      const row = chart.commit(this.workOf(i), host);
       if (member?.[i] === 1) {
         // Alone in its class (minmin-groups.ts).
         leave(i);
@@ -888,7 +883,7 @@ export class MctEngine {
       const bytes1 = count > 1 ? sizes.estSizeBytes(fileSpecs, inputs[start + 1]!) : 0;
       summary = chart.fewInputsSummary(c, count, arrival0, bytes0, arrival1, bytes1, this.summary);
     } else {
-      summary = this.chart.inputSummary(this.works[j]!, c, this.summary);
+      summary = this.chart.inputSummary(this.workOf(j), c, this.summary);
     }
     this.sendDur[cell] = summary.missingCount === 0 ? -Infinity : summary.sendDurS;
     this.availReady[cell] = summary.availableReadyS;
@@ -1144,8 +1139,12 @@ export class MctEngine {
     if (next >= this.classes.start[this.classOrder[i]! + 1]!) return false;
     this.nextMember[i] = next + 1;
     this.idOf[i] = this.classes.list[next]!;
-    this.works[i] = this.ctx.works[this.classes.list[next]!]!;
     return true;
+  }
+
+  /** The Work that item i stands for now. */
+  private workOf(i: number): WorkSpec {
+    return this.ctx.works[this.idOf[i]!]!;
   }
 
   private deactivate(i: number): void {
