@@ -264,6 +264,15 @@ export class GanttChart {
     return bits !== undefined && (bits[fileId]! & (1 << (cluster & 7))) === 0 ? undefined : this.fileArrival[cluster]!.get(fileId);
   }
 
+  /**
+   * The file is listed in no cluster's arrivals (knownArrivalS is undefined on every cluster), answered from
+   * the bits; false when no bits are kept (indexArrivals) and the answer would need a lookup per cluster.
+   */
+  availableNowhere(fileId: FileId): boolean {
+    const bits = this.arrivalBits;
+    return bits !== undefined && bits[fileId] === 0;
+  }
+
   inputReadyS(summary: InputSummary, cluster: number): number {
     if (summary.missingCount === 0) return summary.availableReadyS;
     return Math.max(summary.availableReadyS, this.linkFree[cluster]! + summary.sendDurS);

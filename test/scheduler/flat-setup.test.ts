@@ -172,6 +172,50 @@ describe('plans with a WorkIndex kept between them', () => {
   }
 });
 
+describe('plans of a sweep: runs of Works sharing their first input', () => {
+  // MctEngine.summarizeInputs copies a Work's summaries from an earlier Work of its run when its second input
+  // is available nowhere and exactly as large. Here the second inputs mostly have one size, and some are
+  // already on some clusters, as a parameter file is once it has been sent for a Work planned again since.
+  for (const name of ['xsufferage', 'sufferage', 'extended-sufferage', 'maxmin', 'minmin']) {
+    it(`${name}: the same assignments as the naive reference`, () => {
+      const rng = new Rng(41);
+      let placed = 0;
+      let stored = 0;
+      for (let plan = 0; plan < 30; plan++) {
+        const chunks = 1 + rng.int(3);
+        const perChunk = 2 + rng.int(6);
+        const files: FileSpec[] = [];
+        const file = (sizeBytes: number): number => files.push({ id: files.length, name: `f${files.length}`, sizeBytes, estSizeBytes: sizeBytes }) - 1;
+        const shared = Array.from({ length: chunks }, () => file(2000 + rng.int(3000)));
+        const works: WorkSpec[] = [];
+        for (let k = 0; k < chunks * perChunk; k++) {
+          const parameter = file(rng.int(4) === 0 ? 150 + rng.int(3) : 150);
+          const runS = 20 + rng.int(3);
+          works.push({ id: k, inputs: [shared[Math.floor(k / perChunk)]!, parameter], outputs: [file(30)], runTimeS: [runS], estRunTimeS: [runS] });
+        }
+        const setup = chartSetup(rng, files, works);
+        const seed = rng.int(1000);
+        const charts = [new GanttChart(setup), new GanttChart(setup)];
+        // Some shared files and some parameter files already there (or on their way) on some clusters.
+        for (const w of works) {
+          if (rng.int(3) > 0) continue;
+          const c = rng.int(setup.clusters.length);
+          const f = w.inputs[rng.int(4) === 0 ? 0 : 1]!;
+          const at = 5 + rng.int(40) - 2;
+          for (const chart of charts) chart.markFile(c, f, at);
+          stored++;
+        }
+        getHeuristic(name).plan({ chart: charts[0]!, works, rng: new Rng(seed), randomTolerance: 0.1 });
+        const naive = referencePlan(name, charts[1]!, works, new Rng(seed), 0.1, 'all');
+        expect(charts[0]!.assignments.map((a) => ({ workId: a.workId, host: a.host })), `${name}, plan ${plan}`).toEqual(naive);
+        placed += naive.length;
+      }
+      expect(stored).toBeGreaterThan(30);
+      expect(placed).toBeGreaterThan(30 * 4);
+    });
+  }
+});
+
 describe('StoredInputs.markListed', () => {
   it('marks the same files and finds the same ones, in the same order, as mark', () => {
     const rng = new Rng(5);

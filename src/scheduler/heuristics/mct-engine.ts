@@ -836,6 +836,11 @@ export class MctEngine {
     const arrivals0 = new Array<number | undefined>(C).fill(undefined);
     let file0Looked = -2;
     let bytes0 = 0;
+    // Within such a run, a Work whose second input is available nowhere (a private parameter file, not sent
+    // yet) and exactly as large as the last such Work's gets the same arguments to fewInputsSummary on every
+    // cluster, so the same summary: it is copied from that Work's cells (`memoWork`, -1: none in this run).
+    let memoWork = -1;
+    let memoBytes1 = 0;
     for (let k = 0; k < engineIndexOf.length; k++) {
       const j = engineIndexOf[k]!;
       if (j < 0) continue;
@@ -850,10 +855,25 @@ export class MctEngine {
       const file1 = count > 1 ? inputs[start + 1]! : -1;
       if (file0 !== file0Looked) {
         file0Looked = file0;
+        memoWork = -1;
         bytes0 = count > 0 ? sizes.estSizeBytes(fileSpecs, file0) : 0;
         for (let c = 0; c < C; c++) arrivals0[c] = count > 0 ? chart.knownArrivalS(c, file0) : undefined;
       }
       const bytes1 = count > 1 ? sizes.estSizeBytes(fileSpecs, file1) : 0;
+      const memoable = count === 2 && chart.availableNowhere(file1);
+      if (memoable && memoWork >= 0 && Object.is(bytes1, memoBytes1)) {
+        for (let c = 0; c < C; c++) {
+          const cell = c * n + j;
+          sendDur[cell] = sendDur[c * n + memoWork]!;
+          availReady[cell] = availReady[c * n + memoWork]!;
+          summaryStale[cell] = 0;
+        }
+        continue;
+      }
+      if (memoable) {
+        memoWork = j;
+        memoBytes1 = bytes1;
+      }
       for (let c = 0; c < C; c++) {
         const arrival1 = count > 1 ? chart.knownArrivalS(c, file1) : undefined;
         chart.fewInputsSummary(c, count, arrivals0[c], bytes0, arrival1, bytes1, summary);
