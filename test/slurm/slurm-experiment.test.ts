@@ -1,14 +1,22 @@
 // `gridsweep experiment SPEC --grid` on a real Slurm (test/support/slurm.ts: munge, slurmctld, slurmd on
 // loopback, one node of 4 CPUs): 24 cells, in 8 tasks, computed by the bundled cell program on 2 pilots
 // of 2 cores.
-// Mid-experiment one pilot is scancelled (its task runs again elsewhere) and then the controller is
+// Early in the experiment one pilot is scancelled while it computes (its task runs again elsewhere) and then the controller is
 // SIGKILLed; the same command resumes the grid run from its journal: no cell verified before is started
 // again, every task is verified once, and the results are those of the worker-thread run.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSlurm, type TestSlurm } from '../support/slurm.js';
+import type { JournalEntry } from '../../backends/real/journal.js';
 import { checkResumedJournal, disturbThenKill, expectSameResults, journalAtKill, gridsweep, makeScratch, startGridsweep } from '../experiment/support/grid-experiment.js';
+
+/** The Slurm job of the pilot whose host started the latest task still in flight (no outcome yet), if any. */
+function pilotComputing(journal: readonly JournalEntry[]): string | undefined {
+  const ended = new Set(journal.flatMap((e) => (e.type === 'done' || e.type === 'verified' || e.type === 'failed' ? [`${e.work}@${e.host}`] : [])));
+  const inFlight = journal.filter((e) => e.type === 'started' && !ended.has(`${e.work}@${e.host}`));
+  return /^hpc\.(\d+)\./.exec(inFlight.at(-1)?.host ?? '')?.[1];
+}
 
 describe('experiment --grid on a real Slurm', () => {
   let slurm: TestSlurm | undefined;
@@ -34,9 +42,11 @@ describe('experiment --grid on a real Slurm', () => {
     const first = startGridsweep(args, s.env);
     let cancelled: string | undefined;
     const killedAt = await disturbThenKill(first, remote, {
-      disturbAfter: 2,
+      // Cancelled while it computes a task (the one started last), early in the run: 7 tasks or more are
+      // left for the other pilot's 2 cores, so the run outlasts the controller's next look at the queue.
+      disturbAfter: 0,
       disturb: async () => {
-        cancelled = /^pilot +hpc job (\d+): started/m.exec(first.stderr())?.[1];
+        cancelled = pilotComputing(journalAtKill(remote));
         if (cancelled !== undefined) await s.command('scancel', [cancelled]);
         return cancelled !== undefined;
       },
