@@ -1,11 +1,12 @@
 // The study's setting in words, read from the Figure 11 generator parameters (not retyped): the grid's
 // clusters and links, and the application's shape and distributions.
-import type { Distribution } from '../generators/distribution.js';
+import { lawOf, type Distribution } from '../generators/distribution.js';
 import type { SeriesSpec } from '../generators/grid.js';
 import { FIG11_GRID_PATH, FIG11_GRID_SPEC, KB, fig11ApplicationSpec } from '../generators/fig11.js';
 
-function describeDistribution(d: Distribution, scale = 1, unit = ''): string {
+function describeDistribution(given: Distribution, scale = 1, unit = ''): string {
   const n = (x: number): string => `${+(x / scale).toFixed(2)}`;
+  const d = lawOf(given);
   switch (d.kind) {
     case 'constant':
       return `${n(d.value)}${unit}`;

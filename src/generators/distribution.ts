@@ -1,26 +1,36 @@
-// The small distribution language of the generators: a constant, a uniform interval, or a normal law
-// truncated to [min, max]. Sampling a constant draws nothing from the generator, so making one quantity
-// constant never shifts the random stream of the others.
+// The small distribution language of the generators: a constant (written as a bare number or as
+// {"kind": "constant", ...}), a uniform interval, or a normal law truncated to [min, max]. Sampling a
+// constant draws nothing from the generator, so making one quantity constant never shifts the random
+// stream of the others.
 import type { Rng } from '../util/rng.js';
 
-export type Distribution =
+/** A law, or a bare number: the constant of that value. */
+export type Distribution = number | Law;
+
+export type Law =
   | { readonly kind: 'constant'; readonly value: number }
   | { readonly kind: 'uniform'; readonly min: number; readonly max: number }
   | { readonly kind: 'normal'; readonly mean: number; readonly stddev: number; readonly min?: number; readonly max?: number };
 
-export const constant = (value: number): Distribution => ({ kind: 'constant', value });
-export const uniform = (min: number, max: number): Distribution => ({ kind: 'uniform', min, max });
+export const constant = (value: number): Law => ({ kind: 'constant', value });
+export const uniform = (min: number, max: number): Law => ({ kind: 'uniform', min, max });
 
 /** Draws beyond which a truncated normal gives up rejecting and clamps (only for absurdly narrow bounds). */
 const MAX_REJECTIONS = 1000;
 
+/** The distribution as a law (a bare number as its constant). */
+export function lawOf(d: Distribution): Law {
+  return typeof d === 'number' ? constant(d) : d;
+}
+
 /** Throws an Error naming `what` when the distribution cannot be sampled. */
-export function checkDistribution(d: Distribution, what: string): void {
+export function checkDistribution(given: Distribution, what: string): void {
   const bad = (msg: string): never => {
     throw new Error(`${what}: ${msg}`);
   };
+  const d = lawOf(given);
   if (typeof d !== 'object' || d === null || !['constant', 'uniform', 'normal'].includes((d as { kind?: unknown }).kind as string)) {
-    bad(`expected a distribution {"kind": "constant" | "uniform" | "normal", ...}, got ${JSON.stringify(d) ?? 'nothing'}`);
+    bad(`expected a distribution (a number, or {"kind": "constant" | "uniform" | "normal", ...}), got ${JSON.stringify(d) ?? 'nothing'}`);
   }
   switch (d.kind) {
     case 'constant':
@@ -39,19 +49,8 @@ export function checkDistribution(d: Distribution, what: string): void {
   }
 }
 
-/** The smallest value the distribution can produce. */
-export function lowerBoundOf(d: Distribution): number {
-  switch (d.kind) {
-    case 'constant':
-      return d.value;
-    case 'uniform':
-      return d.min;
-    case 'normal':
-      return d.min ?? -Infinity;
-  }
-}
-
 export function sample(d: Distribution, rng: Rng): number {
+  if (typeof d === 'number') return d;
   switch (d.kind) {
     case 'constant':
       return d.value;

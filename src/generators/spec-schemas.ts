@@ -5,6 +5,7 @@
 // fields at once (a uniform law's min <= max, one run-time factor per architecture) stay in the generators.
 
 const distributionBranches = (unit: string): object[] => [
+  { type: 'number', description: 'a number V (the constant V)' },
   {
     type: 'object',
     additionalProperties: false,

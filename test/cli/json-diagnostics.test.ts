@@ -3,7 +3,7 @@
 // key's own line:column, with "did you mean" and the keys allowed there; a wrong type is reported once.
 // Positions are counted by hand from the texts written below (lines from 1, columns from 1).
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -177,20 +177,29 @@ describe('generator specs (gridsweep generate)', () => {
     const dir = workDir();
     writeFileSync(join(dir, 'swf.json'), '{ "tasks": 1, "unsharedInputsPerTask": 0, "unsharedInputSizeBytes": { "kind": "uniforn", "min": 1, "max": 2 }, "outputSizeBytes": 1, "runTimeS": 1 }\n');
     const r = gridsweep(dir, 'generate', 'ins2d', 'swf.json', '-o', 'a.app');
-    const lines = errorLines(r.stderr);
-    // outputSizeBytes and runTimeS are numbers, not distributions: two more mistakes, one error each.
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toContain('/unsharedInputSizeBytes/kind: unknown "kind" "uniforn" (did you mean "uniform"?)');
+    // outputSizeBytes and runTimeS are bare numbers: constants, not mistakes.
+    expect(errorLines(r.stderr)).toEqual([expect.stringContaining('/unsharedInputSizeBytes/kind: unknown "kind" "uniforn" (did you mean "uniform"?)')]);
   });
 
-  it('a number where a distribution goes: the fix lists the forms a distribution takes', () => {
+  it('a bare number where a distribution goes is that constant: the same application as {"kind": "constant"}', () => {
+    const dir = workDir();
+    const spec = (d: (v: number) => string) => `{ "tasks": 5, "unsharedInputsPerTask": 1, "unsharedInputSizeBytes": ${d(2000)}, "outputSizeBytes": ${d(300)}, "runTimeS": ${d(60)} }\n`;
+    writeFileSync(join(dir, 'bare.json'), spec((v) => `${v}`));
+    writeFileSync(join(dir, 'law.json'), spec((v) => `{ "kind": "constant", "value": ${v} }`));
+    for (const name of ['bare', 'law']) expect(gridsweep(dir, 'generate', 'ins2d', `${name}.json`, '-o', `${name}.app`).status, name).toBe(0);
+    expect(readFileSync(join(dir, 'bare.app'), 'utf8')).toBe(readFileSync(join(dir, 'law.app'), 'utf8'));
+    expect(readFileSync(join(dir, 'bare.app'), 'utf8')).toMatch(/\b60\b/);
+  });
+
+  it('a string where a distribution goes: the fix lists the forms a distribution takes, a number first', () => {
     const dir = workDir();
     const dist = '{ "kind": "constant", "value": 1 }';
-    writeFileSync(join(dir, 'a.json'), `{ "tasks": 2, "unsharedInputsPerTask": 0, "unsharedInputSizeBytes": ${dist}, "outputSizeBytes": ${dist}, "runTimeS": 300 }\n`);
+    writeFileSync(join(dir, 'a.json'), `{ "tasks": 2, "unsharedInputsPerTask": 0, "unsharedInputSizeBytes": ${dist}, "outputSizeBytes": ${dist}, "runTimeS": "300" }\n`);
     const r = gridsweep(dir, 'generate', 'ins2d', 'a.json', '-o', 'a.app');
     expect(r.status).toBe(1);
     expect(errorLines(r.stderr)).toEqual([`a.json:1:${'{ "tasks": 2, "unsharedInputsPerTask": 0, "unsharedInputSizeBytes": , "outputSizeBytes": , "runTimeS": '.length + 2 * dist.length + 1}: error: /runTimeS: wrong type of value`]);
-    expect(r.stderr).toContain('fix: write one of: a constant {"kind": "constant", "value": V}, a uniform law {"kind": "uniform", "min": A, "max": B} or a truncated normal law');
+    expect(r.stderr).toContain('fix: write one of: a number V (the constant V), a constant {"kind": "constant", "value": V}, a uniform law {"kind": "uniform", "min": A, "max": B} or a truncated normal law');
+    expect(existsSync(join(dir, 'a.app'))).toBe(false);
   });
 
   it('generate --help lists every field of every generator, from the schemas', () => {
