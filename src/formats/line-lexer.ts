@@ -3,8 +3,9 @@
 // fraction and exponent) and NAME (any other run of characters that are not blanks or punctuation).
 // Keywords (ADD_HOST, File, Work, ...) are NAME tokens; the grammars match them by value.
 //
-// Lines are scanned into reusable arrays (start, end, type per token) rather than one object per token:
-// large files have millions of tokens, and only a line's shape and a few of its values are ever needed.
+// Lines are scanned into reusable arrays (start, end, type per token, and the value of a short run of digits)
+// rather than one object per token: large files have millions of tokens, and only a line's shape and a few
+// of its values are ever needed.
 
 export type TokenType = 'LT' | 'GT' | 'COLON' | 'NUMBER' | 'NAME';
 
@@ -31,6 +32,13 @@ const CH_LT = 60;
 const CH_GT = 62;
 const CH_COLON = 58;
 
+/** Character classes of the 128 ASCII codes for scan (any other code is OTHER). */
+const OTHER = 0;
+const BLANK = 1;
+const PUNCTUATION = 2;
+const DIGIT = 3;
+const CHAR_KINDS = new Uint8Array(128);
+
 function isBlank(c: number): boolean {
   return c === 32 || c === 9 || c === 13 || c === 11 || c === 12;
 }
@@ -38,6 +46,8 @@ function isBlank(c: number): boolean {
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
+
+for (let c = 0; c < 128; c++) CHAR_KINDS[c] = isBlank(c) ? BLANK : c === CH_LT || c === CH_GT || c === CH_COLON ? PUNCTUATION : isDigit(c) ? DIGIT : OTHER;
 
 /** Whether line[start, end) is a number: [+-]? (d+ (. d*)? | . d+) ([eE] [+-]? d+)? */
 function isNumber(line: string, start: number, end: number): boolean {
@@ -89,55 +99,79 @@ export class LineTokens {
   types = new Uint8Array(64);
   starts = new Int32Array(64);
   ends = new Int32Array(64);
+  /** A token's value when it is a run of at most 15 digits (read during the scan), else −1. */
+  private digitValues = new Float64Array(64);
 
-  /** Tokenizes text[start, end). */
+  /**
+   * Tokenizes text[start, end). One pass over the characters, a table telling blanks, punctuation and digits
+   * apart; a run of digits alone is a number without a second look (most numbers of a large file).
+   */
   scan(text: string, start = 0, end = text.length): this {
-    const line = text;
     this.text = text;
     this.lineStart = start;
     this.lineEnd = end;
-    this.count = 0;
-    const n = end;
+    let types = this.types;
+    let starts = this.starts;
+    let ends = this.ends;
+    let digitValues = this.digitValues;
+    let count = 0;
     let i = start;
-    while (i < n) {
-      const c = line.charCodeAt(i);
-      if (isBlank(c)) {
+    while (i < end) {
+      const c = text.charCodeAt(i);
+      const kind = c < 128 ? CHAR_KINDS[c]! : OTHER;
+      if (kind === BLANK) {
         i++;
         continue;
       }
-      if (c === CH_LT || c === CH_GT || c === CH_COLON) {
-        this.push(c === CH_LT ? T_LT : c === CH_GT ? T_GT : T_COLON, i, i + 1);
-        i++;
+      if (count === types.length) {
+        this.count = count;
+        this.grow();
+        types = this.types;
+        starts = this.starts;
+        ends = this.ends;
+        digitValues = this.digitValues;
+      }
+      starts[count] = i;
+      if (kind === PUNCTUATION) {
+        types[count] = c === CH_LT ? T_LT : c === CH_GT ? T_GT : T_COLON;
+        digitValues[count] = -1;
+        ends[count++] = ++i;
         continue;
       }
-      const start = i;
-      while (i < n) {
-        const d = line.charCodeAt(i);
-        if (isBlank(d) || d === CH_LT || d === CH_GT || d === CH_COLON) break;
+      const first = i;
+      let digitsOnly = true;
+      let value = 0;
+      while (i < end) {
+        const d = text.charCodeAt(i);
+        const k = d < 128 ? CHAR_KINDS[d]! : OTHER;
+        if (k === BLANK || k === PUNCTUATION) break;
+        if (k === DIGIT) value = value * 10 + (d - 48);
+        else digitsOnly = false;
         i++;
       }
-      this.push(isNumber(line, start, i) ? T_NUMBER : T_NAME, start, i);
+      types[count] = digitsOnly || isNumber(text, first, i) ? T_NUMBER : T_NAME;
+      digitValues[count] = digitsOnly && i - first <= 15 ? value : -1;
+      ends[count++] = i;
     }
+    this.count = count;
     return this;
   }
 
-  private push(type: number, start: number, end: number): void {
-    if (this.count === this.types.length) {
-      const grow = (a: Int32Array) => {
-        const b = new Int32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      const t = new Uint8Array(this.types.length * 2);
-      t.set(this.types);
-      this.types = t;
-      this.starts = grow(this.starts);
-      this.ends = grow(this.ends);
-    }
-    this.types[this.count] = type;
-    this.starts[this.count] = start;
-    this.ends[this.count] = end;
-    this.count++;
+  /** Doubles the token arrays, keeping the first `count` tokens. */
+  private grow(): void {
+    const double = (a: Int32Array) => {
+      const b = new Int32Array(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    const t = new Uint8Array(this.types.length * 2);
+    t.set(this.types);
+    this.types = t;
+    this.starts = double(this.starts);
+    this.ends = double(this.ends);
+    const v = new Float64Array(this.digitValues.length * 2);
+    v.set(this.digitValues);
+    this.digitValues = v;
   }
 
   value(i: number): string {
@@ -172,21 +206,11 @@ export class LineTokens {
     return i < this.count && this.ends[i]! - this.starts[i]! === word.length && this.text.startsWith(word, this.starts[i]!);
   }
 
-  /** The number token i holds (plain digit strings are read without making a substring). */
+  /** The number token i holds (runs of up to 15 digits were read during the scan, without a substring). */
   number(i: number): number {
-    const s = this.starts[i]!;
-    const e = this.ends[i]!;
-    if (e - s <= 15) {
-      let v = 0;
-      let k = s;
-      for (; k < e; k++) {
-        const c = this.text.charCodeAt(k);
-        if (c < 48 || c > 57) break;
-        v = v * 10 + (c - 48);
-      }
-      if (k === e) return v;
-    }
-    return Number(this.text.slice(s, e));
+    const v = this.digitValues[i]!;
+    if (v >= 0) return v;
+    return Number(this.text.slice(this.starts[i]!, this.ends[i]!));
   }
 
   toTokens(): Token[] {

@@ -9,6 +9,7 @@ import { checkCompatibility, loadApplication, loadGrid, parseApplication } from 
 import { LineTokens, ReplayLexer, tokenizeLine } from '../../src/formats/line-lexer.js';
 import { LineParser } from '../../src/formats/line-parser.js';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
+import { Rng } from '../../src/util/rng.js';
 
 const APP = join(PACKAGE_ROOT, 'apps/appendix-b.app');
 const GRID = join(PACKAGE_ROOT, 'griddescs/appendix-a/appendix-a.grid');
@@ -45,6 +46,35 @@ describe('tokens and grammars', () => {
       ['+3', 3, 13],
       ['1e', 4, 16],
     ]);
+  });
+
+  it('tokenizes random lines as a regular-expression reference does, values and all, one LineTokens reused', () => {
+    // The reference: blanks separate; '<', '>' and ':' stand alone; any other run is a NUMBER when the
+    // number pattern matches it whole, else a NAME. Values as Number() reads them.
+    const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+    const reference = (line: string): string[] =>
+      [...line.matchAll(/[<>:]|[^ \t\r\v\f<>:]+/g)].map((m) => {
+        const type = m[0] === '<' ? 'LT' : m[0] === '>' ? 'GT' : m[0] === ':' ? 'COLON' : NUMBER.test(m[0]) ? 'NUMBER' : 'NAME';
+        return `${type}:${m[0]}@${m.index + 1}${type === 'NUMBER' ? `=${Number(m[0])}` : ''}`;
+      });
+    const alphabet = ['0', '1', '7', '9', '0', '5', ' ', ' ', '\t', '<', '>', ':', '.', '-', '+', 'e', 'E', 'x', '_', 'é', '\r', '\v'];
+    const rng = new Rng(11);
+    const t = new LineTokens();
+    for (let n = 0; n < 3000; n++) {
+      // Long digit runs too (16 and more digits are read by Number, up to 15 during the scan).
+      const parts = Array.from({ length: 1 + rng.int(30) }, () => (rng.next() < 0.1 ? '9'.repeat(10 + rng.int(12)) : alphabet[rng.int(alphabet.length)]!));
+      const line = parts.join('');
+      t.scan(line);
+      const got = Array.from({ length: t.count }, (_, i) => {
+        const type = ['LT', 'GT', 'COLON', 'NUMBER', 'NAME'][t.types[i]!]!;
+        return `${type}:${t.value(i)}@${t.col(i)}${type === 'NUMBER' ? `=${t.number(i)}` : ''}`;
+      });
+      expect(got, JSON.stringify(line)).toEqual(reference(line));
+    }
+    // More tokens than the arrays first hold: they grow, keeping the tokens before.
+    const long = Array.from({ length: 300 }, (_, i) => `<${i}>`).join(' ');
+    expect(Array.from({ length: t.scan(long).count }, (_, i) => t.value(i)).join('')).toBe(long.replaceAll(' ', ''));
+    expect(t.number(3 * 299 + 1)).toBe(299);
   });
 
   it('every line of the paper examples has exactly one parse', () => {
