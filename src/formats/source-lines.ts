@@ -49,31 +49,38 @@ export function visitLines(pieces: Iterable<string>, visit: LineVisitor): void {
   let line = 0;
   /** The unfinished line: pieces with no newline since the last one. */
   const head: string[] = [];
+  /** Visits text[start, end) as the next line (end: its newline, or the end of the text). */
+  const next = (text: string, start: number, end: number): boolean => {
+    line++;
+    if (end > start && text.charCodeAt(end - 1) === 13) end--;
+    return isSkipped(text, start, end) || visit(text, start, end, line);
+  };
   for (const piece of pieces) {
-    if (piece.indexOf('\n') === -1) {
-      head.push(piece);
-      continue;
-    }
-    const text = head.length === 0 ? piece : head.join('') + piece;
-    head.length = 0;
     let start = 0;
-    for (;;) {
-      const nl = text.indexOf('\n', start);
-      if (nl === -1) break;
-      line++;
-      let end = nl;
-      if (end > start && text.charCodeAt(end - 1) === 13) end--;
-      if (!isSkipped(text, start, end) && !visit(text, start, end, line)) return;
+    if (head.length > 0) {
+      const nl = piece.indexOf('\n');
+      if (nl === -1) {
+        head.push(piece);
+        continue;
+      }
+      // The line split between pieces is made whole on its own, so that the piece itself, not a concatenation
+      // of it (which V8 reads through one more indirection per character), holds the lines after it.
+      const split = head.join('') + piece.slice(0, nl);
+      head.length = 0;
+      if (!next(split, 0, split.length)) return;
       start = nl + 1;
     }
-    if (start < text.length) head.push(text.slice(start));
+    for (;;) {
+      const nl = piece.indexOf('\n', start);
+      if (nl === -1) break;
+      if (!next(piece, start, nl)) return;
+      start = nl + 1;
+    }
+    if (start < piece.length) head.push(start === 0 ? piece : piece.slice(start));
   }
   // The last line, which no newline ends (LineCursor visits it too; it is empty when the text ends with one).
   const text = head.join('');
-  line++;
-  let end = text.length;
-  if (end > 0 && text.charCodeAt(end - 1) === 13) end--;
-  if (!isSkipped(text, 0, end)) visit(text, 0, end, line);
+  next(text, 0, text.length);
 }
 
 function isSkipped(text: string, start: number, end: number): boolean {
