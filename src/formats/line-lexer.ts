@@ -6,6 +6,7 @@
 // Lines are scanned into reusable arrays (start, end, type per token, and the value of a short run of digits)
 // rather than one object per token: large files have millions of tokens, and only a line's shape and a few
 // of its values are ever needed.
+import { doubled } from '../util/typed-arrays.js';
 
 export type TokenType = 'LT' | 'GT' | 'COLON' | 'NUMBER' | 'NAME';
 
@@ -124,7 +125,6 @@ export class LineTokens {
         continue;
       }
       if (count === types.length) {
-        this.count = count;
         this.grow();
         types = this.types;
         starts = this.starts;
@@ -157,21 +157,12 @@ export class LineTokens {
     return this;
   }
 
-  /** Doubles the token arrays, keeping the first `count` tokens. */
+  /** Doubles the token arrays, keeping the tokens they hold. */
   private grow(): void {
-    const double = (a: Int32Array) => {
-      const b = new Int32Array(a.length * 2);
-      b.set(a);
-      return b;
-    };
-    const t = new Uint8Array(this.types.length * 2);
-    t.set(this.types);
-    this.types = t;
-    this.starts = double(this.starts);
-    this.ends = double(this.ends);
-    const v = new Float64Array(this.digitValues.length * 2);
-    v.set(this.digitValues);
-    this.digitValues = v;
+    this.types = doubled(this.types);
+    this.starts = doubled(this.starts);
+    this.ends = doubled(this.ends);
+    this.digitValues = doubled(this.digitValues);
   }
 
   value(i: number): string {

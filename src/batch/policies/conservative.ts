@@ -39,13 +39,7 @@
 import type { BatchJob } from '../job.js';
 import { AvailabilityProfile } from './availability-profile.js';
 import type { BatchPolicy, BatchQueue, Machine } from './policy.js';
-
-/** A typed array twice as long, its values copied to the front. */
-function doubled(a: Float64Array): Float64Array {
-  const b = new Float64Array(2 * a.length);
-  b.set(a);
-  return b;
-}
+import { doubled } from '../../util/typed-arrays.js';
 
 class ConservativeQueue implements BatchQueue {
   /**
