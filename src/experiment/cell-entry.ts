@@ -5,12 +5,15 @@
 // directory, or generators) and the cache key's parts; or, for a batch experiment, one trace run. A
 // simulation cell is computed exactly as a worker thread computes it (job.ts with the simulator) and
 // written in the result cache's own format (store.ts), so that the file fetched back is the cache entry,
-// what a local run stores but for wallMs; a trace run is computed as `runBatchExperiment` does.
+// what a local run stores but for wallMs; a trace run is computed as `runBatchExperiment` does. A cell whose
+// heuristic is a plug-in loads the copy shipped with the task under the original's path, which its job
+// names: the run is the one a worker thread at the origin computes.
 import { readFileSync } from 'node:fs';
 import { executeJob, InputCache, type JobMessage } from './job.js';
 import type { RunKeyParts, StoredResult } from './store.js';
 import { runOne } from './simulate-runner.js';
 import { runTrace, type TraceRunOptions } from '../batch/run-trace.js';
+import { loadPlugin } from '../scheduler/heuristics/plugin.js';
 import { writeFileAtomicSync } from '../util/atomic-write.js';
 
 /** Node.js this program needs; an older one exits with NODE_TOO_OLD_EXIT and says so (the bundle's banner). */
@@ -22,6 +25,8 @@ export const NO_SUITABLE_NODE_EXIT = 86;
 export interface SimulationCell {
   readonly job: JobMessage;
   readonly parts: RunKeyParts;
+  /** The copy of the heuristic plug-in the job names (by its original's path), relative to the task. */
+  readonly plugin?: string;
 }
 
 /** A cell of a batch experiment: one trace run (src/batch/run-trace.ts), its workload relative to the task. */
@@ -54,6 +59,7 @@ export async function computeCell(table: CellTable, key: string, cache: InputCac
   const entry = table.cells[key];
   if (!entry) throw new Error(`no cell ${key} in the cell table`);
   if ('trace' in entry) return `${JSON.stringify(runTrace(entry.trace))}\n`;
+  if (entry.plugin !== undefined) await loadPlugin(entry.plugin, process.cwd(), entry.job.request.options.heuristic);
   const result = await executeJob(entry.job, runOne, cache);
   const stored: StoredResult = { key, parts: entry.parts, ...result };
   return `${JSON.stringify(stored)}\n`;

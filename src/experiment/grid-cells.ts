@@ -2,10 +2,10 @@
 // sweep, through the real runner and gridsweep's own scheduler. The origin of that sweep is a folder of
 // the experiment's results folder (GRID_RUN_FOLDER) that holds what the hosts need, each an input shared
 // once per cluster: the cell program bundled into one file (cell-bundle.ts), the cell table (cells.json:
-// each cell's job and cache key) and the grid, application and behaviour files the cells read (files/,
-// their relative layout kept). The cells are dealt into groups (TASKS_PER_SLOT per slot of the grid, more
-// if a pilot's walltime asks for shorter tasks), so that node starts and its JIT warms up once per group,
-// not per cell; each task runs `node
+// each cell's job and cache key) and the grid, application and behaviour files the cells read, with the
+// heuristic plug-ins they run (files/, their relative layout kept; a plug-in travels as its one file). The
+// cells are dealt into groups (TASKS_PER_SLOT per slot of the grid, more if a pilot's walltime asks for
+// shorter tasks), so that node starts and its JIT warms up once per group, not per cell; each task runs `node
 // gridsweep-cell.mjs cells cell-table.json GROUP cells/GROUP.json` and its one output, the group's cache
 // entries, comes back verified as every output does; the entries are then copied into the result cache and
 // the experiment writes its results as a local run does.
@@ -16,10 +16,12 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { RealGrid } from '../realgrid/real-grid-file.js';
 import { loadSweepFile } from '../sweep/sweep-file.js';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from '../scheduler/options.js';
 import { Scheduler } from '../scheduler/scheduler.js';
+import { isPluginRef, PluginError } from '../scheduler/heuristics/plugin.js';
 import { parseGridEventsDetailed } from '../formats/grid-events.js';
 import { behaviorPath, readDescription } from '../formats/load.js';
 import { writeFileAtomicSync } from '../util/atomic-write.js';
@@ -124,17 +126,30 @@ export function estimateCellTimeS(store: ResultStore, cachedKeys: readonly strin
   return CELL_START_ESTIMATE_S + wallsMs[Math.floor(wallsMs.length / 2)]! / 1000;
 }
 
-/** Every file a cell reads (absolute). */
-function filesOfCell(entry: CellTableEntry): string[] {
-  if ('trace' in entry) return [resolve(entry.trace.workloadPath)];
-  return [...filesOfInput('grid', entry.job.grid), ...filesOfInput('application', entry.job.application)];
+/** The heuristic plug-in a simulation cell runs (absolute), if any. */
+function pluginOf(entry: CellTableEntry): string | undefined {
+  if ('trace' in entry) return undefined;
+  const heuristic = entry.job.request.options.heuristic;
+  return isPluginRef(heuristic) ? resolve(heuristic) : undefined;
 }
 
-/** The cell with every file it reads named by `staged` (its path relative to the task's working directory). */
+/** Every file a cell reads (absolute): its inputs, and the module of its heuristic when that is a plug-in. */
+function filesOfCell(entry: CellTableEntry): string[] {
+  if ('trace' in entry) return [resolve(entry.trace.workloadPath)];
+  const plugin = pluginOf(entry);
+  return [...filesOfInput('grid', entry.job.grid), ...filesOfInput('application', entry.job.application), ...(plugin === undefined ? [] : [plugin])];
+}
+
+/**
+ * The cell with every file it reads named by `staged` (its path relative to the task's working directory).
+ * Its job keeps naming a plug-in by the original's path (the run and its cache key are a local run's); the
+ * copy to load is named apart.
+ */
 function cellOnHost(entry: CellTableEntry, staged: (absolute: string) => string): CellTableEntry {
   if ('trace' in entry) return { trace: { ...entry.trace, workloadPath: staged(resolve(entry.trace.workloadPath)) } };
   const onHost = (input: InputSpec): InputSpec => ('file' in input ? { file: staged(resolve(input.file)) } : input);
-  return { ...entry, job: { ...entry.job, grid: onHost(entry.job.grid), application: onHost(entry.job.application) } };
+  const plugin = pluginOf(entry);
+  return { ...entry, job: { ...entry.job, grid: onHost(entry.job.grid), application: onHost(entry.job.application) }, ...(plugin === undefined ? {} : { plugin: staged(plugin) }) };
 }
 
 /** Every file a job's input reads: a file entry, and for a grid file the behaviour files it names. */
@@ -216,12 +231,22 @@ async function stage(originDir: string, cells: readonly GridCell[], groupCount: 
     mkdirSync(dirname(dest), { recursive: true });
     copyFileSync(f, dest);
   }
+  for (const plugin of new Set(cells.flatMap((c) => pluginOf(c.entry) ?? []))) await checkPluginCopy(plugin, join(originDir, staged(plugin)));
   const groups = groupsOf(cells.map((c) => c.key), groupCount);
   const table: CellTable = { gridsweepCells: 1, cells: Object.fromEntries(cells.map((c): [string, CellTableEntry] => [c.key, cellOnHost(c.entry, staged)])), groups };
   await placeCellBundle(join(originDir, CELL_BUNDLE_NAME));
   writeFileAtomicSync(join(originDir, TABLE_NAME), `${JSON.stringify(table)}\n`);
   const largest = Math.max(...Object.values(groups).map((g) => g.length));
   writeFileAtomicSync(join(originDir, SWEEP_NAME), `${JSON.stringify(cellsSweep(Object.keys(groups), sorted.map(staged), estimateS * largest), null, 1)}\n`);
+}
+
+/** A plug-in travels as its one file: a copy that does not load alone (it imports a file beside it) stops the run before any task is sent. */
+async function checkPluginCopy(original: string, copy: string): Promise<void> {
+  try {
+    await import(pathToFileURL(copy).href);
+  } catch (err) {
+    throw new PluginError(`heuristic plug-in ${original}: with --grid it travels to the hosts as its one file, and that copy does not load (${(err as Error).message}); make it one file that imports only Node's built-in modules`);
+  }
 }
 
 function readTable(originDir: string): CellTable | undefined {

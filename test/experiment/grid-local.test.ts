@@ -1,10 +1,12 @@
 // `gridsweep experiment SPEC --grid` on local slots: the cells run as tasks of a real sweep (the bundled
 // cell program, the cell table and the input files shipped once to the cluster's storage, each result
 // fetched back verified) and the experiment's files are those of the worker-thread run of the same spec;
-// the cache is used both ways: cells already cached are not sent, cells computed on the grid fill it.
-import { cpSync, readdirSync, rmSync } from 'node:fs';
+// the cache is used both ways: cells already cached are not sent, cells computed on the grid fill it. A
+// heuristic plug-in travels with the cells and gives the results of a run at the origin.
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 import { cachedKeys, expectSameResults, gridsweep, localGridFile, makeScratch } from './support/grid-experiment.js';
 
 describe('experiment --grid on local slots', () => {
@@ -43,5 +45,50 @@ describe('experiment --grid on local slots', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('24 runs: 0 simulated, 24 from the cache, 0 failed');
     expectSameResults(local, remote);
+  }, 300_000);
+});
+
+describe('experiment --grid with a heuristic plug-in', () => {
+  // The plug-in beside a built-in heuristic: 2 heuristics × 2 applications × 1 seed = 4 cells.
+  const scratch = makeScratch(['H0', './plugins/earliest-completion.mjs'], 1);
+  mkdirSync(join(scratch.dir, 'plugins'));
+  cpSync(join(PACKAGE_ROOT, 'docs', 'examples', 'earliest-completion.mjs'), join(scratch.dir, 'plugins', 'earliest-completion.mjs'));
+  const grid = localGridFile(scratch, 2);
+  afterAll(() => rmSync(scratch.dir, { recursive: true, force: true }));
+
+  it('ships the module with the cells and gives the worker-thread results', async () => {
+    const local = join(scratch.dir, 'local');
+    const remote = join(scratch.dir, 'remote');
+    const l = await gridsweep(['experiment', scratch.specPath, '--out', local, '--jobs', '2']);
+    expect(l.code, l.stderr).toBe(0);
+    const g = await gridsweep(['experiment', scratch.specPath, '--out', remote, '--grid', grid]);
+    expect(g.code, g.stderr).toBe(0);
+    expect(g.stderr).toContain('real grid: 4 run(s) computed in');
+    expect(g.stdout).toContain('4 runs: 4 simulated, 0 from the cache, 0 failed');
+    // The bundle, the cell table, the grid file with its 4 behaviour files, the application file and the plug-in.
+    expect(g.stderr).toMatch(/in [\d.]+ s; 9 input transfer\(s\)/);
+    expect(cachedKeys(remote)).toEqual(cachedKeys(local));
+    expectSameResults(local, remote);
+  }, 300_000);
+
+  it('stops before sending anything when the plug-in needs a file beside it', async () => {
+    const plugins = join(scratch.dir, 'plugins');
+    writeFileSync(join(plugins, 'helper.mjs'), 'export const label = "split";\n');
+    const text = readFileSync(join(plugins, 'earliest-completion.mjs'), 'utf8');
+    writeFileSync(join(plugins, 'split.mjs'), `import { label } from './helper.mjs';\n${text.replace(/name: '[^']*'/, 'name: label')}`);
+    const spec = JSON.parse(readFileSync(scratch.specPath, 'utf8')) as { heuristics: string[] };
+    const splitSpec = join(scratch.dir, 'split.json');
+    writeFileSync(splitSpec, JSON.stringify({ ...spec, name: 'split', heuristics: ['./plugins/split.mjs'] }));
+    // At home it loads (its helper lies beside it) ...
+    const out = join(scratch.dir, 'split-remote');
+    const runsOnStorage = (): string[] => (existsSync(join(scratch.dir, 'storage', 'gridsweep')) ? readdirSync(join(scratch.dir, 'storage', 'gridsweep')) : []);
+    const before = runsOnStorage();
+    const g = await gridsweep(['experiment', splitSpec, '--out', out, '--grid', grid]);
+    // ... but its copy on the hosts would not: one error naming it and what to do, and no task sent.
+    expect(g.code).toBe(1);
+    expect(g.stderr).toContain(`heuristic plug-in ${join(plugins, 'split.mjs')}: with --grid it travels to the hosts as its one file, and that copy does not load`);
+    expect(g.stderr).toContain("make it one file that imports only Node's built-in modules");
+    expect(g.stderr).not.toContain('real grid:');
+    expect(runsOnStorage()).toEqual(before);
   }, 300_000);
 });

@@ -266,7 +266,6 @@ const command: Command = {
       }
       const jobs = numberOption(args, 'jobs', defaultWorkerCount(), { min: 1, max: 256, integer: true });
       const plugins = await loadSpecPlugins(specPath);
-      if (grid && plugins.length > 0) throw new UsageError(`--grid: the heuristic plug-in ${plugins[0]} would have to be shipped to the hosts, which gridsweep does not do yet; run this experiment without --grid`);
       const loaded = loadExperimentSpec(specPath, [...listHeuristics(), ...plugins.map((name) => ({ name }))]);
       const showProgress = args.values['quiet'] !== true && process.stderr.isTTY === true;
       const line = progressLine(process.stderr, showProgress);

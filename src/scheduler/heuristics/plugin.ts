@@ -2,7 +2,8 @@
 // --heuristic (or an experiment's "heuristics" entry) that looks like a path — ./x.js, ../x.mjs, /abs/x.js
 // — names an ES module whose default export (or `heuristic` export) implements Heuristic (heuristic.ts;
 // docs/plugins.md). It is loaded once per thread and registered under its absolute path, which is what
-// run records, experiment results and worker threads carry.
+// run records, experiment results and worker threads carry (a copy shipped to a host of the real grid is
+// registered under its original's path: loadPlugin's `as`).
 //
 // A plug-in is run guarded, so that a mistake is an error naming it, never a corrupt run:
 // - an exception in plan() → PluginError naming the file;
@@ -41,16 +42,18 @@ export function loadedPlugin(ref: string): Heuristic | undefined {
 
 /**
  * Loads (once) the plug-in at `ref`, relative to `baseDir`; returns its absolute path, the name to pass
- * as the heuristic from then on. Throws PluginError naming the file and what is wrong with it.
+ * as the heuristic from then on. Throws PluginError naming the file and what is wrong with it. `as`
+ * registers it under another absolute path instead: the original of a copy, whose path the run carries.
  */
-export async function loadPlugin(ref: string, baseDir = process.cwd()): Promise<string> {
+export async function loadPlugin(ref: string, baseDir = process.cwd(), as?: string): Promise<string> {
   const path = resolve(baseDir, ref);
-  if (loaded.has(path)) return path;
+  const name = as ?? path;
+  if (loaded.has(name)) return name;
   let mod: Record<string, unknown>;
   try {
     mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (err) {
-    throw new PluginError(`heuristic plug-in ${path} could not be loaded: ${(err as Error).message}`);
+    throw new PluginError(`heuristic plug-in ${name} could not be loaded${as === undefined ? '' : ` from its copy ${path}`}: ${(err as Error).message}`);
   }
   const h = (mod.default ?? mod.heuristic) as Partial<Heuristic> | undefined;
   const missing: string[] = [];
@@ -59,9 +62,9 @@ export async function loadPlugin(ref: string, baseDir = process.cwd()): Promise<
     if (typeof h.name !== 'string' || h.name === '') missing.push('a "name" string');
     if (typeof h.plan !== 'function') missing.push('a "plan(ctx)" function');
   }
-  if (missing.length > 0) throw new PluginError(`heuristic plug-in ${path} lacks ${missing.join(' and ')} (see docs/plugins.md)`);
-  loaded.set(path, guarded(h as Heuristic, path));
-  return path;
+  if (missing.length > 0) throw new PluginError(`heuristic plug-in ${name} lacks ${missing.join(' and ')} (see docs/plugins.md)`);
+  loaded.set(name, guarded(h as Heuristic, name));
+  return name;
 }
 
 function guarded(h: Heuristic, path: string): Heuristic {
