@@ -25,6 +25,7 @@ import { isPluginRef, PluginError } from '../scheduler/heuristics/plugin.js';
 import { parseGridEventsDetailed } from '../formats/grid-events.js';
 import { behaviorPath, readDescription } from '../formats/load.js';
 import { writeFileAtomicSync } from '../util/atomic-write.js';
+import { InputError } from '../util/diagnostics.js';
 import { WORKER_YOUNG_GENERATION_MB } from '../util/young-generation.js';
 import { runReal, type RunLogEvent } from '../../backends/real/runner.js';
 import { runLogLine } from '../../backends/real/run-log-lines.js';
@@ -159,7 +160,9 @@ function filesOfInput(kind: 'grid' | 'application', input: InputSpec): string[] 
   if (kind === 'grid') {
     const parsed = parseGridEventsDetailed(readDescription(input.file, 'grid description'), input.file);
     for (const ref of parsed.behaviorRefs) {
-      if (isAbsolute(ref.name)) throw new Error(`${ref.pos.file}:${ref.pos.line}:${ref.pos.column}: the behaviour file '${ref.name}' is named by an absolute path, which a host of the real grid cannot read; name it relative to the grid file`);
+      if (isAbsolute(ref.name)) {
+        throw new InputError([{ severity: 'error', pos: ref.pos, message: 'a behaviour file named by an absolute path, which a host of the real grid cannot read', found: ref.name, hint: 'name it relative to the grid file' }]);
+      }
       files.push(resolve(behaviorPath(input.file, ref.name)));
     }
   }

@@ -4,7 +4,7 @@
 // the cache is used both ways: cells already cached are not sent, cells computed on the grid fill it. A
 // heuristic plug-in travels with the cells and gives the results of a run at the origin.
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 import { cachedKeys, expectSameResults, gridsweep, localGridFile, makeScratch } from './support/grid-experiment.js';
@@ -45,6 +45,27 @@ describe('experiment --grid on local slots', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('24 runs: 0 simulated, 24 from the cache, 0 failed');
     expectSameResults(local, remote);
+  }, 300_000);
+});
+
+describe('experiment --grid with a grid file a host cannot read', () => {
+  const scratch = makeScratch(['H0'], 1);
+  const grid = localGridFile(scratch, 1);
+  afterAll(() => rmSync(scratch.dir, { recursive: true, force: true }));
+
+  it('reports a behaviour file named by an absolute path where it is named, and sends nothing', async () => {
+    const gridFile = join(scratch.dir, 'inputs', 'griddescs', 'fig11', 'fig11.grid');
+    const lines = readFileSync(gridFile, 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes('<avail_100>'));
+    const absolute = join(dirname(gridFile), 'avail_100');
+    lines[at] = lines[at]!.replace('<avail_100>', `<${absolute}>`);
+    writeFileSync(gridFile, lines.join('\n'));
+    const g = await gridsweep(['experiment', scratch.specPath, '--out', join(scratch.dir, 'out'), '--grid', grid]);
+    expect(g.code, g.stderr).toBe(1);
+    const column = lines[at]!.indexOf(absolute) + 1;
+    expect(g.stderr).toContain(`${gridFile}:${at + 1}:${column}: error: a behaviour file named by an absolute path, which a host of the real grid cannot read\n  found: ${absolute}\n  fix: name it relative to the grid file`);
+    expect(g.stderr).not.toContain('internal error');
+    expect(existsSync(join(scratch.dir, 'storage'))).toBe(false);
   }, 300_000);
 });
 
