@@ -14,8 +14,9 @@
 // the staged and fetched files are removed and the journal is renamed aside. As it goes, the run's record
 // (a live dashboard's chart) and its progress in cells (running, verified) are handed to the caller.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RealGrid } from '../realgrid/real-grid-file.js';
 import { loadSweepFile } from '../sweep/sweep-file.js';
@@ -223,6 +224,7 @@ function cellsSweep(keys: readonly string[], inputPaths: readonly string[], esti
 
 /** Writes the cell program, the cell table, the files and the sweep into `originDir`. */
 async function stage(originDir: string, cells: readonly GridCell[], groupCount: number, estimateS: number): Promise<void> {
+  for (const plugin of new Set(cells.flatMap((c) => pluginOf(c.entry) ?? []))) await checkPluginAlone(plugin);
   const absolute = new Set<string>();
   for (const c of cells) for (const f of filesOfCell(c.entry)) absolute.add(f);
   const sorted = [...absolute].sort();
@@ -234,7 +236,6 @@ async function stage(originDir: string, cells: readonly GridCell[], groupCount: 
     mkdirSync(dirname(dest), { recursive: true });
     copyFileSync(f, dest);
   }
-  for (const plugin of new Set(cells.flatMap((c) => pluginOf(c.entry) ?? []))) await checkPluginCopy(plugin, join(originDir, staged(plugin)));
   const groups = groupsOf(cells.map((c) => c.key), groupCount);
   const table: CellTable = { gridsweepCells: 1, cells: Object.fromEntries(cells.map((c): [string, CellTableEntry] => [c.key, cellOnHost(c.entry, staged)])), groups };
   await placeCellBundle(join(originDir, CELL_BUNDLE_NAME));
@@ -243,12 +244,20 @@ async function stage(originDir: string, cells: readonly GridCell[], groupCount: 
   writeFileAtomicSync(join(originDir, SWEEP_NAME), `${JSON.stringify(cellsSweep(Object.keys(groups), sorted.map(staged), estimateS * largest), null, 1)}\n`);
 }
 
-/** A plug-in travels as its one file: a copy that does not load alone (it imports a file beside it) stops the run before any task is sent. */
-async function checkPluginCopy(original: string, copy: string): Promise<void> {
+/**
+ * A plug-in travels as its one file: one that does not load alone, copied into an empty folder (it imports
+ * a file beside it, or a package), stops the run before anything is staged or sent.
+ */
+async function checkPluginAlone(plugin: string): Promise<void> {
+  const alone = mkdtempSync(join(tmpdir(), 'gridsweep-plugin-'));
   try {
+    const copy = join(alone, basename(plugin));
+    copyFileSync(plugin, copy);
     await import(pathToFileURL(copy).href);
   } catch (err) {
-    throw new PluginError(`heuristic plug-in ${original}: with --grid it travels to the hosts as its one file, and that copy does not load (${(err as Error).message}); make it one file that imports only Node's built-in modules`);
+    throw new PluginError(`heuristic plug-in ${plugin}: with --grid it travels to the hosts as its one file, and that file alone does not load (${(err as Error).message}); make it one file that imports only Node's built-in modules`);
+  } finally {
+    rmSync(alone, { recursive: true, force: true });
   }
 }
 

@@ -92,24 +92,36 @@ describe('experiment --grid with a heuristic plug-in', () => {
     expectSameResults(local, remote);
   }, 300_000);
 
-  it('stops before sending anything when the plug-in needs a file beside it', async () => {
+  // A plug-in that loads at home only with a file beside it, or with a package installed beside it.
+  it.each([
+    ['a file beside it', 'needs-file', "import { label } from './helper.mjs';"],
+    ['a package', 'needs-package', "import { label } from 'gridsweep-test-label';"],
+  ])('stops before staging or sending anything when the plug-in needs %s', async (_, name, importLine) => {
     const plugins = join(scratch.dir, 'plugins');
     writeFileSync(join(plugins, 'helper.mjs'), 'export const label = "split";\n');
+    const pkg = join(plugins, 'node_modules', 'gridsweep-test-label');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'gridsweep-test-label', type: 'module', exports: './index.js' }));
+    writeFileSync(join(pkg, 'index.js'), 'export const label = "split";\n');
     const text = readFileSync(join(plugins, 'earliest-completion.mjs'), 'utf8');
-    writeFileSync(join(plugins, 'split.mjs'), `import { label } from './helper.mjs';\n${text.replace(/name: '[^']*'/, 'name: label')}`);
+    const plugin = join(plugins, `${name}.mjs`);
+    writeFileSync(plugin, `${importLine}\n${text.replace(/name: '[^']*'/, 'name: label')}`);
     const spec = JSON.parse(readFileSync(scratch.specPath, 'utf8')) as { heuristics: string[] };
-    const splitSpec = join(scratch.dir, 'split.json');
-    writeFileSync(splitSpec, JSON.stringify({ ...spec, name: 'split', heuristics: ['./plugins/split.mjs'] }));
-    // At home it loads (its helper lies beside it) ...
-    const out = join(scratch.dir, 'split-remote');
+    const splitSpec = join(scratch.dir, `${name}.json`);
+    writeFileSync(splitSpec, JSON.stringify({ ...spec, name, heuristics: [`./plugins/${name}.mjs`] }));
+    const out = join(scratch.dir, `${name}-remote`);
     const runsOnStorage = (): string[] => (existsSync(join(scratch.dir, 'storage', 'gridsweep')) ? readdirSync(join(scratch.dir, 'storage', 'gridsweep')) : []);
     const before = runsOnStorage();
+    // At home it loads, so a run without --grid works ...
+    const home = await gridsweep(['experiment', splitSpec, '--out', join(scratch.dir, `${name}-home`)]);
+    expect(home.code, home.stderr).toBe(0);
+    // ... but alone on a host it would not: one error naming it and what to do, nothing staged or sent.
     const g = await gridsweep(['experiment', splitSpec, '--out', out, '--grid', grid]);
-    // ... but its copy on the hosts would not: one error naming it and what to do, and no task sent.
     expect(g.code).toBe(1);
-    expect(g.stderr).toContain(`heuristic plug-in ${join(plugins, 'split.mjs')}: with --grid it travels to the hosts as its one file, and that copy does not load`);
+    expect(g.stderr).toContain(`heuristic plug-in ${plugin}: with --grid it travels to the hosts as its one file, and that file alone does not load`);
     expect(g.stderr).toContain("make it one file that imports only Node's built-in modules");
     expect(g.stderr).not.toContain('real grid:');
+    expect(existsSync(join(out, 'grid-run', 'files'))).toBe(false);
     expect(runsOnStorage()).toEqual(before);
   }, 300_000);
 });
