@@ -101,11 +101,12 @@ describe('dashboard in Chromium', () => {
     expect(clockS).toBeLessThan(endOf(slow));
     for (const [name, events] of [['min-completion', fast], ['round-robin', slow]] as const) {
       const s = section(page, name);
-      // Each chart shows its run at the shared clock: the works done by then, the same axis and clock line.
+      // Each chart shows its run at the shared clock: the works done by then, the same axis and clock line
+      // (the charts are drawn at the next animation frame after the clock's message, so each is polled).
       const doneByThen = events.filter((e) => e.type === 'work-done' && e.t <= clockS).length;
-      await expect.poll(() => s.getAttribute('data-done')).toBe(String(doneByThen));
-      expect(Number(await s.getAttribute('data-clock-s'))).toBe(clockS);
-      expect(Number(await s.getAttribute('data-view-end-s'))).toBe(endOf(slow));
+      await expect.poll(() => s.getAttribute('data-done'), { timeout: 10_000 }).toBe(String(doneByThen));
+      await expect.poll(async () => Number(await s.getAttribute('data-clock-s')), { timeout: 10_000 }).toBe(clockS);
+      await expect.poll(async () => Number(await s.getAttribute('data-view-end-s')), { timeout: 10_000 }).toBe(endOf(slow));
     }
     expect(await section(page, 'min-completion').getAttribute('data-progress-pct')).toBe('100.0');
     expect(Number(await section(page, 'round-robin').getAttribute('data-progress-pct'))).toBeLessThan(100);
