@@ -74,6 +74,12 @@ describe('experiment --grid with a heuristic plug-in', () => {
   const scratch = makeScratch(['H0', './plugins/earliest-completion.mjs'], 1);
   mkdirSync(join(scratch.dir, 'plugins'));
   cpSync(join(PACKAGE_ROOT, 'docs', 'examples', 'earliest-completion.mjs'), join(scratch.dir, 'plugins', 'earliest-completion.mjs'));
+  // What the plug-ins below import: a helper file beside them, and a package installed beside them.
+  writeFileSync(join(scratch.dir, 'plugins', 'helper.mjs'), 'export const label = "split";\n');
+  const pkg = join(scratch.dir, 'plugins', 'node_modules', 'gridsweep-test-label');
+  mkdirSync(pkg, { recursive: true });
+  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'gridsweep-test-label', type: 'module', exports: './index.js' }));
+  writeFileSync(join(pkg, 'index.js'), 'export const label = "split";\n');
   const grid = localGridFile(scratch, 2);
   afterAll(() => rmSync(scratch.dir, { recursive: true, force: true }));
 
@@ -98,11 +104,6 @@ describe('experiment --grid with a heuristic plug-in', () => {
     ['a package', 'needs-package', "import { label } from 'gridsweep-test-label';"],
   ])('stops before staging or sending anything when the plug-in needs %s', async (_, name, importLine) => {
     const plugins = join(scratch.dir, 'plugins');
-    writeFileSync(join(plugins, 'helper.mjs'), 'export const label = "split";\n');
-    const pkg = join(plugins, 'node_modules', 'gridsweep-test-label');
-    mkdirSync(pkg, { recursive: true });
-    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'gridsweep-test-label', type: 'module', exports: './index.js' }));
-    writeFileSync(join(pkg, 'index.js'), 'export const label = "split";\n');
     const text = readFileSync(join(plugins, 'earliest-completion.mjs'), 'utf8');
     const plugin = join(plugins, `${name}.mjs`);
     writeFileSync(plugin, `${importLine}\n${text.replace(/name: '[^']*'/, 'name: label')}`);
