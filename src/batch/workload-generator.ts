@@ -12,8 +12,7 @@
 // - requested time: the run time with probability exactEstimateFraction, otherwise the run time times a
 //   factor uniform in [1, overestimateMax]; rounded up to a multiple of requestRoundingS and capped at
 //   maxRunTimeS (so no generated job reaches its limit).
-import { standardNormal } from '../generators/distribution.js';
-import { Rng } from '../util/rng.js';
+import { Rng, standardNormal } from '../util/rng.js';
 import type { BatchJob } from './job.js';
 
 export interface WorkloadSpec {

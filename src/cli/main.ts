@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { UsageError, type Command } from './command.js';
 import { COMMAND_NAMES } from './commands-list.js';
 import { EXIT } from './exit-codes.js';
-import { closestName } from '../formats/names.js';
+import { closestName } from '../util/names.js';
 import { commandHelp, mainHelp } from './help.js';
 import { renameOldOptions } from './option-scheme.js';
 import { loadAllCommands, loadCommand } from './registry.js';

@@ -8,7 +8,7 @@ import { compileSchema, checkAgainstSchema } from '../sweep/schema-check.js';
 import { escapePointerToken, parseJsonSource, readJsonText, type JsonSource } from '../sweep/json-source.js';
 import { generatorSpecDiagnostics } from '../generators/spec-check.js';
 import { InputError, type Diagnostic } from '../util/diagnostics.js';
-import { closestName, shortList } from '../formats/names.js';
+import { closestName, shortList } from '../util/names.js';
 import { isPluginRef } from '../scheduler/heuristics/plugin.js';
 
 export type SweepValue = number | string;

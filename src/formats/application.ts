@@ -7,7 +7,7 @@ import { Collector } from './collector.js';
 import applicationGrammar from './generated/application.js';
 import { LineTokens } from './line-lexer.js';
 import { LineParser, syntaxDiagnostic, type Ref } from './line-parser.js';
-import { shortList } from './names.js';
+import { shortList } from '../util/names.js';
 import { NON_NEGATIVE, NON_NEGATIVE_INT, readNumber, type Range } from './numbers.js';
 import { visitLines } from './source-lines.js';
 import { bracketName, bracketNumber, checkedName, plainNumber } from './write-tokens.js';

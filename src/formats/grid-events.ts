@@ -11,7 +11,7 @@ import { Collector } from './collector.js';
 import gridGrammar from './generated/grid.js';
 import { LineTokens, T_NAME } from './line-lexer.js';
 import { LineParser, syntaxDiagnostic, type Ref } from './line-parser.js';
-import { closestName } from './names.js';
+import { closestName } from '../util/names.js';
 import { NON_NEGATIVE, NON_NEGATIVE_INT, readNumber } from './numbers.js';
 import { LineCursor } from './source-lines.js';
 import { bracketName, bracketNumber, checkedName, plainNumber } from './write-tokens.js';

@@ -9,7 +9,7 @@ import { InputError, type Diagnostic } from '../util/diagnostics.js';
 import { readApplication, writeApplication } from './application.js';
 import { parseHostBehavior, parseLinkBehavior, writeHostBehavior, writeLinkBehavior } from './behavior.js';
 import { parseGridEventsDetailed, writeGridEvents } from './grid-events.js';
-import { closestName } from './names.js';
+import { closestName } from '../util/names.js';
 
 /** A missing or unreadable description file, as an InputError naming it. */
 function unreadable(path: string, what: string, err: unknown): InputError {

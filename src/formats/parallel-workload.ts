@@ -20,7 +20,7 @@ import { Collector } from './collector.js';
 import grammar from './generated/parallel-workload.js';
 import { LineTokens } from './line-lexer.js';
 import { LineParser, syntaxDiagnostic, type Ref } from './line-parser.js';
-import { closestName } from './names.js';
+import { closestName } from '../util/names.js';
 import { NON_NEGATIVE, NON_NEGATIVE_INT, readNumber, type Range } from './numbers.js';
 import { LineCursor } from './source-lines.js';
 

@@ -2,7 +2,7 @@
 // {"kind": "constant", ...}), a uniform interval, or a normal law truncated to [min, max]. Sampling a
 // constant draws nothing from the generator, so making one quantity constant never shifts the random
 // stream of the others.
-import type { Rng } from '../util/rng.js';
+import { standardNormal, type Rng } from '../util/rng.js';
 
 /** A law, or a bare number: the constant of that value. */
 export type Distribution = number | Law;
@@ -67,13 +67,6 @@ export function sample(d: Distribution, rng: Rng): number {
       return Math.min(hi, Math.max(lo, x));
     }
   }
-}
-
-/** Box–Muller; uses two uniform draws per call. */
-export function standardNormal(rng: Rng): number {
-  const u1 = 1 - rng.next(); // (0, 1]
-  const u2 = rng.next();
-  return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
 }
 
 /** Rounds to a fixed number of decimals, so that generated files stay short and exact to re-read. */

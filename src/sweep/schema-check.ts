@@ -15,7 +15,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Diagnostic } from '../util/diagnostics.js';
 import { InputError } from '../util/diagnostics.js';
-import { closestName } from '../formats/names.js';
+import { closestName } from '../util/names.js';
 import { escapePointerToken, type JsonSource } from './json-source.js';
 
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });

@@ -63,3 +63,10 @@ export class Rng {
     return new Rng(this.nextUint32());
   }
 }
+
+/** Box–Muller; uses two uniform draws per call. */
+export function standardNormal(rng: Rng): number {
+  const u1 = 1 - rng.next(); // (0, 1]
+  const u2 = rng.next();
+  return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+}
