@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { runTrace } from '../src/batch/run-trace.js';
+import { runTrace } from '../src/trace/run-trace.js';
 import { writeGeneratedWorkload } from '../src/batch/swf/write-generated.js';
 import type { WorkloadSpec } from '../src/batch/workload-generator.js';
 import { PACKAGE_ROOT } from '../src/util/package-root.js';

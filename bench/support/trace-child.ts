@@ -3,7 +3,7 @@
 // the parent measures each run's peak memory apart from the others'. The parent gives it node's larger young
 // generation, as the gridsweep command has (src/util/young-generation.ts).
 import { performance } from 'node:perf_hooks';
-import { runTrace } from '../../src/batch/run-trace.js';
+import { runTrace } from '../../src/trace/run-trace.js';
 
 const [workloadPath, policy, machine, allocator] = process.argv.slice(2);
 if (workloadPath === undefined || policy === undefined) throw new Error('usage: trace-child WORKLOAD.swf POLICY [MACHINE ALLOCATOR]');

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { executeJob, InputCache, type JobMessage } from './job.js';
 import type { RunKeyParts, StoredResult } from './store.js';
 import { runOne } from './simulate-runner.js';
-import { runTrace, type TraceRunOptions } from '../batch/run-trace.js';
+import { runTrace, type TraceRunOptions } from '../trace/run-trace.js';
 import { loadPlugin } from '../scheduler/heuristics/plugin.js';
 import { writeFileAtomicSync } from '../util/atomic-write.js';
 
@@ -29,7 +29,7 @@ export interface SimulationCell {
   readonly plugin?: string;
 }
 
-/** A cell of a batch experiment: one trace run (src/batch/run-trace.ts), its workload relative to the task. */
+/** A cell of a batch experiment: one trace run (src/trace/run-trace.ts), its workload relative to the task. */
 export interface TraceCell {
   readonly trace: TraceRunOptions;
 }

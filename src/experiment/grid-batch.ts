@@ -5,9 +5,9 @@
 // content, so that a grid run killed and started again resumes (a batch experiment has no cache).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { batchRunRequests, writeBatchResults, type BatchExperimentResult, type BatchExperimentRow } from '../batch/experiment/run.js';
-import type { LoadedBatchExperiment } from '../batch/experiment/spec.js';
-import type { TraceRun } from '../batch/run-trace.js';
+import { batchRunRequests, writeBatchResults, type BatchExperimentResult, type BatchExperimentRow } from './batch/run.js';
+import type { LoadedBatchExperiment } from './batch/spec.js';
+import type { TraceRun } from '../trace/run-trace.js';
 import { computeCellsOnGrid, type GridCell, type GridCellsOptions, type GridCellsResult } from './grid-cells.js';
 
 export interface BatchOnGridResult {

@@ -1,8 +1,10 @@
-// The import direction, checked: model and interfaces at the bottom; formats, the scheduler, batch and the
-// other libraries above them; then the backends in three layers: the simulator and the transport layer
-// (backends/transport: the endpoint contract, the agent, deadlines, batching, the transport registry), the
-// transports (backends/local, ssh, slurm), and the real run controller (backends/real, with the list of
-// transports it reads, backends/transports.ts); experiments, reports, the dashboard and the demo above the
+// The import direction, checked: model and interfaces at the bottom; the libraries above them in four
+// layers: forecasting, records, sweeps and plots; batch clusters (their jobs, machines, policies and
+// engines); the description formats and real grid files (which name batch policies, machines and jobs);
+// the scheduler, the generators and the trace runs (which read those formats). Then the backends in three
+// layers: the simulator and the transport layer (backends/transport: the endpoint contract, the agent,
+// deadlines, batching, the transport registry), the transports (backends/local, ssh, slurm), and the real
+// run controller (backends/real, with the list of transports it reads, backends/transports.ts); experiments, reports, the dashboard and the demo above the
 // backends; the CLI on top. An import may go down or stay in its layer, never up; a transport imports no
 // other transport; and no file may reach itself through its imports. Type-only imports count too: a layer
 // that names a higher layer's types depends on it. Known crossings are listed with the issue that removes
@@ -14,7 +16,10 @@ import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 
 const LAYERS: ReadonlyArray<readonly string[]> = [
   ['src/util/', 'src/model/', 'src/interfaces/', 'src/version.ts'],
-  ['src/formats/', 'src/forecast/', 'src/record/', 'src/sweep/', 'src/generators/', 'src/realgrid/', 'src/plot/', 'src/scheduler/', 'src/batch/'],
+  ['src/forecast/', 'src/record/', 'src/sweep/', 'src/plot/'],
+  ['src/batch/'],
+  ['src/formats/', 'src/realgrid/'],
+  ['src/scheduler/', 'src/generators/', 'src/trace/'],
   ['backends/sim/', 'backends/transport/'],
   ['backends/local/', 'backends/ssh/', 'backends/slurm/'],
   ['backends/real/', 'backends/transports.ts'],

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runTrace } from '../../src/batch/run-trace.js';
+import { runTrace } from '../../src/trace/run-trace.js';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 
 const cli = join(PACKAGE_ROOT, 'dist/src/cli/main.js');

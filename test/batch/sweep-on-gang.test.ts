@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runSimulation } from '../../backends/sim/run-simulation.js';
 import { simulate } from '../../backends/sim/simulate.js';
-import { formatBatchSites } from '../../src/batch/format-trace.js';
+import { formatBatchSites } from '../../src/trace/format-trace.js';
 import { GangCluster } from '../../src/batch/gang-cluster.js';
 import { checkBatchRecord } from '../../src/batch/record-check.js';
 import { checkRunRecord } from '../support/invariants.js';

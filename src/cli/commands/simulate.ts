@@ -14,7 +14,7 @@ import type { Dashboard, RecordedSource } from '../../dashboard/index.js';
 import type { SubmissionOptions } from '../../batch/submission.js';
 import { submissionFlags, submissionFromArgs } from '../submission-flags.js';
 import { DASHBOARD_HOST_OPTION, DASHBOARD_TUNNEL_HINT } from '../start-dashboard.js';
-import { formatBatchSites } from '../../batch/format-trace.js';
+import { formatBatchSites } from '../../trace/format-trace.js';
 import { loadHeuristicPlugins, strategyChoicesHelp, schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
 import type { Application } from '../../model/application.js';
 import type { GridDescription } from '../../model/grid.js';

@@ -3,16 +3,16 @@
 import type { Command } from '../command.js';
 import { UsageError } from '../command.js';
 import { flagOption, numberOption, stringOption } from '../args.js';
-import { formatTraceRun } from '../../batch/format-trace.js';
+import { formatTraceRun } from '../../trace/format-trace.js';
 import { listBatchPolicies } from '../../batch/policies/registry.js';
 import { ClusterSetupError } from '../../batch/cluster-setup.js';
 import { DEFAULT_BOUNDED_SLOWDOWN_THRESHOLD_S } from '../../batch/job-metrics.js';
-import { ClusterSizeUnknown, runTrace } from '../../batch/run-trace.js';
+import { ClusterSizeUnknown, runTrace } from '../../trace/run-trace.js';
 import { componentHelp } from './cluster-components-help.js';
 import { expectFileKind, sniffFileKind } from '../../formats/file-kind.js';
 import { listTimeshareStrategies } from '../../batch/timeshare/registry.js';
-import { runTimeshareTrace } from '../../batch/run-timeshare.js';
-import { formatTimeshareTrace, timeshareJson } from '../../batch/format-timeshare.js';
+import { runTimeshareTrace } from '../../trace/run-timeshare.js';
+import { formatTimeshareTrace, timeshareJson } from '../../trace/format-timeshare.js';
 import { optionGiven } from '../args.js';
 import type { CommandArgs } from '../command.js';
 import { readTimeshareFlags, timeshareFlagNames, timeshareOptionSpecs } from '../timeshare-flags.js';
@@ -20,7 +20,7 @@ import { readTimeshareFlags, timeshareFlagNames, timeshareOptionSpecs } from '..
 /** Space-sharing options that mean nothing to a time-shared run. */
 const SPACE_SHARING_ONLY = ['policy', 'machine', 'allocator', 'allocation-log', 'schedule', 'bounded-slowdown-threshold'] as const;
 
-/** `trace WORKLOAD --timeshare STRATEGY`: the time-shared run (src/batch/run-timeshare.ts). */
+/** `trace WORKLOAD --timeshare STRATEGY`: the time-shared run (src/trace/run-timeshare.ts). */
 function runTimeshared(args: CommandArgs, strategy: string, size: (name: string) => number | undefined): number {
   const names = listTimeshareStrategies().map((s) => s.name);
   if (!names.includes(strategy)) throw new UsageError(`unknown --timeshare '${strategy}'; expected one of ${names.join(', ')}`);

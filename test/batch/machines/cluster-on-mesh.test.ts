@@ -11,7 +11,7 @@ import type { BatchJob } from '../../../src/batch/job.js';
 import { readAllocationLog } from '../../../src/batch/machines/allocation-log.js';
 import { listNodeAllocatorAliases, listNodeAllocatorFamilies } from '../../../src/batch/machines/node-allocators/registry.js';
 import { getBatchPolicy } from '../../../src/batch/policies/registry.js';
-import { runTrace } from '../../../src/batch/run-trace.js';
+import { runTrace } from '../../../src/trace/run-trace.js';
 import { ScheduleChecker } from '../../../src/batch/schedule-checker.js';
 import { writeGeneratedWorkload } from '../../../src/batch/swf/write-generated.js';
 import { simulateTrace } from '../../../src/batch/trace-simulation.js';

@@ -9,9 +9,9 @@ import { boxPlot, type BoxGroup, type BoxSummary } from '../../plot/box-plot.js'
 import { writeFileAtomicSync } from '../../util/atomic-write.js';
 import { InputError } from '../../util/diagnostics.js';
 import { escapePointerToken } from '../../sweep/json-source.js';
-import type { DistributionSummary } from '../quantile-sketch.js';
-import { runTrace, type TraceRun, type TraceRunOptions } from '../run-trace.js';
-import { writeGeneratedWorkload } from '../swf/write-generated.js';
+import type { DistributionSummary } from '../../batch/quantile-sketch.js';
+import { runTrace, type TraceRun, type TraceRunOptions } from '../../trace/run-trace.js';
+import { writeGeneratedWorkload } from '../../batch/swf/write-generated.js';
 import type { LoadedBatchExperiment, WorkloadSource } from './spec.js';
 import { wrongKind } from '../../formats/file-kind.js';
 

@@ -1,8 +1,8 @@
 // The human-readable report of a trace run (`gridsweep trace` without --json).
-import type { AllocationMetricsSummary } from './machines/allocation-metrics.js';
-import type { DistributionSummary } from './quantile-sketch.js';
+import type { AllocationMetricsSummary } from '../batch/machines/allocation-metrics.js';
+import type { DistributionSummary } from '../batch/quantile-sketch.js';
 import type { TraceRun } from './run-trace.js';
-import { headerValue, type SwfHeader } from './swf/fields.js';
+import { headerValue, type SwfHeader } from '../batch/swf/fields.js';
 
 function n(x: number, digits = 1): string {
   return x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });

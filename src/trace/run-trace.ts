@@ -1,15 +1,15 @@
 // Runs one SWF workload on one batch cluster under one policy (trace mode), with the optional schedule
 // file and checker: what `gridsweep trace`, the experiment tool and the benchmark share.
-import { allObservers, type ScheduleObserver } from './batch-cluster.js';
-import { checkClusterChoice, createPlacement, machineOf } from './cluster-setup.js';
-import type { StartedJob } from './job.js';
-import { AllocationLogWriter } from './machines/allocation-log.js';
-import { isTopology, type MachineSpec } from './machines/registry.js';
-import { ScheduleChecker } from './schedule-checker.js';
-import { SWF_STATUS, type SwfHeader } from './swf/fields.js';
-import { SwfWorkload } from './swf/workload.js';
-import { SwfWriter } from './swf/writer.js';
-import { simulateTrace, type TraceResult } from './trace-simulation.js';
+import { allObservers, type ScheduleObserver } from '../batch/batch-cluster.js';
+import { checkClusterChoice, createPlacement, machineOf } from '../batch/cluster-setup.js';
+import type { StartedJob } from '../batch/job.js';
+import { AllocationLogWriter } from '../batch/machines/allocation-log.js';
+import { isTopology, type MachineSpec } from '../batch/machines/registry.js';
+import { ScheduleChecker } from '../batch/schedule-checker.js';
+import { SWF_STATUS, type SwfHeader } from '../batch/swf/fields.js';
+import { SwfWorkload } from '../batch/swf/workload.js';
+import { SwfWriter } from '../batch/swf/writer.js';
+import { simulateTrace, type TraceResult } from '../batch/trace-simulation.js';
 
 export interface TraceRunOptions {
   readonly workloadPath: string;

@@ -4,15 +4,15 @@
 // allocators means, per machine, every allocator that fits it; a combination that cannot work (a
 // contiguous allocator under conservative backfilling, a bag allocator on a mesh) is skipped and listed.
 import { dirname, resolve } from 'node:path';
-import { listAllocators } from '../allocators/registry.js';
-import { checkClusterChoice, ClusterSetupError, machineOf } from '../cluster-setup.js';
-import { nodeAllocatorShortNames } from '../machines/node-allocators/registry.js';
-import { isTopology, type MachineSpec } from '../machines/registry.js';
-import { listBatchPolicies } from '../policies/registry.js';
-import type { WorkloadSpec } from '../workload-generator.js';
+import { listAllocators } from '../../batch/allocators/registry.js';
+import { checkClusterChoice, ClusterSetupError, machineOf } from '../../batch/cluster-setup.js';
+import { nodeAllocatorShortNames } from '../../batch/machines/node-allocators/registry.js';
+import { isTopology, type MachineSpec } from '../../batch/machines/registry.js';
+import { listBatchPolicies } from '../../batch/policies/registry.js';
+import type { WorkloadSpec } from '../../batch/workload-generator.js';
 import { checkAgainstSchema, compileSchema } from '../../sweep/schema-check.js';
 import { escapePointerToken, parseJsonSource, readJsonText, type JsonSource } from '../../sweep/json-source.js';
-import { workloadSpecDiagnostics } from '../workload-schema.js';
+import { workloadSpecDiagnostics } from '../../batch/workload-schema.js';
 import { InputError } from '../../util/diagnostics.js';
 
 export type WorkloadSource = { readonly file: string } | { readonly generator: WorkloadSpec; readonly seed?: number };

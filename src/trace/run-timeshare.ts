@@ -7,13 +7,13 @@ import { readFileSync } from 'node:fs';
 import { parseParallelWorkload } from '../formats/parallel-workload.js';
 import { InputError } from '../util/diagnostics.js';
 import { ClusterSizeUnknown } from './run-trace.js';
-import { SwfWorkload } from './swf/workload.js';
-import { TimeshareChecker } from './timeshare/checker.js';
-import { simulateTimeshare } from './timeshare/engine.js';
-import { rigidJob, type ParallelJob } from './timeshare/job-structure.js';
-import { coefficientOfVariation, summarizeTimeshare, type TimeshareSummary } from './timeshare/metrics.js';
-import type { ExecutionProfile } from './timeshare/node.js';
-import { getTimeshareStrategy } from './timeshare/registry.js';
+import { SwfWorkload } from '../batch/swf/workload.js';
+import { TimeshareChecker } from '../batch/timeshare/checker.js';
+import { simulateTimeshare } from '../batch/timeshare/engine.js';
+import { rigidJob, type ParallelJob } from '../batch/timeshare/job-structure.js';
+import { coefficientOfVariation, summarizeTimeshare, type TimeshareSummary } from '../batch/timeshare/metrics.js';
+import type { ExecutionProfile } from '../batch/timeshare/node.js';
+import { getTimeshareStrategy } from '../batch/timeshare/registry.js';
 
 export type TimeshareWorkloadFormat = 'parallel' | 'swf';
 
