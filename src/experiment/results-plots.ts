@@ -1,7 +1,7 @@
 // Charts from an experiment's results.json: makespan against the swept variable (median across seeds,
 // one line per heuristic, plus the lower bound), or its spread across seeds as box plots.
 import { readFileSync } from 'node:fs';
-import { InputError } from '../util/diagnostics.js';
+import { InputError, unreadableFile } from '../util/diagnostics.js';
 import type { ResultRow, ResultsHeader } from './results.js';
 import { median } from './results.js';
 import { boxPlot, type BoxGroup } from '../plot/box-plot.js';
@@ -13,9 +13,15 @@ export interface LoadedResults {
 }
 
 export function loadResults(path: string): LoadedResults {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw unreadableFile(path, 'the results', err, { expected: 'a results.json written by `gridsweep experiment`' });
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (err) {
     throw new InputError([{ severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read results: ${(err as Error).message}`, expected: 'a results.json written by `gridsweep experiment`' }]);
   }

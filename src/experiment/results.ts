@@ -1,7 +1,7 @@
 // The experiment's outputs: results.csv and results.json, written row by row (never held in memory) to
 // temporary names and renamed when complete; and the summary table (median makespan across seeds).
-import { temporaryName } from '../util/atomic-write.js';
-import { createWriteStream, renameSync, type WriteStream } from 'node:fs';
+import { moveIntoPlace, temporaryName } from '../util/atomic-write.js';
+import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
 import { meanAndSd } from '../util/stats.js';
 import type { SweepValue } from './spec.js';
 
@@ -94,9 +94,14 @@ class StreamFile {
     if (!this.stream.write(text)) await new Promise<void>((r) => this.stream.once('drain', r));
   }
   async finish(): Promise<void> {
-    await new Promise<void>((resolve, reject) => this.stream.end((err?: Error | null) => (err ? reject(err) : resolve())));
-    if (this.failure) throw this.failure;
-    renameSync(this.tmp, this.path);
+    try {
+      await new Promise<void>((resolve, reject) => this.stream.end((err?: Error | null) => (err ? reject(err) : resolve())));
+      if (this.failure) throw this.failure;
+    } catch (err) {
+      rmSync(this.tmp, { force: true });
+      throw err;
+    }
+    moveIntoPlace(this.tmp, this.path);
   }
 }
 

@@ -5,7 +5,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import type { Application } from '../model/application.js';
 import type { GridDescription, HostBehavior, LinkBehavior } from '../model/grid.js';
 import { writeFileAtomicSync } from '../util/atomic-write.js';
-import { InputError, type Diagnostic } from '../util/diagnostics.js';
+import { InputError, unreadableFile, type Diagnostic } from '../util/diagnostics.js';
 import { readApplication, writeApplication } from './application.js';
 import { parseHostBehavior, parseLinkBehavior, writeHostBehavior, writeLinkBehavior } from './behavior.js';
 import { parseGridEventsDetailed, writeGridEvents } from './grid-events.js';
@@ -13,15 +13,7 @@ import { closestName } from '../util/names.js';
 
 /** A missing or unreadable description file, as an InputError naming it. */
 function unreadable(path: string, what: string, err: unknown): InputError {
-  const code = (err as NodeJS.ErrnoException).code ?? 'error';
-  return new InputError([
-    {
-      severity: 'error',
-      pos: { file: path, line: 1, column: 1 },
-      message: `cannot read the ${what} (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code})`,
-      expected: `a readable ${what} file`,
-    },
-  ]);
+  return unreadableFile(path, `the ${what}`, err, { expected: `a readable ${what} file` });
 }
 
 /** The text of a description file; a missing or unreadable file is an InputError naming it. */

@@ -25,7 +25,7 @@ import { homedir, userInfo } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ClusterId, HostId, SourcePos } from '../model/grid.js';
 import { DEFAULT_DEADLINES, type Deadlines } from './deadlines.js';
-import { InputError, type Diagnostic } from '../util/diagnostics.js';
+import { InputError, unreadableFile, type Diagnostic } from '../util/diagnostics.js';
 import { parseJsonSource } from '../sweep/json-source.js';
 import { checkAgainstSchema, compileSchema } from '../sweep/schema-check.js';
 import { SLURM_HOSTS_SCHEMA, slurmSpecOf, type RawSlurmHosts, type SlurmSpec } from './slurm-spec.js';
@@ -308,9 +308,7 @@ export function loadRealGrid(path: string): RealGrid {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new InputError([
-      { severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read the real grid file: ${(err as Error).message}`, hint: 'check the path' },
-    ]);
+    throw unreadableFile(path, 'the real grid file', err, { hint: 'check the path' });
   }
   return parseRealGrid(text, path);
 }

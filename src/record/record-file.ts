@@ -1,9 +1,9 @@
 // The run record's writers, beside the record's types: JSON Lines, one event a line. A simulation's record
 // is written under a temporary name and renamed into place once complete (a reader never sees half of
 // one); a real run's is written as the run goes, line by line, so that a crashed run leaves what happened.
-import { closeSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { temporaryName } from '../util/atomic-write.js';
+import { moveIntoPlace, temporaryName } from '../util/atomic-write.js';
 import type { RecordSink, RunRecordEvent } from './events.js';
 
 /** Writes the run record as JSON Lines under a temporary name; `commit` renames it into place. */
@@ -35,7 +35,7 @@ export class JsonlRecordFile {
   commit(): void {
     this.flush();
     closeSync(this.fd);
-    renameSync(this.tmp, this.path);
+    moveIntoPlace(this.tmp, this.path);
   }
 
   discard(): void {

@@ -3,7 +3,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { RunRecordEvent } from './events.js';
-import { InputError, type Diagnostic } from '../util/diagnostics.js';
+import { InputError, unreadableFile, type Diagnostic } from '../util/diagnostics.js';
 
 const EVENT_TYPES = ['header', 'start', 'end', 'grid', 'sched', 'plan', 'work-done', 'work-failed', 'job', 'run-end'] as const;
 const JOB_EVENTS = ['submit', 'reserve', 'start', 'end'];
@@ -152,14 +152,20 @@ export async function* readRunRecord(path: string): AsyncGenerator<RunRecordEven
       input!.once('error', reject);
     });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new InputError([
-      { severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read the run record (${code ?? String(err)})`, hint: 'check the path' },
-    ]);
+    throw unreadableFile(path, 'the run record', err, { hint: 'check the path' });
   }
   const lines = createInterface({ input, crlfDelay: Infinity });
-  for await (const text of lines) {
-    const ev = checker.line(text);
+  // A folder opens, and fails at its first read.
+  const reading = lines[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<string>;
+    try {
+      next = await reading.next();
+    } catch (err) {
+      throw unreadableFile(path, 'the run record', err, { hint: 'check the path' });
+    }
+    if (next.done === true) break;
+    const ev = checker.line(next.value);
     if (ev) yield ev;
   }
   checker.finish();

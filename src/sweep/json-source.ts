@@ -2,7 +2,7 @@
 // can be reported as file:line:column. Used for sweep files and real grid files.
 import type { SourcePos } from '../model/grid.js';
 import { readFileSync } from 'node:fs';
-import { InputError } from '../util/diagnostics.js';
+import { InputError, unreadableFile } from '../util/diagnostics.js';
 
 export interface JsonSource {
   readonly file: string;
@@ -175,6 +175,6 @@ export function readJsonText(path: string, what: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {
-    throw new InputError([{ severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read ${what}: ${(err as Error).message}`, hint: 'check the path' }]);
+    throw unreadableFile(path, what, err, { hint: 'check the path' });
   }
 }

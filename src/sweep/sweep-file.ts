@@ -2,7 +2,7 @@
 // which gridsweep builds the Application. The format is documented in docs of `gridsweep describe --help`
 // and in apps/examples/README.md.
 import { readFileSync } from 'node:fs';
-import { InputError } from '../util/diagnostics.js';
+import { InputError, unreadableFile } from '../util/diagnostics.js';
 import { parseJsonSource, type JsonSource } from './json-source.js';
 import { checkAgainstSchema, compileSchema } from './schema-check.js';
 
@@ -140,14 +140,7 @@ export function loadSweepFile(path: string): LoadedSweep {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new InputError([
-      {
-        severity: 'error',
-        pos: { file: path, line: 1, column: 1 },
-        message: `cannot read the sweep file: ${(err as Error).message}`,
-        hint: 'check the path',
-      },
-    ]);
+    throw unreadableFile(path, 'the sweep file', err, { hint: 'check the path' });
   }
   return parseSweep(text, path);
 }

@@ -5,7 +5,7 @@
 // and 5.1), with the pace of progress and fairness gathered per job class.
 import { readFileSync } from 'node:fs';
 import { parseParallelWorkload } from '../formats/parallel-workload.js';
-import { InputError } from '../util/diagnostics.js';
+import { InputError, unreadableFile } from '../util/diagnostics.js';
 import { ClusterSizeUnknown } from './run-trace.js';
 import { SwfWorkload } from '../batch/swf/workload.js';
 import { TimeshareChecker } from '../batch/timeshare/checker.js';
@@ -99,7 +99,7 @@ function readParallel(o: TimeshareTraceOptions): Loaded {
   try {
     text = readFileSync(o.workloadPath, 'utf8');
   } catch (err) {
-    throw new InputError([{ severity: 'error', pos: { file: o.workloadPath, line: 1, column: 1 }, message: `cannot read the parallel workload: ${(err as Error).message}` }]);
+    throw unreadableFile(o.workloadPath, 'the parallel workload', err);
   }
   const w = parseParallelWorkload(text, o.workloadPath);
   if (o.nodes === undefined) throw new ClusterSizeUnknown(`${o.workloadPath}: a parallel workload does not say how big its cluster is; give --nodes (and --cores-per-node, default 1)`);

@@ -1,23 +1,73 @@
 // Outputs are written under a temporary name and renamed, so a reader never sees half a file; the folder
-// an output is asked for is made if it is missing (`-o out/run.html` works on a fresh clone).
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+// an output is asked for is made if it is missing (`-o out/run.html` works on a fresh clone). An output
+// that cannot be put in place leaves nothing behind: its temporary file is removed. A path that names a
+// folder is refused before anything is written, so a long run does not end on it.
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+
+/** A file system error on an output, in words that name the output (not its temporary name). */
+function outputError(path: string, err: unknown): Error {
+  const e = err as NodeJS.ErrnoException;
+  const reason =
+    e.code === 'EISDIR'
+      ? 'it is a folder'
+      : e.code === 'ENOTDIR' || e.code === 'EEXIST'
+        ? 'a part of its path is a file, not a folder'
+        : e.code === 'EACCES' || e.code === 'EPERM'
+          ? 'permission denied'
+          : e.code === 'ENOSPC'
+            ? 'no space left on the device'
+            : (e.code ?? e.message);
+  // Keeps code, errno and syscall: callers tell a full disk or a read-only origin by them.
+  return Object.assign(new Error(`cannot write ${path} (${reason})`), { code: e.code, errno: e.errno, syscall: e.syscall ?? 'write', path });
+}
 
 /** The temporary name an output is written under until it is complete; its folder is made if missing. */
 export function temporaryName(path: string): string {
-  mkdirSync(dirname(path), { recursive: true });
+  let isFolder = false;
+  try {
+    isFolder = statSync(path).isDirectory();
+  } catch {
+    // not there yet, as usual
+  }
+  if (isFolder) throw outputError(path, Object.assign(new Error('EISDIR'), { code: 'EISDIR', syscall: 'open' }));
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (err) {
+    throw outputError(path, err);
+  }
   return `${path}.${process.pid}.tmp`;
+}
+
+/** Renames a complete temporary file into place; if that fails, removes it and throws an error naming `path`. */
+export function moveIntoPlace(tmp: string, path: string): void {
+  try {
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw outputError(path, err);
+  }
 }
 
 export function writeFileAtomicSync(path: string, data: string | Uint8Array): void {
   const tmp = temporaryName(path);
-  writeFileSync(tmp, data);
-  renameSync(tmp, path);
+  try {
+    writeFileSync(tmp, data);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw outputError(path, err);
+  }
+  moveIntoPlace(tmp, path);
 }
 
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const tmp = temporaryName(path);
-  await writeFile(tmp, data);
-  await rename(tmp, path);
+  try {
+    await writeFile(tmp, data);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw outputError(path, err);
+  }
+  moveIntoPlace(tmp, path);
 }

@@ -25,3 +25,26 @@ export function formatDiagnostic(d: Diagnostic): string {
   if (d.hint !== undefined) parts.push(`  fix: ${d.hint}`);
   return parts.join('\n');
 }
+
+/** Why a file could not be read, in words (the errno's code when it is not a common one). */
+function unreadableReason(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e.code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'it is a folder';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOTDIR':
+      return 'a part of its path is a file, not a folder';
+    default:
+      return e.code ?? (e instanceof Error ? e.message : String(err));
+  }
+}
+
+/** An input file that could not be read: "cannot read `what` (why)" at its first line, one error. */
+export function unreadableFile(path: string, what: string, err: unknown, more: { readonly expected?: string; readonly hint?: string } = {}): InputError {
+  return new InputError([{ severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read ${what} (${unreadableReason(err)})`, ...more }]);
+}

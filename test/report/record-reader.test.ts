@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -53,6 +53,15 @@ describe('run record reader', () => {
   it('reports a missing file as an input error', async () => {
     const missing = join(tmpdir(), 'gs-no-such-dir', 'run.jsonl');
     expect(existsSync(missing)).toBe(false);
-    await expect(loadRunRecord(missing)).rejects.toThrow(/run\.jsonl:1:1: error: cannot read the run record \(ENOENT\)/);
+    await expect(loadRunRecord(missing)).rejects.toThrow(/run\.jsonl:1:1: error: cannot read the run record \(no such file\)/);
+  });
+
+  it('reports a folder as an input error (it opens, and fails at its first read)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'gs-record-folder-'));
+    try {
+      await expect(loadRunRecord(folder)).rejects.toThrow(`${folder}:1:1: error: cannot read the run record (it is a folder)`);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

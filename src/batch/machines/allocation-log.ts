@@ -13,9 +13,9 @@
 // What follows ` # ` on a job line is the allocation's quality (allocation-quality.ts), for reading; the
 // reader ignores it.
 // The writer writes to a temporary name and renames it when the run ends, so a failed run leaves nothing.
-import { temporaryName } from '../../util/atomic-write.js';
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { InputError } from '../../util/diagnostics.js';
+import { moveIntoPlace, temporaryName } from '../../util/atomic-write.js';
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { InputError, unreadableFile } from '../../util/diagnostics.js';
 import type { StartedJob } from '../job.js';
 import { isTopology, MachineSpecError, parseMachine } from './registry.js';
 import type { Topology } from './topology.js';
@@ -68,7 +68,7 @@ export class AllocationLogWriter {
   close(): void {
     this.flush();
     closeSync(this.fd);
-    renameSync(this.tmp, this.path);
+    moveIntoPlace(this.tmp, this.path);
   }
 
   abort(): void {
@@ -92,7 +92,7 @@ export function readAllocationLog(path: string): { header: AllocationLogHeader; 
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw fail(path, 1, 1, `cannot read the allocation log: ${(err as Error).message}`, 'a file written by `gridsweep trace --allocation-log FILE`');
+    throw unreadableFile(path, 'the allocation log', err, { expected: 'a file written by `gridsweep trace --allocation-log FILE`' });
   }
   const lines = text.split('\n');
   if (lines[0]?.trimEnd() !== ALLOCATION_LOG_MAGIC) {

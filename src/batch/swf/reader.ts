@@ -2,7 +2,7 @@
 // time straight from the bytes, so a trace of millions of jobs is never in memory. Malformed lines, and
 // gzip data that is corrupt or cut short, throw InputError at file:line:column (lines of the decompressed
 // text), naming the field.
-import { InputError } from '../../util/diagnostics.js';
+import { InputError, unreadableFile } from '../../util/diagnostics.js';
 import { MAX_EXACT, MAX_EXACT_TEXT } from '../../util/exact-limit.js';
 import { F, SWF_FIELD_COUNT, SWF_FIELDS, type SwfHeader } from './fields.js';
 import { HeaderBuilder } from './header.js';
@@ -41,7 +41,7 @@ export class SwfReader {
     try {
       this.source = openByteSource(path);
     } catch (err) {
-      throw new InputError([{ severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read the workload: ${(err as Error).message}` }]);
+      throw unreadableFile(path, 'the workload', err);
     }
     this.buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(4096, this.source.sizeHintBytes + 1)));
   }

@@ -1,7 +1,7 @@
 // Writes SWF: the header comments, then one 18-field line per job. Streams through a buffer to a temporary
 // file that close() renames into place, so a reader never sees half a workload and memory stays flat.
-import { temporaryName } from '../../util/atomic-write.js';
-import { closeSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { moveIntoPlace, temporaryName } from '../../util/atomic-write.js';
+import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { SWF_FIELD_COUNT } from './fields.js';
 
 const FLUSH_CHARS = 1 << 16;
@@ -36,7 +36,7 @@ export class SwfWriter {
     this.flush();
     closeSync(this.fd);
     this.open = false;
-    renameSync(this.tmp, this.path);
+    moveIntoPlace(this.tmp, this.path);
   }
 
   /** Gives up: removes the temporary file, leaves nothing behind. */

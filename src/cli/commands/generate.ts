@@ -10,7 +10,7 @@ import { generateGrid, type GridSpec } from '../../generators/grid.js';
 import { writeFig11Files } from '../../generators/fig11-files.js';
 import { writeGeneratedWorkload } from '../../batch/swf/write-generated.js';
 import type { WorkloadSpec } from '../../batch/workload-generator.js';
-import { InputError } from '../../util/diagnostics.js';
+import { InputError, unreadableFile } from '../../util/diagnostics.js';
 import { parseJsonSource, type JsonSource } from '../../sweep/json-source.js';
 import { schemaFieldLines } from '../../sweep/schema-doc.js';
 import { GRID_SPEC_SCHEMA, INS2D_SPEC_SCHEMA, MCELL_SPEC_SCHEMA, distributionForms } from '../../generators/spec-schemas.js';
@@ -31,20 +31,21 @@ function readSpec(path: string): JsonSource {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new InputError([{ severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read the generator specification: ${(err as Error).message}` }]);
+    throw unreadableFile(path, 'the generator specification', err);
   }
   return parseJsonSource(text, path);
 }
 
 /**
  * Generator parameter errors that the schema cannot see (several fields at once) are plain Errors; report
- * them against the field their message starts with, else the top of the file.
+ * them against the field their message starts with, else the top of the file. A file system error (the
+ * SWF generator writes its output as it goes) is the output path's, not the specification's.
  */
 function generated<T>(source: JsonSource, make: () => T): T {
   try {
     return make();
   } catch (err) {
-    if (err instanceof InputError) throw err;
+    if (err instanceof InputError || typeof (err as NodeJS.ErrnoException).syscall === 'string') throw err;
     const message = (err as Error).message;
     const field = /^([A-Za-z]+)/.exec(message)?.[1];
     const value = source.value as Record<string, unknown>;

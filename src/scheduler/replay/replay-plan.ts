@@ -9,7 +9,7 @@ import type { ClusterId, HostId } from '../../model/grid.js';
 import type { RealGrid } from '../../realgrid/real-grid-file.js';
 import type { RunHeader, RunRecordEvent } from '../../record/events.js';
 import { RecordLineChecker } from '../../record/record-reader.js';
-import { InputError, type Diagnostic } from '../../util/diagnostics.js';
+import { InputError, unreadableFile, type Diagnostic } from '../../util/diagnostics.js';
 
 export type ReplayLinkItem = { readonly kind: 'input'; readonly fileId: FileId } | { readonly kind: 'output'; readonly workId: WorkId };
 
@@ -37,9 +37,7 @@ export function readRecordWithLines(path: string): Located<RunRecordEvent>[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new InputError([
-      { severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read the run record (${(err as NodeJS.ErrnoException).code ?? 'error'})`, hint: 'check the path' },
-    ]);
+    throw unreadableFile(path, 'the run record', err, { hint: 'check the path' });
   }
   const checker = new RecordLineChecker(path);
   const out: Located<RunRecordEvent>[] = [];
