@@ -5,6 +5,7 @@
 // share.
 import type { Allocator } from './allocators/allocator.js';
 import { getAllocator, listAllocators } from './allocators/registry.js';
+import { clusterSizeProblem } from './cluster-limits.js';
 import { CorePlacement } from './core-placement.js';
 import { NodePlacement } from './machines/node-placement.js';
 import { AllocatorSpecError, type NodeAllocator } from './machines/node-allocator.js';
@@ -55,6 +56,8 @@ export function checkClusterChoice(machine: MachineSpec, allocatorName: string |
 
 /** The placement for a checked choice. */
 export function createPlacement(machine: MachineSpec, shape: BatchClusterShape, allocatorName: string): Placement {
+  const tooLarge = clusterSizeProblem(shape.nodes, shape.coresPerNode, false);
+  if (tooLarge !== undefined) throw new ClusterSetupError(tooLarge);
   if (!isTopology(machine)) return new CorePlacement(shape, bagAllocator(allocatorName));
   if (shape.nodes !== machine.nodes) throw new ClusterSetupError(`${machine.name} has ${machine.nodes} nodes, not ${shape.nodes}`);
   return new NodePlacement(machine, shape.coresPerNode, nodeAllocator(allocatorName, machine));

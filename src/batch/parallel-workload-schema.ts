@@ -3,6 +3,7 @@
 // for `gridsweep generate parallel` files, their file:line:column errors and the fields listed in
 // `generate --help` and the README.
 import { schemaChecker } from '../sweep/schema-check.js';
+import { MAX_TIMESHARED_CPUS } from './cluster-limits.js';
 
 const share = (what: string): object => ({ type: 'number', minimum: 0, description: `share of ${what} jobs (relative weight)` });
 
@@ -14,7 +15,7 @@ export const PARALLEL_SPEC_SCHEMA = {
   properties: {
     $schema: { type: 'string' },
     jobs: { type: 'integer', minimum: 1, description: 'jobs to generate, a count' },
-    nodes: { type: 'integer', minimum: 2, description: 'nodes (single CPUs) of the cluster the load is computed for, a count' },
+    nodes: { type: 'integer', minimum: 2, maximum: MAX_TIMESHARED_CPUS, description: 'nodes (single CPUs) of the cluster the load is computed for, a count' },
     maxTasks: { type: 'integer', minimum: 2, description: 'the largest job, in tasks (a power of two is drawn up to it; default min(nodes, 16))' },
     mix: {
       type: 'object',

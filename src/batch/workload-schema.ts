@@ -4,6 +4,7 @@
 // field from the descriptions, defaults and bounds written here. The defaults are WORKLOAD_DEFAULTS.
 import { schemaChecker } from '../sweep/schema-check.js';
 import { WORKLOAD_DEFAULTS } from './workload-generator.js';
+import { MAX_CORES_PER_NODE, MAX_NODES } from './cluster-limits.js';
 
 const fraction = (what: string, dflt: number): object => ({ type: 'number', minimum: 0, maximum: 1, default: dflt, description: what });
 
@@ -15,8 +16,8 @@ export const WORKLOAD_SPEC_SCHEMA = {
   properties: {
     $schema: { type: 'string' },
     jobs: { type: 'integer', minimum: 1, description: 'jobs to generate, a count' },
-    nodes: { type: 'integer', minimum: 1, description: 'nodes of the cluster the workload is made for, a count' },
-    coresPerNode: { type: 'integer', minimum: 1, description: 'cores per node, a count' },
+    nodes: { type: 'integer', minimum: 1, maximum: MAX_NODES, description: 'nodes of the cluster the workload is made for, a count' },
+    coresPerNode: { type: 'integer', minimum: 1, maximum: MAX_CORES_PER_NODE, description: 'cores per node, a count' },
     load: { type: 'number', exclusiveMinimum: 0, maximum: 10, default: WORKLOAD_DEFAULTS.load, description: "offered load: cores × run time per second over the cluster's cores" },
     serialFraction: fraction('fraction of jobs that take one core', WORKLOAD_DEFAULTS.serialFraction),
     powerOfTwoFraction: fraction('fraction of parallel jobs whose core count is a power of two', WORKLOAD_DEFAULTS.powerOfTwoFraction),

@@ -22,6 +22,7 @@ import { checkClusterChoice, ClusterSetupError } from '../batch/cluster-setup.js
 import { nodeAllocatorNames } from '../batch/machines/node-allocators/registry.js';
 import { BAG, isTopology, MachineSpecError, parseMachine, type MachineSpec } from '../batch/machines/registry.js';
 import { listBatchPolicies } from '../batch/policies/registry.js';
+import { clusterSizeProblem, MAX_CORES_PER_NODE, MAX_MPL, MAX_NODES, MAX_TIMESHARED_CPUS } from '../batch/cluster-limits.js';
 
 interface HeaderAst {
   readonly version: Ref;
@@ -56,6 +57,9 @@ const eventParser = new LineParser<EventAst>(gridGrammar, 'event');
 export const GRID_HEADER_KEYWORD = 'GridDescription';
 const KINDS = ['ADD_CLUSTER', 'ADD_HOST', 'REMOVE_CLUSTER', 'REMOVE_HOST', 'CHANGE_HOST_BEHAVIOR', 'CHANGE_CLUSTER_BEHAVIOR', 'ADD_BATCH_CLUSTER'];
 const POSITIVE_INT = { integer: true, min: 1 } as const;
+const NODE_COUNT = { integer: true, min: 1, max: MAX_NODES } as const;
+const CORES_PER_NODE = { integer: true, min: 1, max: MAX_CORES_PER_NODE } as const;
+const GANG_MPL = { integer: true, min: 1, max: MAX_MPL } as const;
 
 /** Where an event names a behaviour, and which kind of behaviour that makes it. */
 export interface BehaviorRef {
@@ -218,9 +222,9 @@ function toBatchCluster(
     }
   } else {
     machine = BAG;
-    nodes = readNumber(c, line, tokens, ast.nodes!, 'node count', POSITIVE_INT);
+    nodes = readNumber(c, line, tokens, ast.nodes!, 'node count', NODE_COUNT);
   }
-  const coresPerNode = readNumber(c, line, tokens, ast.coresPerNode!, 'cores per node', POSITIVE_INT);
+  const coresPerNode = readNumber(c, line, tokens, ast.coresPerNode!, 'cores per node', CORES_PER_NODE);
   const policyName = tokens.value(ast.policy!);
   const policies = listBatchPolicies().map((p) => p.name);
   let policy: string | undefined = policyName;
@@ -242,7 +246,7 @@ function toBatchCluster(
     }
   }
   const workloadOffsetS = ast.workloadOffset === undefined ? 0 : readNumber(c, line, tokens, ast.workloadOffset, 'workload offset', NON_NEGATIVE);
-  const gangMpl = ast.gang === undefined ? undefined : readNumber(c, line, tokens, ast.gang, 'gang MPL', POSITIVE_INT);
+  const gangMpl = ast.gang === undefined ? undefined : readNumber(c, line, tokens, ast.gang, 'gang MPL', GANG_MPL);
   if (ast.gang !== undefined) {
     // The gang core admits first come first served on the bag of cores (gang-cluster.ts).
     if (policy !== undefined && policy !== 'fcfs') {
@@ -251,6 +255,11 @@ function toBatchCluster(
     }
     if (machine !== undefined && isTopology(machine)) {
       c.error(c.at(line, tokens, ast.gangKeyword!), { message: `gang:MPL needs the bag of cores, not ${machine.name}`, found: `'gang:${tokens.value(ast.gang)}'`, expected: 'a node count with gang:MPL', hint: 'give a node count, or leave out gang:MPL' });
+      machine = undefined;
+    }
+    const tooLarge = nodes === undefined || coresPerNode === undefined ? undefined : clusterSizeProblem(nodes, coresPerNode, true);
+    if (tooLarge !== undefined) {
+      c.error(c.at(line, tokens, ast.nodes ?? ast.coresPerNode!), { message: tooLarge, found: `'${nodes} ${coresPerNode}'`, expected: `nodes × cores per node up to ${MAX_TIMESHARED_CPUS} with gang:MPL`, hint: 'give fewer nodes or cores per node' });
       machine = undefined;
     }
   }

@@ -5,8 +5,9 @@
 // and 5.1), with the pace of progress and fairness gathered per job class.
 import { readFileSync } from 'node:fs';
 import { parseParallelWorkload } from '../formats/parallel-workload.js';
+import { clusterSizeProblem } from '../batch/cluster-limits.js';
 import { InputError, unreadableFile } from '../util/diagnostics.js';
-import { ClusterSizeUnknown } from './run-trace.js';
+import { ClusterSizeError } from './run-trace.js';
 import { SwfWorkload } from '../batch/swf/workload.js';
 import { TimeshareChecker } from '../batch/timeshare/checker.js';
 import { simulateTimeshare } from '../batch/timeshare/engine.js';
@@ -102,8 +103,9 @@ function readParallel(o: TimeshareTraceOptions): Loaded {
     throw unreadableFile(o.workloadPath, 'the parallel workload', err);
   }
   const w = parseParallelWorkload(text, o.workloadPath);
-  if (o.nodes === undefined) throw new ClusterSizeUnknown(`${o.workloadPath}: a parallel workload does not say how big its cluster is; give --nodes (and --cores-per-node, default 1)`);
+  if (o.nodes === undefined) throw new ClusterSizeError(`${o.workloadPath}: a parallel workload does not say how big its cluster is; give --nodes (and --cores-per-node, default 1)`);
   const coresPerNode = o.coresPerNode ?? 1;
+  checkSize(o.nodes, coresPerNode);
   const cpus = o.nodes * coresPerNode;
   const tooBig = w.jobs.flatMap((j, i) => (j.tasks > cpus ? [i] : []));
   if (tooBig.length > 0) {
@@ -128,7 +130,8 @@ function readSwf(o: TimeshareTraceOptions): Loaded {
     const nodes = o.nodes ?? header.maxNodes;
     const headerNodeCores = header.maxNodes !== undefined && header.maxProcs !== undefined && header.maxNodes >= 1 ? Math.floor(header.maxProcs / header.maxNodes) : undefined;
     const coresPerNode = o.coresPerNode ?? headerNodeCores ?? 1;
-    if (nodes === undefined || !(nodes >= 1) || !(coresPerNode >= 1)) throw new ClusterSizeUnknown(`${o.workloadPath}: the header gives no cluster size (MaxNodes, MaxProcs); give --nodes and --cores-per-node`);
+    if (nodes === undefined || !(nodes >= 1) || !(coresPerNode >= 1)) throw new ClusterSizeError(`${o.workloadPath}: the header gives no cluster size (MaxNodes, MaxProcs); give --nodes and --cores-per-node`);
+    checkSize(nodes, coresPerNode);
     workload.limitCores(nodes * coresPerNode);
     const jobs: ParallelJob[] = [];
     for (let j = workload.next(); j !== undefined; j = workload.next()) jobs.push(rigidJob(j));
@@ -136,6 +139,12 @@ function readSwf(o: TimeshareTraceOptions): Loaded {
   } finally {
     workload.close();
   }
+}
+
+/** Refuses a cluster larger than a time-shared run simulates (before its CPUs are made). */
+function checkSize(nodes: number, coresPerNode: number): void {
+  const tooLarge = clusterSizeProblem(nodes, coresPerNode, true);
+  if (tooLarge !== undefined) throw new ClusterSizeError(`${tooLarge}; give --nodes and --cores-per-node within it`);
 }
 
 /** The execution profile as shares of its total (each in [0, 1]; all 0 for an empty profile). */

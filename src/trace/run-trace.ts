@@ -43,15 +43,15 @@ export interface TraceRun extends TraceResult {
   readonly violations: readonly string[];
 }
 
-/** The workload's header does not give the cluster's size, and the caller did not either. */
-export class ClusterSizeUnknown extends Error {
-  override readonly name = 'ClusterSizeUnknown';
+/** The cluster's size: neither the workload's header nor the caller gives it, or it is more than gridsweep simulates. */
+export class ClusterSizeError extends Error {
+  override readonly name = 'ClusterSizeError';
 }
 
 export function runTrace(o: TraceRunOptions): TraceRun {
   const machine = machineOf(o.machine ?? 'bag');
   const { policy, allocator } = checkClusterChoice(machine, o.allocator, o.policy);
-  if (o.allocationLog !== undefined && !isTopology(machine)) throw new ClusterSizeUnknown('an allocation log needs a mesh or torus machine (--machine mesh:XxY[xZ]): the bag of cores has no geometry');
+  if (o.allocationLog !== undefined && !isTopology(machine)) throw new ClusterSizeError('an allocation log needs a mesh or torus machine (--machine mesh:XxY[xZ]): the bag of cores has no geometry');
   const workload = new SwfWorkload(o.workloadPath);
   let writer: SwfWriter | undefined;
   let log: AllocationLogWriter | undefined;
@@ -95,7 +95,7 @@ export function runTrace(o: TraceRunOptions): TraceRun {
 function clusterShape(workload: SwfWorkload, o: TraceRunOptions, machine: MachineSpec): { nodes: number; coresPerNode: number } {
   const header = workload.header();
   if (isTopology(machine)) {
-    if (o.nodes !== undefined && o.nodes !== machine.nodes) throw new ClusterSizeUnknown(`--nodes ${o.nodes} disagrees with ${machine.name} (${machine.nodes} nodes); leave --nodes out`);
+    if (o.nodes !== undefined && o.nodes !== machine.nodes) throw new ClusterSizeError(`--nodes ${o.nodes} disagrees with ${machine.name} (${machine.nodes} nodes); leave --nodes out`);
     const fromHeader = header.maxProcs !== undefined ? Math.max(1, Math.floor(header.maxProcs / machine.nodes)) : 1;
     return { nodes: machine.nodes, coresPerNode: o.coresPerNode ?? fromHeader };
   }
@@ -105,7 +105,7 @@ function clusterShape(workload: SwfWorkload, o: TraceRunOptions, machine: Machin
   const headerNodeCores = header.maxNodes !== undefined && header.maxProcs !== undefined && header.maxNodes >= 1 ? Math.floor(header.maxProcs / header.maxNodes) : undefined;
   const coresPerNode = o.coresPerNode ?? headerNodeCores ?? (nodes !== undefined && header.maxProcs !== undefined ? Math.floor(header.maxProcs / nodes) : undefined);
   if (nodes === undefined || coresPerNode === undefined || !(nodes >= 1) || !(coresPerNode >= 1)) {
-    throw new ClusterSizeUnknown(`${workload.path}: the header gives no cluster size (MaxNodes, MaxProcs); give --nodes and --cores-per-node`);
+    throw new ClusterSizeError(`${workload.path}: the header gives no cluster size (MaxNodes, MaxProcs); give --nodes and --cores-per-node`);
   }
   return { nodes, coresPerNode };
 }

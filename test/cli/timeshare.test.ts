@@ -137,7 +137,7 @@ describe('gridsweep trace --timeshare', () => {
 
   it('strategy parameters: out of range, not the strategy\'s, not a number, or without --timeshare: usage errors', () => {
     const cases: [string[], string][] = [
-      [['--timeshare', 'gang', '--mpl', '0'], '--timeshare gang: mpl must be a whole number >= 1, got 0'],
+      [['--timeshare', 'gang', '--mpl', '0'], '--timeshare gang: mpl must be a whole number from 1 to 1024, got 0'],
       [['--timeshare', 'gang', '--spin', '0.001'], '--spin does not apply to --timeshare gang; its parameters are --mpl, --slice'],
       [['--timeshare', 'local', '--slice', 'fast'], "--slice takes a number (or Infinity), got 'fast'"],
       [['--timeshare', 'local', '--node-scheduler', 'fifo'], "--node-scheduler takes a number (or Infinity) or one of rr (0), mlfq (1), got 'fifo'"],

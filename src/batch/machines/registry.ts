@@ -3,6 +3,7 @@
 // share a node; `mesh:XxY[xZ]` and `torus:XxY[xZ]` give the nodes coordinates, and there a job holds
 // whole nodes chosen by a processor allocator.
 import { Topology, type TopologyKind } from './topology.js';
+import { MAX_NODES } from '../cluster-limits.js';
 
 export interface MachineKindInfo {
   readonly name: 'bag' | TopologyKind;
@@ -31,7 +32,6 @@ export class MachineSpecError extends Error {
   override readonly name = 'MachineSpecError';
 }
 
-const MAX_NODES = 1 << 22;
 
 /** `bag`, `mesh:8x8x4`, `torus:16x16` → the machine; throws MachineSpecError otherwise. */
 export function parseMachine(text: string): MachineSpec {

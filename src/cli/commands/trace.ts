@@ -7,7 +7,8 @@ import { formatTraceRun } from '../../trace/format-trace.js';
 import { listBatchPolicies } from '../../batch/policies/registry.js';
 import { ClusterSetupError } from '../../batch/cluster-setup.js';
 import { DEFAULT_BOUNDED_SLOWDOWN_THRESHOLD_S } from '../../batch/job-metrics.js';
-import { ClusterSizeUnknown, runTrace } from '../../trace/run-trace.js';
+import { MAX_CORES_PER_NODE, MAX_NODES } from '../../batch/cluster-limits.js';
+import { ClusterSizeError, runTrace } from '../../trace/run-trace.js';
 import { componentHelp } from './cluster-components-help.js';
 import { expectFileKind, sniffFileKind } from '../../formats/file-kind.js';
 import { listTimeshareStrategies } from '../../batch/timeshare/registry.js';
@@ -37,7 +38,7 @@ function runTimeshared(args: CommandArgs, strategy: string, size: (name: string)
   try {
     run = runTimeshareTrace({ workloadPath, format, nodes: size('nodes'), coresPerNode: size('cores-per-node'), strategy, parameters, check: flagOption(args, 'check') });
   } catch (err) {
-    if (err instanceof ClusterSizeUnknown) throw new UsageError(err.message);
+    if (err instanceof ClusterSizeError) throw new UsageError(err.message);
     if (err instanceof Error && err.message.startsWith(`strategy ${strategy}`)) throw new UsageError(`--timeshare ${err.message.slice('strategy '.length)}`);
     throw err;
   }
@@ -93,8 +94,8 @@ const command: Command = {
     machine: { type: 'string', description: 'bag (default), mesh:XxY[xZ] or torus:XxY[xZ]', valueName: 'M' },
     allocator: { type: 'string', description: 'the allocator (default first-fit on the bag, linear:row-major:free-list on a mesh)', valueName: 'A' },
     'allocation-log': { type: 'string', description: 'on a mesh or torus, write each job\'s nodes (for `gridsweep map`)', valueName: 'FILE' },
-    nodes: { type: 'string', description: 'nodes in the cluster (default: the header\'s MaxNodes); each keeps the header\'s node size unless --cores-per-node', valueName: 'N' },
-    'cores-per-node': { type: 'string', description: 'cores per node (default: the header\'s MaxProcs / MaxNodes; on a mesh MaxProcs / its nodes, or 1)', valueName: 'C' },
+    nodes: { type: 'string', description: `nodes in the cluster (default: the header's MaxNodes; at most ${MAX_NODES}); each keeps the header's node size unless --cores-per-node`, valueName: 'N' },
+    'cores-per-node': { type: 'string', description: `cores per node (default: the header's MaxProcs / MaxNodes; on a mesh MaxProcs / its nodes, or 1; at most ${MAX_CORES_PER_NODE})`, valueName: 'C' },
     'bounded-slowdown-threshold': { type: 'string', description: `the run time below which bounded slowdown counts a job as this long (default ${DEFAULT_BOUNDED_SLOWDOWN_THRESHOLD_S} s)`, valueName: 'S' },
     json: { type: 'boolean', description: 'print one JSON object instead of the report' },
     schedule: { type: 'string', description: 'write the simulated schedule as SWF (wait filled in, jobs in the order they ended)', valueName: 'FILE' },
@@ -131,7 +132,7 @@ const command: Command = {
         check: flagOption(args, 'check'),
       });
     } catch (err) {
-      if (err instanceof ClusterSizeUnknown || err instanceof ClusterSetupError) throw new UsageError(err.message);
+      if (err instanceof ClusterSizeError || err instanceof ClusterSetupError) throw new UsageError(err.message);
       throw err;
     }
     for (const w of run.warnings) console.error(`warning: ${w}`);

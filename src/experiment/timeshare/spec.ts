@@ -11,6 +11,7 @@ import { escapePointerToken, type JsonSource } from '../../sweep/json-source.js'
 import { InputError, type Diagnostic } from '../../util/diagnostics.js';
 import type { WorkloadSpec } from '../../batch/workload-generator.js';
 import { workloadSpecDiagnostics } from '../../batch/workload-schema.js';
+import { MAX_TIMESHARED_CPUS } from '../../batch/cluster-limits.js';
 
 /** A generated workload: the generator's parameters less seed, nodes and load (the experiment's dimensions). */
 export type TimeshareGeneratorSpec = Omit<StructuredWorkloadSpec, 'seed' | 'nodes' | 'load'>;
@@ -104,7 +105,7 @@ function schema(): object {
       $schema: { type: 'string' },
       timeshare: { const: 1, description: 'the format version, 1' },
       name: { type: 'string' },
-      nodes: { type: 'integer', minimum: 1, description: 'a whole number >= 1' },
+      nodes: { type: 'integer', minimum: 1, maximum: MAX_TIMESHARED_CPUS, description: `a whole number from 1 to ${MAX_TIMESHARED_CPUS}` },
       strategies: {
         type: 'object',
         minProperties: 1,

@@ -147,7 +147,7 @@ describe('strategy parameters', () => {
   it('errors say what was expected', () => {
     expect(() => getTimeshareStrategy('gangs')).toThrow('unknown time-sharing strategy "gangs"; expected one of: gang, gang-backfill, local, spin-block, demand, boost');
     expect(() => getTimeshareStrategy('gang').configure({ spin: 1 })).toThrow('strategy gang has no parameter "spin"');
-    expect(() => getTimeshareStrategy('local').configure({ mpl: 1.5 })).toThrow('mpl must be a whole number >= 1, got 1.5');
+    expect(() => getTimeshareStrategy('local').configure({ mpl: 1.5 })).toThrow('mpl must be a whole number from 1 to 1024, got 1.5');
     expect(() => getTimeshareStrategy('local').configure({ slice: 0.001, 'context-switch': 0.001 })).toThrow('must be shorter than slice');
     expect(() => getTimeshareStrategy('gang').configure({ alternate: 2 })).toThrow('alternate must be a whole number from 0 to 1, got 2');
   });

@@ -2,6 +2,7 @@
 // scheduler configuration they give. The engine implements the mechanisms; a strategy picks them.
 // The parameters every strategy shares (MPL, slice, overheads, network) are listed here once.
 import type { NetworkModel } from '../interconnect.js';
+import { MAX_MPL } from '../../cluster-limits.js';
 
 export interface StrategyParameter {
   readonly name: string;
@@ -65,7 +66,7 @@ export interface TimeshareStrategy {
 }
 
 export const COMMON_PARAMETERS: readonly StrategyParameter[] = [
-  { name: 'mpl', help: 'multiprogramming level: tasks a node time-shares (rows of the gang matrix)', defaultValue: 3, min: 1, integer: true },
+  { name: 'mpl', help: 'multiprogramming level: tasks a node time-shares (rows of the gang matrix)', defaultValue: 3, min: 1, max: MAX_MPL, integer: true },
   { name: 'slice', help: 'time slice, seconds', defaultValue: 0.1, min: 0, exclusiveMin: true },
   { name: 'context-switch', help: 'context switch cost, seconds (taken from the slice it starts)', defaultValue: 0.0002, min: 0 },
   { name: 'interrupt', help: 'interrupt cost per message that wakes or reschedules a task, seconds', defaultValue: 0.00005, min: 0 },
