@@ -11,6 +11,7 @@ import { renameOldOptions } from './option-scheme.js';
 import { loadAllCommands, loadCommand } from './registry.js';
 import { InputError } from '../util/diagnostics.js';
 import { PluginError } from '../scheduler/heuristics/plugin.js';
+import { StallError } from '../batch/timeshare/stall-guard.js';
 import { GRIDSWEEP_VERSION } from '../version.js';
 
 /** "unknown command 'X'", with the closest command name when one is near. */
@@ -92,7 +93,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       console.error(`gridsweep ${name}: ${err.message}`);
       return EXIT.failure;
     }
-    if (err instanceof PluginError) {
+    if (err instanceof PluginError || err instanceof StallError) {
       console.error(`gridsweep ${name}: ${err.message}`);
       return EXIT.failure;
     }

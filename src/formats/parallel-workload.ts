@@ -14,6 +14,7 @@
 // distributions, pattern, message size) have no place among SWF's 18, a side file keyed by job number
 // would have to be kept in step with the SWF, and a mistake would be in one of two files. Plain SWF
 // workloads still run time-shared, as rigid jobs of pure computation.
+import { MAX_TIMESHARED_CPUS } from '../batch/cluster-limits.js';
 import { COMM_PATTERNS, type CommPattern, type ParallelJob } from '../batch/timeshare/job-structure.js';
 import { Rng } from '../util/rng.js';
 import { Collector } from './collector.js';
@@ -58,6 +59,8 @@ const REQUIRED = ['submit', 'tasks', 'iterations', 'compute'] as const;
 /** Names the literature uses for the patterns (the hint suggests ours). */
 const PATTERN_ALIASES: Readonly<Record<string, string>> = { 'nearest-neighbour': 'ring', 'nearest-neighbor': 'ring', neighbour: 'ring', neighbor: 'ring', linear: 'ring', broadcast: 'tree', alltoall: 'all-to-all', all2all: 'all-to-all' };
 const POSITIVE_INT: Range = { integer: true, min: 1 };
+/** A job runs one task per CPU, so no more tasks than a time-shared cluster has CPUs. */
+const TASK_COUNT: Range = { integer: true, min: 1, max: MAX_TIMESHARED_CPUS };
 const SEED: Range = { integer: true, min: 0, max: 2 ** 32 - 1 };
 const JOB_FIELDS = 'submit S tasks N iterations K compute DIST [io DIST] [pattern P] [message BYTES] [class NAME]';
 
@@ -161,7 +164,7 @@ function readJob(c: Collector, tokens: LineTokens, line: number, ast: JobAst, se
     return f?.value === undefined ? undefined : readNumber(c, line, tokens, f.value, what, range);
   };
   const submitS = num('submit', 'submit time (s)', NON_NEGATIVE);
-  const tasks = num('tasks', 'task count', POSITIVE_INT);
+  const tasks = num('tasks', 'task count', TASK_COUNT);
   const iterations = num('iterations', 'iteration count', POSITIVE_INT);
   const messageBytes = num('message', 'message size (bytes)', NON_NEGATIVE_INT) ?? 0;
   let pattern: CommPattern = 'none';

@@ -135,6 +135,16 @@ describe('gridsweep trace --timeshare', () => {
     expect(small.stderr).toContain(`${EXAMPLE}:8:25: error: job 1 has 8 tasks, one per CPU, but the cluster has 4 CPUs`);
   });
 
+  it('a phase longer than the stall guard allows in slices: exit 1 with what to do, not an internal error', () => {
+    const path = join(dir, 'long-phase.pwl');
+    // 1e15 s of compute in slices of 0.1 s: the guard stops after 20,000,000 events without a phase change.
+    writeFileSync(path, 'ParallelWorkload 1\nJob 1 submit 0 tasks 2 iterations 1 compute 1e15\n');
+    const r = gs('trace', path, '--nodes', '2', '--timeshare', 'gang');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^gridsweep trace: time-sharing simulation stalled at [\d.]+ s: 20000000 events in a row without any task changing phase .* needs a longer slice \(--slice, or the experiment's "slice"\); if no phase is that long, this is a bug in the engine \(a lost timer\): please report it\.\n$/);
+    expect(r.stdout).toBe('');
+  });
+
   it('strategy parameters: out of range, not the strategy\'s, not a number, or without --timeshare: usage errors', () => {
     const cases: [string[], string][] = [
       [['--timeshare', 'gang', '--mpl', '0'], '--timeshare gang: mpl must be a whole number from 1 to 1024, got 0'],

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseParallelWorkload, writeParallelWorkload } from '../../src/formats/parallel-workload.js';
 import { generateStructuredWorkload } from '../../src/batch/timeshare/workload-generator.js';
+import { MAX_TIMESHARED_CPUS } from '../../src/batch/cluster-limits.js';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 import { errorLines, inputErrors, theError } from './helpers.js';
 
@@ -66,6 +67,13 @@ describe('parallel workload files', () => {
     expect(errorLines(inputErrors(() => parseParallelWorkload('# nothing\n', 'e.pwl')))).toEqual(['1:1 empty parallel workload']);
     expect(errorLines(inputErrors(() => parseParallelWorkload('ParallelWorkload 1\n# no job\n', 'n.pwl')))).toEqual(['1:1 the parallel workload has no job']);
     expect(errorLines(inputErrors(() => parseParallelWorkload('ParallelWorkload 2\nJob 1 submit 0 tasks 1 iterations 1 compute 1\n', 'v.pwl')))).toEqual(['1:18 unsupported parallel workload version 2']);
+  });
+
+  it('a job of more tasks than a time-shared cluster may have CPUs (each task would get its arrays)', () => {
+    const text = (tasks: number) => `ParallelWorkload 1\nJob 1 submit 0 tasks ${tasks} iterations 1 compute 1\n`;
+    expect(errorLines(inputErrors(() => parseParallelWorkload(text(MAX_TIMESHARED_CPUS + 1), 't.pwl')))).toEqual([`2:22 task count is above ${MAX_TIMESHARED_CPUS}`]);
+    expect(errorLines(inputErrors(() => parseParallelWorkload(text(499_999_999_999), 't.pwl')))).toEqual([`2:22 task count is above ${MAX_TIMESHARED_CPUS}`]);
+    expect(parseParallelWorkload(text(MAX_TIMESHARED_CPUS), 't.pwl').jobs[0]!.tasks).toBe(MAX_TIMESHARED_CPUS);
   });
 
   it('the writer gives back the generated workload exactly', () => {

@@ -5,6 +5,7 @@
 // what a correct run needs (one phase spanning millions of slices); both are options for a run beyond them.
 export const DEFAULT_MAX_EVENTS_WITHOUT_PROGRESS = 20_000_000;
 
+/** A run that passed a limit: too long a phase for its time slice, or an engine bug; the message says which to suspect. */
 export class StallError extends Error {
   override readonly name = 'StallError';
 }
@@ -37,7 +38,7 @@ export class StallGuard {
     if (this.sinceProgress > this.maxWithoutProgress) {
       throw new StallError(
         `time-sharing simulation stalled at ${nowS} s: ${this.maxWithoutProgress} events in a row without any task changing phase (no compute phase, I/O or wait ended, no task ended, no job started); ${this.state()}. ` +
-          'This is an engine bug (a lost timer) unless a single phase really spans that many slices; then raise maxEventsWithoutProgress.',
+          'A compute or I/O phase that spans that many time slices needs a longer slice (--slice, or the experiment\'s "slice"); if no phase is that long, this is a bug in the engine (a lost timer): please report it.',
       );
     }
   }
