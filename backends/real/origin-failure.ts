@@ -1,6 +1,7 @@
 // The origin's own failures: a write at the origin (an output arriving, the journal, the run record, a
 // task log) that the origin's file system refuses — full (ENOSPC), over quota (EDQUOT), read-only (EROFS)
-// or failing (EIO). None of these says anything about the hosts or clusters: the run must not mark one
+// or failing (EIO) — or that something in its way stops (a file where a folder of its path goes, ENOTDIR;
+// a folder where it goes, EISDIR: made there after the run checked the outputs' places). None of these says anything about the hosts or clusters: the run must not mark one
 // down nor run a task again because of it. It ends instead, saying which file, why, and what to do; the
 // outputs verified before stay, and running the same command again carries on from the journal.
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
@@ -8,13 +9,15 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 
 /** The error codes that mean the origin's file system, not the grid, is at fault. */
-export const ORIGIN_ERRNOS: readonly string[] = ['ENOSPC', 'EDQUOT', 'EROFS', 'EIO'];
+export const ORIGIN_ERRNOS: readonly string[] = ['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'ENOTDIR', 'EISDIR'];
 
 const WHY: Readonly<Record<string, string>> = {
   ENOSPC: 'no space left on the device',
   EDQUOT: 'the disk quota is exceeded',
   EROFS: 'the file system is read-only',
   EIO: 'an input/output error',
+  ENOTDIR: 'a part of its path is a file, not a folder',
+  EISDIR: 'it is a folder',
 };
 
 /** A write at the origin that its file system refused. */
@@ -26,7 +29,7 @@ export class OriginWriteError extends Error {
     readonly what: string,
     /** The file that could not be written (absolute). */
     readonly path: string,
-    /** ENOSPC, EDQUOT, EROFS or EIO. */
+    /** One of ORIGIN_ERRNOS. */
     readonly code: string,
     detail: string,
   ) {
@@ -162,6 +165,7 @@ export function originFailureAdvice(err: OriginWriteError, again = 'run the same
     err.code === 'ENOSPC' ? `free space on ${fs}` :
     err.code === 'EDQUOT' ? `free space within your quota on ${fs} (or have it raised)` :
     err.code === 'EROFS' ? `make ${fs} writable again` :
+    err.code === 'ENOTDIR' || err.code === 'EISDIR' ? `move what is in the way of ${err.path} elsewhere` :
     `check the disk holding ${fs} (dmesg says more)`;
   return `${fix} and ${again}; the outputs verified so far are kept and their tasks are not run again`;
 }

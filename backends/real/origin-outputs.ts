@@ -2,9 +2,9 @@
 // reported before it counts (fetched again if not, up to FETCH_ATTEMPTS times), and written beside its
 // place, then renamed, so that an output is never half there. A write the origin's file system refuses
 // (full, read-only...) throws an OriginWriteError: the origin's failure, not the cluster's.
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import type { Endpoint } from '../transport/endpoint.js';
 import { bufferFacts, fileFacts, sameFacts } from '../transport/file-facts.js';
 import type { OutputFacts } from './journal.js';
@@ -94,4 +94,33 @@ export async function fetchVerifiedOutputs(originDir: string, e: Endpoint, done:
     }
     await writingAtOriginAsync('an output', dest, () => rename(part, dest));
   }
+}
+
+/** What a path at the origin is now: a folder, another kind of file, or nothing. */
+function kindAt(path: string): 'folder' | 'file' | 'none' {
+  try {
+    return statSync(path).isDirectory() ? 'folder' : 'file';
+  } catch {
+    return 'none';
+  }
+}
+
+/**
+ * Why one of these outputs could not be put in its place at the origin (a folder where the output goes, or a
+ * file where one of its folders goes), or undefined. Checked before a run starts, so that no task runs
+ * for an output the origin cannot take.
+ */
+export function blockedOutput(originDir: string, outputPaths: Iterable<string>): string | undefined {
+  const folders = new Map<string, 'folder' | 'file' | 'none'>();
+  for (const path of outputPaths) {
+    const dest = resolve(originDir, path);
+    if (kindAt(dest) === 'folder') return `output '${path}' cannot be written at the origin: it is a folder`;
+    for (let dir = dirname(dest); dir !== originDir && dir !== dirname(dir); dir = dirname(dir)) {
+      let kind = folders.get(dir);
+      if (kind === undefined) folders.set(dir, (kind = kindAt(dir)));
+      if (kind === 'file') return `output '${path}' cannot be written at the origin: ${relative(originDir, dir)} is a file, not a folder`;
+      if (kind === 'folder') break;
+    }
+  }
+  return undefined;
 }

@@ -26,6 +26,7 @@ import { Journal, readJournal, unfinishedAttempts, verifiedWorks, type Unfinishe
 import type { ProgressEvent } from '../transport/progress-events.js';
 import { RealGridOS } from './real-grid-os.js';
 import { mkdirAtOrigin, OriginWriteError } from './origin-failure.js';
+import { blockedOutput } from './origin-outputs.js';
 import { outputsDirOf } from './run-files.js';
 import { TASK_LOG_BYTES, TaskLogs } from './task-logs.js';
 import { DEFAULT_RETRY_POLICY, RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
@@ -191,6 +192,8 @@ export async function runReal(runInput: RealRunInput, makeScheduler: MakeRealSch
     ]);
   }
   const works = app.works.filter((w) => !skip.has(w.id));
+  const blocked = blockedOutput(expanded.originDir, works.flatMap((w) => expanded.tasks[w.id]!.outputs.map((o) => o.path)));
+  if (blocked !== undefined) throw new InputError([{ severity: 'error', pos: { file: input.sweepPath, line: 1, column: 1 }, message: blocked, hint: 'move it out of the way, or change the sweep\'s "outputs"' }]);
   const runId = `run-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
   const journalDir = input.journalPath !== undefined ? dirname(input.journalPath) : undefined;
   if (journalDir !== undefined) mkdirAtOrigin('the journal', journalDir);

@@ -27,8 +27,9 @@ export function exitStatusHelp(): string[] {
     `  ${EXIT.unfinished}    not finished: a simulation stopped before every Work was done (simulate; experiment if`,
     '       any run did), or a real run whose batch clusters were given up with no other host left (run);',
     '       1 wins when something also failed',
-    `  ${EXIT.originWrite}    the origin could not be written (run: disk full, over quota, read-only or I/O error);`,
-    '       the verified outputs are kept: free space and run the same command again to finish',
+    `  ${EXIT.originWrite}    the origin could not be written (run: disk full, over quota, read-only, I/O error, or a file`,
+    '       or folder in the way of an output); the verified outputs are kept: free space (or move what',
+    '       is in the way) and run the same command again to finish',
     `  ${EXIT.internal}   internal error (a bug: please report it)`,
     `  ${EXIT.interrupted}  interrupted (Ctrl-C)`,
   ];

@@ -1,7 +1,7 @@
 // The origin's failures, file by file: the journal on a disk that fills up rejects with an OriginWriteError
 // (ENOSPC, its path), leaves a torn last line that reading ignores and that opening to append cuts off; the
-// task logs tell onOriginFailure; the classification takes ENOSPC, EDQUOT, EROFS and EIO and nothing else,
-// and the advice names the file system to free.
+// task logs tell onOriginFailure; the classification takes ENOSPC, EDQUOT, EROFS, EIO, ENOTDIR and EISDIR
+// and nothing else, and the advice names the file system to free (or what is in the way).
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,11 +125,14 @@ describe('a short download (SFTP does not report a full disk)', () => {
 describe('what counts as the origin failing', () => {
   const errno = (code: string): Error => Object.assign(new Error(`${code}: something`), { code });
 
-  it('ENOSPC, EDQUOT, EROFS and EIO, each with its reason; nothing else', () => {
+  it('ENOSPC, EDQUOT, EROFS, EIO, ENOTDIR and EISDIR, each with its reason; nothing else', () => {
     expect(asOriginFailure(errno('ENOSPC'), 'an output', '/o/r/1.dat')?.message).toBe('an output could not be written: /o/r/1.dat: ENOSPC (no space left on the device)');
     expect(asOriginFailure(errno('EDQUOT'), 'an output', '/o/r/1.dat')?.message).toBe('an output could not be written: /o/r/1.dat: EDQUOT (the disk quota is exceeded)');
     expect(asOriginFailure(errno('EROFS'), 'the journal', '/o/j')?.message).toBe('the journal could not be written: /o/j: EROFS (the file system is read-only)');
     expect(asOriginFailure(errno('EIO'), 'the run record', '/o/r')?.message).toBe('the run record could not be written: /o/r: EIO (an input/output error)');
+    expect(asOriginFailure(errno('ENOTDIR'), 'an output', '/o/r/1.dat')?.message).toBe('an output could not be written: /o/r/1.dat: ENOTDIR (a part of its path is a file, not a folder)');
+    expect(asOriginFailure(errno('EISDIR'), 'an output', '/o/r/1.dat')?.message).toBe('an output could not be written: /o/r/1.dat: EISDIR (it is a folder)');
+    expect(originFailureAdvice(new OriginWriteError('an output', '/o/r/1.dat', 'ENOTDIR', ''))).toBe('move what is in the way of /o/r/1.dat elsewhere and run the same command again; the outputs verified so far are kept and their tasks are not run again');
     for (const code of ['EACCES', 'ENOENT', 'EPIPE', 'ECONNRESET']) expect(asOriginFailure(errno(code), 'an output', '/o/x')).toBeUndefined();
     expect(asOriginFailure(new Error('no code'), 'an output', '/o/x')).toBeUndefined();
   });

@@ -5,7 +5,7 @@
 // stdout and stderr are kept (the last 64 KiB of each) in ORIGIN/.gridsweep/SWEEP/logs/, and a task
 // given up shows the last lines of its stderr in the summary; --no-task-logs keeps none.
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -65,6 +65,41 @@ function computedIn(record: string): number[] {
     .map((l) => JSON.parse(l) as RunRecordEvent)
     .flatMap((e) => (e.type === 'start' && e.kind === 'compute' ? [e.work!] : []));
 }
+
+/** Runs gridsweep; kills it after `limitS` (then code is null). */
+function runWithin(args: readonly string[], limitS: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnGridsweep(args);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), limitS * 1000);
+  return new Promise((resolve) =>
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+describe('gridsweep run: an output whose place at the origin is taken', () => {
+  it('a file where its folder goes, or a folder where it goes: refused before any task, naming it, exit 1', async () => {
+    for (const [taken, message] of [
+      ['results', "output 'results/1.txt' cannot be written at the origin: results is a file, not a folder"],
+      ['results/2.txt/', "output 'results/2.txt' cannot be written at the origin: it is a folder"],
+    ] as const) {
+      const o = makeOrigin(3, '0');
+      if (taken.endsWith('/')) mkdirSync(join(o.dir, taken), { recursive: true });
+      else writeFileSync(join(o.dir, taken), 'mine\n');
+      // Before, the run took the failed write for the cluster's, and tried again for ever.
+      const r = await runWithin(['run', o.sweep, '--grid', o.grid], 60);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toBe(`${o.sweep}:1:1: error: ${message}\n  fix: move it out of the way, or change the sweep's "outputs"\n`);
+      expect(existsSync(join(o.dir, '.gridsweep')), 'no journal, no task log').toBe(false);
+      if (!taken.endsWith('/')) expect(readFileSync(join(o.dir, taken), 'utf8')).toBe('mine\n');
+    }
+  });
+});
 
 describe('gridsweep run: outputs, journal and task logs in the origin', () => {
   it('says where outputs, journal and logs go; a second run skips what is done and says so; --fresh starts over', async () => {
