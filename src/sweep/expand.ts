@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import { posix, resolve } from 'node:path';
 import type { Application, FileId, FileSpec, WorkId, WorkSpec } from '../model/application.js';
 import type { SourcePos } from '../model/grid.js';
-import { InputError, type Diagnostic } from '../util/diagnostics.js';
+import { InputError, unreadableReason, type Diagnostic } from '../util/diagnostics.js';
 import { escapePointerToken, type JsonSource } from './json-source.js';
 import type { IntegerRange, LoadedSweep, ParamSpace, ParamValue } from './sweep-file.js';
 import { fillTemplate, parseTemplate, placeholderNames, TemplateSyntaxError, type TemplatePart } from './template.js';
@@ -248,10 +248,12 @@ export function expandSweep(loaded: LoadedSweep, options: ExpandOptions): Expand
   }
   problems.throwIfAny();
 
-  // Input Files first (shared ones once), then each task's outputs.
+  // Input Files first (shared ones once), then each task's outputs. An input that cannot be read is
+  // reported once, not once per task that reads it.
+  const unreadable = new Set<string>();
   for (const task of rawTasks) {
     for (const { path, ptr } of task.inputs) {
-      if (inputIdByPath.has(path)) continue;
+      if (inputIdByPath.has(path) || unreadable.has(path)) continue;
       if (outputOwner.has(path)) {
         problems.add(ptr, `${JSON.stringify(path)} is both an input and an output (of task ${outputOwner.get(path)})`, 'give outputs their own paths');
         continue;
@@ -259,10 +261,11 @@ export function expandSweep(loaded: LoadedSweep, options: ExpandOptions): Expand
       let sizeBytes = 0;
       try {
         const st = statSync(resolve(originDir, path));
-        if (!st.isFile()) throw new Error('not a regular file');
+        if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: st.isDirectory() ? 'EISDIR' : 'not a regular file' });
         sizeBytes = st.size;
       } catch (err) {
-        problems.add(ptr, `input ${JSON.stringify(path)} cannot be read in the origin directory ${originDir}: ${(err as Error).message}`, 'create the file or correct the path template');
+        unreadable.add(path);
+        problems.add(ptr, `input ${JSON.stringify(path)} cannot be read in the origin directory ${originDir} (${unreadableReason(err)})`, 'create the file or correct the path template');
         continue;
       }
       const id = files.length;

@@ -27,7 +27,7 @@ export function formatDiagnostic(d: Diagnostic): string {
 }
 
 /** Why a file could not be read, in words (the errno's code when it is not a common one). */
-function unreadableReason(err: unknown): string {
+export function unreadableReason(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
   switch (e.code) {
     case 'ENOENT':

@@ -2,7 +2,7 @@
 // groups, shared inputs, literal parameter values), and `describe` producing a WorkDescription the
 // project's own parser reads back.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -64,6 +64,15 @@ describe('sweep file errors', () => {
     expect(errorsOf(JSON.stringify({ ...base, outputs: { o: '../out-{x}.txt' } }))).toMatch(/not a relative path inside the origin/);
     expect(errorsOf(JSON.stringify({ ...base, inputs: { i: 'missing-{x}.in' } }))).toMatch(/input "missing-1.in" cannot be read/);
     expect(errorsOf(JSON.stringify({ ...base, parameters: { x: { from: 5, to: 1, step: 1 } } }))).toMatch(/has no values/);
+  });
+
+  it('an input that cannot be read is one error, however many tasks read it, saying why', () => {
+    mkdirSync(join(dir, 'a-folder.in'), { recursive: true });
+    const many = { ...base, parameters: { x: { from: 1, to: 12 } } };
+    const missing = errorsOf(JSON.stringify({ ...many, inputs: { i: 'nowhere.in' } }, null, 2));
+    expect(missing.split('\n')).toEqual([`sweep.json:19:10: error: input "nowhere.in" cannot be read in the origin directory ${dir} (no such file)`, '  fix: create the file or correct the path template']);
+    const folder = errorsOf(JSON.stringify({ ...many, inputs: { i: 'a-folder.in' } }, null, 2));
+    expect(folder.split('\n')[0]).toBe(`sweep.json:19:10: error: input "a-folder.in" cannot be read in the origin directory ${dir} (it is a folder)`);
   });
 });
 
