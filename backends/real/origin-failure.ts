@@ -7,18 +7,11 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { fileErrorReason } from '../../src/util/diagnostics.js';
 
 /** The error codes that mean the origin's file system, not the grid, is at fault. */
 export const ORIGIN_ERRNOS: readonly string[] = ['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'ENOTDIR', 'EISDIR'];
 
-const WHY: Readonly<Record<string, string>> = {
-  ENOSPC: 'no space left on the device',
-  EDQUOT: 'the disk quota is exceeded',
-  EROFS: 'the file system is read-only',
-  EIO: 'an input/output error',
-  ENOTDIR: 'a part of its path is a file, not a folder',
-  EISDIR: 'it is a folder',
-};
 
 /** A write at the origin that its file system refused. */
 export class OriginWriteError extends Error {
@@ -33,7 +26,7 @@ export class OriginWriteError extends Error {
     readonly code: string,
     detail: string,
   ) {
-    super(`${what} could not be written: ${path}: ${code} (${WHY[code] ?? detail})`);
+    super(`${what} could not be written: ${path}: ${code} (${fileErrorReason({ code, message: detail })})`);
   }
 }
 

@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import { posix, resolve } from 'node:path';
 import type { Application, FileId, FileSpec, WorkId, WorkSpec } from '../model/application.js';
 import type { SourcePos } from '../model/grid.js';
-import { InputError, unreadableReason, type Diagnostic } from '../util/diagnostics.js';
+import { fileErrorReason, InputError, type Diagnostic } from '../util/diagnostics.js';
 import { escapePointerToken, type JsonSource } from './json-source.js';
 import type { IntegerRange, LoadedSweep, ParamSpace, ParamValue } from './sweep-file.js';
 import { fillTemplate, parseTemplate, placeholderNames, TemplateSyntaxError, type TemplatePart } from './template.js';
@@ -265,7 +265,7 @@ export function expandSweep(loaded: LoadedSweep, options: ExpandOptions): Expand
         sizeBytes = st.size;
       } catch (err) {
         unreadable.add(path);
-        problems.add(ptr, `input ${JSON.stringify(path)} cannot be read in the origin directory ${originDir} (${unreadableReason(err)})`, 'create the file or correct the path template');
+        problems.add(ptr, `input ${JSON.stringify(path)} cannot be read in the origin directory ${originDir} (${fileErrorReason(err)})`, 'create the file or correct the path template');
         continue;
       }
       const id = files.length;

@@ -5,22 +5,13 @@
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { fileErrorReason } from './diagnostics.js';
 
 /** A file system error on an output, in words that name the output (not its temporary name). */
 function outputError(path: string, err: unknown): Error {
   const e = err as NodeJS.ErrnoException;
-  const reason =
-    e.code === 'EISDIR'
-      ? 'it is a folder'
-      : e.code === 'ENOTDIR' || e.code === 'EEXIST'
-        ? 'a part of its path is a file, not a folder'
-        : e.code === 'EACCES' || e.code === 'EPERM'
-          ? 'permission denied'
-          : e.code === 'ENOSPC'
-            ? 'no space left on the device'
-            : (e.code ?? e.message);
   // Keeps code, errno and syscall: callers tell a full disk or a read-only origin by them.
-  return Object.assign(new Error(`cannot write ${path} (${reason})`), { code: e.code, errno: e.errno, syscall: e.syscall ?? 'write', path });
+  return Object.assign(new Error(`cannot write ${path} (${fileErrorReason(err)})`), { code: e.code, errno: e.errno, syscall: e.syscall ?? 'write', path });
 }
 
 /** The temporary name an output is written under until it is complete; its folder is made if missing. */

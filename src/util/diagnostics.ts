@@ -26,25 +26,28 @@ export function formatDiagnostic(d: Diagnostic): string {
   return parts.join('\n');
 }
 
-/** Why a file could not be read, in words (the errno's code when it is not a common one). */
-export function unreadableReason(err: unknown): string {
+/** Why a file could not be read or written, by the errno's code. */
+const FILE_ERROR_REASONS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EISDIR: 'it is a folder',
+  ENOTDIR: 'a part of its path is a file, not a folder',
+  // What making a file's folders says when a file is where one of them goes.
+  EEXIST: 'a part of its path is a file, not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is exceeded',
+  EROFS: 'the file system is read-only',
+  EIO: 'an input/output error',
+};
+
+/** Why a file could not be read or written, in words (the errno's code, or the message, when not a common one). */
+export function fileErrorReason(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
-  switch (e.code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EISDIR':
-      return 'it is a folder';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'ENOTDIR':
-      return 'a part of its path is a file, not a folder';
-    default:
-      return e.code ?? (e instanceof Error ? e.message : String(err));
-  }
+  return (e.code === undefined ? undefined : FILE_ERROR_REASONS[e.code]) ?? e.code ?? (e instanceof Error ? e.message : String(err));
 }
 
 /** An input file that could not be read: "cannot read `what` (why)" at its first line, one error. */
 export function unreadableFile(path: string, what: string, err: unknown, more: { readonly expected?: string; readonly hint?: string } = {}): InputError {
-  return new InputError([{ severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read ${what} (${unreadableReason(err)})`, ...more }]);
+  return new InputError([{ severity: 'error', pos: { file: path, line: 1, column: 1 }, message: `cannot read ${what} (${fileErrorReason(err)})`, ...more }]);
 }
