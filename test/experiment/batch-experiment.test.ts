@@ -1,7 +1,7 @@
 // `gridsweep experiment` on a batch specification: every workload × policy × allocator, results that
 // match trace mode's, AccaSim's box plots, and specification errors at file:line:column.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -93,5 +93,16 @@ describe('batch experiment', () => {
     expect(r.stderr).toContain('bad.json:4:24: error: /policies/1: must be equal to one of the allowed values');
     expect(r.stderr).toContain('expected: one of "fcfs", "sjf", "ljf", "easy", "conservative"');
     expect(r.stderr).not.toContain('constant');
+  });
+
+  it('refuses --port and --host without --dashboard, as for the other experiments, before running anything', () => {
+    const batch = join(PACKAGE_ROOT, 'griddescs/batch/dispatchers.json');
+    const timeshare = join(PACKAGE_ROOT, 'experiments/timeshare-rigid.json');
+    for (const [spec, flag] of [[batch, '--port'], [batch, '--host'], [timeshare, '--port']] as const) {
+      const r = gridsweep('experiment', spec, '--out', 'never', flag, flag === '--port' ? '8080' : '127.0.0.1');
+      expect(r.status, `${spec} ${flag}`).toBe(2);
+      expect(r.stderr.split('\n')[0], `${spec} ${flag}`).toBe(`gridsweep experiment: ${flag} goes with --dashboard`);
+    }
+    expect(existsSync(join(dir, 'never'))).toBe(false);
   });
 });

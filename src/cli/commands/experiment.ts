@@ -233,6 +233,8 @@ const command: Command = {
     expectFileKind(specPath, ['experiment-spec', 'batch-experiment-spec', 'timeshare-experiment-spec'], 'experiment', 'an experiment specification');
     const gridPath = stringOption(args, 'grid');
     if (gridPath === undefined) for (const flag of ['heuristic', 'accept-new']) if (optionGiven(args, flag)) throw new UsageError(`--${flag} goes with --grid`);
+    const withDashboard = flagOption(args, 'dashboard');
+    for (const flag of ['port', 'host']) if (!withDashboard && optionGiven(args, flag)) throw new UsageError(`--${flag} goes with --dashboard`);
     if (isTimeshareExperiment(readJsonSpec(specPath))) {
       if (gridPath !== undefined) throw new UsageError('a time-sharing experiment runs in worker threads only: leave out --grid');
       if (flagOption(args, 'dashboard')) throw new UsageError('a time-sharing experiment has no dashboard yet');
@@ -270,8 +272,6 @@ const command: Command = {
       const showProgress = args.values['quiet'] !== true && process.stderr.isTTY === true;
       const line = progressLine(process.stderr, showProgress);
       beforeExit = () => line.done();
-      const withDashboard = flagOption(args, 'dashboard');
-      for (const flag of ['port', 'host']) if (!withDashboard && stringOption(args, flag) !== undefined) throw new UsageError(`--${flag} goes with --dashboard`);
       const address = dashboardAddress(args);
       console.error(`${specPath}: ${matrixSize(loaded)} runs ${gridPath !== undefined ? `on the real grid ${gridPath}` : `on ${jobs} worker thread(s)`} → ${outDir}`);
       const board = withDashboard ? await startExperimentDashboard(`gridsweep experiment ${specPath}`, grid ? 'grid' : jobs, address) : undefined;
