@@ -17,7 +17,7 @@
 // stops with it.
 import { resolve } from 'node:path';
 import type { Capability, GridOS } from '../../src/interfaces/grid-os.js';
-import type { ClusterInfo, HostInfo, InformationService, Sample, Topology } from '../../src/interfaces/information.js';
+import type { ClusterInfo, InformationService, Sample, Topology } from '../../src/interfaces/information.js';
 import type { SchedulerEvents, WorkFailure } from '../../src/interfaces/scheduler-events.js';
 import type { FileId, WorkId } from '../../src/model/application.js';
 import type { ClusterId, HostId } from '../../src/model/grid.js';

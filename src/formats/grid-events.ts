@@ -56,7 +56,6 @@ const eventParser = new LineParser<EventAst>(gridGrammar, 'event');
 
 export const GRID_HEADER_KEYWORD = 'GridDescription';
 const KINDS = ['ADD_CLUSTER', 'ADD_HOST', 'REMOVE_CLUSTER', 'REMOVE_HOST', 'CHANGE_HOST_BEHAVIOR', 'CHANGE_CLUSTER_BEHAVIOR', 'ADD_BATCH_CLUSTER'];
-const POSITIVE_INT = { integer: true, min: 1 } as const;
 const NODE_COUNT = { integer: true, min: 1, max: MAX_NODES } as const;
 const CORES_PER_NODE = { integer: true, min: 1, max: MAX_CORES_PER_NODE } as const;
 const GANG_MPL = { integer: true, min: 1, max: MAX_MPL } as const;

@@ -2,7 +2,7 @@
 // which gridsweep builds the Application. The format is documented in docs of `gridsweep describe --help`
 // and in apps/examples/README.md.
 import { readFileSync } from 'node:fs';
-import { InputError, unreadableFile } from '../util/diagnostics.js';
+import { unreadableFile } from '../util/diagnostics.js';
 import { parseJsonSource, type JsonSource } from './json-source.js';
 import { checkAgainstSchema, compileSchema } from './schema-check.js';
 

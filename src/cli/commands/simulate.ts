@@ -8,7 +8,7 @@ import { EXIT } from '../exit-codes.js';
 import { printWarnings, schedulerOptionWarnings, submissionWarnings } from '../inapplicable-options.js';
 import { flagOption, numberOption, requiredString, stringOption } from '../args.js';
 import { behaviorPath, checkCompatibility, loadApplication, loadGrid } from '../../formats/index.js';
-import { getHeuristic, listHeuristics } from '../../scheduler/heuristics/registry.js';
+import { getHeuristic } from '../../scheduler/heuristics/registry.js';
 import type { SchedulerOptions } from '../../scheduler/options.js';
 import type { Dashboard, RecordedSource } from '../../dashboard/index.js';
 import type { SubmissionOptions } from '../../batch/submission.js';
@@ -19,7 +19,7 @@ import { loadHeuristicPlugins, strategyChoicesHelp, schedulerFlags, schedulerOpt
 import type { Application } from '../../model/application.js';
 import type { GridDescription } from '../../model/grid.js';
 import { DEFAULT_SAMPLE_PERIOD_S } from '../../model/grid.js';
-import type { RecordSink, RunHeader, RunRecordEvent } from '../../record/events.js';
+import type { RunHeader, RunRecordEvent } from '../../record/events.js';
 import { JsonlRecordFile, writeRecordFile } from '../../record/record-file.js';
 import { formatDiagnostic, InputError } from '../../util/diagnostics.js';
 import { simulate, simulateStepped, type SimulationProgress, type SimulationResult } from '../../../backends/sim/simulate.js';

@@ -11,8 +11,7 @@
 // of the real grid file) will not return, so the Works the record still had for it are given up at once
 // (work-failed, reason 'host-removed', final), and the run can end; a later run can do them. A host already
 // down when removed is reported failed again then (sched_host_failed), now with hostRemoved true.
-import type { GridOS } from '../../interfaces/grid-os.js';
-import type { HostInfo, InformationService } from '../../interfaces/information.js';
+import type { HostInfo } from '../../interfaces/information.js';
 import type { SchedulerEvents, Transfer, WorkFailure } from '../../interfaces/scheduler-events.js';
 import type { Application, FileId, WorkId, WorkSpec } from '../../model/application.js';
 import type { ClusterId, HostId } from '../../model/grid.js';
