@@ -1,6 +1,7 @@
 // Time-sharing experiments end to end: a small spec (a generated mix and an SWF file of rigid jobs, two
 // strategies, two MPLs) runs, writes its files, and gives the same bytes twice; one cell is checked
 // against a schedule computed by hand; spec mistakes are errors at file:line:column.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { parseJsonSource } from '../../src/sweep/json-source.js';
 import { loadTimeshareExperiment } from '../../src/experiment/timeshare/spec.js';
 import { runCount, runTimeshareExperiment } from '../../src/experiment/timeshare/run.js';
 import { runTimeshareExperimentParallel } from '../../src/experiment/timeshare/parallel.js';
+import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gridsweep-tsexp-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -105,6 +107,19 @@ describe('a time-sharing experiment', () => {
       err.mockRestore();
     }
   });
+});
+
+describe('a time-sharing experiment whose run stalls', () => {
+  it('on worker threads: exit 1 with the run and what to do, not an internal error', () => {
+    // A job of 10^7 s in the default 0.1 s slices: the stall guard stops it after 20,000,000 events.
+    writeFileSync(join(dir, 'long.swf'), ['; MaxNodes: 4', '; MaxProcs: 4', '1 0 -1 10000000 2 -1 -1 2 10000000 -1 1 1 -1 -1 -1 -1 -1 -1', ''].join('\n'));
+    const path = join(dir, 'long.json');
+    writeFileSync(path, JSON.stringify({ timeshare: 1, nodes: 4, strategies: { gang: { strategy: 'gang' } }, workloads: { long: { file: 'long.swf' } }, mpl: [2, 3] }));
+    const r = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'dist/src/cli/main.js'), 'experiment', path, '--out', join(dir, 'long-out'), '--jobs', '2'], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/^gridsweep experiment: time-sharing run [12] of 2 failed: time-sharing simulation stalled at [\d.]+ s: .* needs a longer slice/m);
+    expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+  }, 150_000);
 });
 
 describe('time-sharing experiment specification errors', () => {

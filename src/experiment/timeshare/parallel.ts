@@ -3,6 +3,7 @@
 // so the results — and what is printed — are the same bytes whatever the number of workers.
 import { Worker } from 'node:worker_threads';
 import { workerUrl } from '../pool.js';
+import { StallError } from '../../batch/timeshare/stall-guard.js';
 import { WORKER_YOUNG_GENERATION_MB } from '../../util/young-generation.js';
 import { runTimeshareExperiment, timeshareCells, writeTimeshareResults, type TimeshareExperimentResult } from './run.js';
 import type { TimeshareRow } from './rows.js';
@@ -33,11 +34,12 @@ export async function runTimeshareExperimentParallel(
         }
       };
       for (const w of pool) {
-        w.on('message', (m: { index: number; row?: TimeshareRow; error?: string }) => {
+        w.on('message', (m: { index: number; row?: TimeshareRow; error?: string; stalled?: boolean }) => {
           if (failed) return;
           if (m.error !== undefined || m.row === undefined) {
             failed = true;
-            reject(new Error(`time-sharing run ${m.index + 1} of ${cells.length} failed: ${m.error ?? 'no result'}`));
+            const failure = `time-sharing run ${m.index + 1} of ${cells.length} failed: ${m.error ?? 'no result'}`;
+            reject(m.stalled === true ? new StallError(failure) : new Error(failure));
             return;
           }
           rows[m.index] = m.row;
