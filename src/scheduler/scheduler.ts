@@ -264,8 +264,9 @@ export class Scheduler implements SchedulerEvents {
 
   sched_host_failed(hosts: readonly HostId[]): void {
     if (this.recording) this.recordCall('sched_host_failed', { hosts: [...hosts] });
+    const todoBefore = this.statusCount.todo;
     for (const hostId of hosts) this.failHost(hostId);
-    this.replanOnFailure();
+    this.afterFailure(todoBefore);
   }
 
   sched_work_failed(works: readonly WorkId[], failure: WorkFailure): void {
@@ -280,6 +281,7 @@ export class Scheduler implements SchedulerEvents {
 
   sched_disk_failed(clusters: readonly ClusterId[]): void {
     if (this.recording) this.recordCall('sched_disk_failed', { clusters: [...clusters] });
+    const todoBefore = this.statusCount.todo;
     for (const clusterId of clusters) {
       const cluster = this.clusters.get(clusterId);
       if (cluster === undefined || !cluster.up) continue;
@@ -297,7 +299,7 @@ export class Scheduler implements SchedulerEvents {
         }
       }
     }
-    this.replanOnFailure();
+    this.afterFailure(todoBefore);
   }
 
   sched_fileTransfer_done(transfer: Transfer): void {
@@ -836,8 +838,17 @@ export class Scheduler implements SchedulerEvents {
     }
   }
 
-  private replanOnFailure(): void {
+  /**
+   * After hosts or a cluster failed: a re-plan if options.replanOn says so; and if Works went back to do,
+   * do_schedule() at once, so that a host left idle takes them (the work queue's next Work, or the plan an
+   * idle host with an empty FIFO asks for) rather than waiting for the next scheduling event. Berman et al.
+   * 1999, §7.3.2, has the failure functions leave do_schedule() out, as no host was freed; but a host that
+   * ran dry before the failure is idle, and in a real run of the work queue the lost Works then waited up to
+   * a plan interval while every other host sat idle.
+   */
+  private afterFailure(todoBefore: number): void {
     if (this.options.replanOn === 'fail' || this.options.replanOn === 'both') this.requestPlan(true);
+    if (this.statusCount.todo > todoBefore) this.doSchedule();
   }
 
   private stopTimers(): void {

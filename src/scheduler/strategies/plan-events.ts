@@ -11,6 +11,8 @@
 // The paper compares at t(i+1); we compare at the time the next plan actually runs (a plan may come early,
 // on a host addition or an idle host), which is the same when plans only come from the timer.
 // replanOn: which resource changes call do_plan() at once; otherwise a new host waits for the next event.
+// Whatever it says, Works lost with a failure go at once to hosts that are idle then (scheduler.ts runs
+// do_schedule() after a failure that gave Works back): only the re-planning of the rest waits.
 import type { HostId } from '../../model/grid.js';
 import type { WorkId } from '../../model/application.js';
 import type { StrategyChoice, StrategyFamily } from './family.js';
