@@ -1,7 +1,8 @@
 // Grid hosts in Linux network namespaces, for tests and benchmarks: every host is its own namespace running
 // a real OpenSSH server; every cluster is a bridge ("switch") in a namespace of its own, joined to the
 // root namespace (the origin) by ONE veth pair, the cluster's link. That link can be rate-limited with
-// `tc ... tbf` in both directions and cut with `ip link set DEV down`.
+// `tc ... tbf` in both directions, made to lose packets at random (iptables' statistic match in each of
+// its hosts) and cut with `ip link set DEV down`.
 //
 //   root namespace (origin)                    gsntNN-C-sw (switch)                 gsntNN-C-hJ (host J)
 //   gsntNNcC  10.231.X.1/24  <== veth ==>  uplink ─┐                                 eth0 10.231.X.(10+J)
@@ -18,10 +19,13 @@
 // cluster: inputs, commands) and the switch-side end's egress (towards the origin: outputs) each get
 // `tbf rate R burst B latency L`. No ifb is needed because the switch end lives in its own namespace.
 // tbf's `latency` bounds the queueing delay (packets beyond it are dropped); it adds no delay of its own
-// (that would need netem, which this kernel lacks).
+// (that would need netem, which this kernel lacks). For the same reason loss is not netem's either: each
+// host of a lossy cluster drops that share of the packets it receives from, and of those it sends to, the
+// origin (INPUT and OUTPUT rules in its own namespace's firewall), so every packet between origin and
+// cluster crosses exactly one chance of being lost.
 //
 // Only these namespaces and 10.231.0.0/16 addresses on their interfaces are ever touched. Needs root,
-// iproute2 (`ip`, `tc`) and openssh-server (`/usr/sbin/sshd`, `ssh-keygen`).
+// iproute2 (`ip`, `tc`), iptables and openssh-server (`/usr/sbin/sshd`, `ssh-keygen`).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { homedir, tmpdir, userInfo } from 'node:os';
@@ -40,11 +44,12 @@ const SSH_PORT = 22;
 export interface NetnsTools {
   readonly ip: string;
   readonly tc: string;
+  readonly iptables: string;
   readonly sshd: string;
   readonly sshKeygen: string;
 }
 
-export const DEFAULT_TOOLS: NetnsTools = { ip: '/usr/sbin/ip', tc: '/usr/sbin/tc', sshd: '/usr/sbin/sshd', sshKeygen: '/usr/bin/ssh-keygen' };
+export const DEFAULT_TOOLS: NetnsTools = { ip: '/usr/sbin/ip', tc: '/usr/sbin/tc', iptables: '/usr/sbin/iptables', sshd: '/usr/sbin/sshd', sshKeygen: '/usr/bin/ssh-keygen' };
 
 /** A cluster link's limit, applied to each direction separately. */
 export interface LinkLimit {
@@ -114,6 +119,11 @@ export interface NetnsGrid {
   restoreLink(cluster: string): void;
   /** Sets (or, with undefined, removes) the cluster link's limit in both directions. */
   setLinkLimit(cluster: string, limit: LinkLimit | undefined): void;
+  /**
+   * Makes the cluster's link lose this share (0 < share < 1) of the packets in each direction between the
+   * origin and its hosts, at random; undefined makes it lossless again.
+   */
+  setLinkLoss(cluster: string, share: number | undefined): void;
   /** Kills every process in the host's namespace (its sshd, sessions and tasks): the machine dies. */
   killHost(name: string): void;
   /**
@@ -150,12 +160,12 @@ export class NetnsUnavailableError extends Error {
 /** Throws a clear error when the harness cannot work here (not root, or a tool missing). */
 export function checkNetnsPrerequisites(tools: NetnsTools = DEFAULT_TOOLS): void {
   if (process.getuid?.() !== 0) {
-    throw new NetnsUnavailableError('the network-namespace test hosts need root (ip netns, tc and sshd need CAP_NET_ADMIN and CAP_SYS_ADMIN); run the tests as root.');
+    throw new NetnsUnavailableError('the network-namespace test hosts need root (ip netns, tc, iptables and sshd need CAP_NET_ADMIN and CAP_SYS_ADMIN); run the tests as root.');
   }
   const missing = (Object.entries(tools) as [keyof NetnsTools, string][]).filter(([, path]) => !existsSync(path));
   if (missing.length > 0) {
     throw new NetnsUnavailableError(
-      `the network-namespace test hosts need ${missing.map(([name, path]) => `${name} (${path})`).join(', ')}, missing here; install them (Debian: apt-get install -y iproute2 openssh-server openssh-client).`,
+      `the network-namespace test hosts need ${missing.map(([name, path]) => `${name} (${path})`).join(', ')}, missing here; install them (Debian: apt-get install -y iproute2 iptables openssh-server openssh-client).`,
     );
   }
 }
@@ -338,6 +348,16 @@ export function tbfArgs(dev: string, limit: LinkLimit): string[] {
   const burstBytes = limit.burstBytes ?? Math.max(64 * 1024, Math.ceil(limit.rateBitsPerS / 8 / 100));
   const latencyMs = limit.queueLatencyMs ?? 100;
   return ['qdisc', 'replace', 'dev', dev, 'root', 'tbf', 'rate', `${Math.round(limit.rateBitsPerS)}bit`, 'burst', String(burstBytes), 'latency', `${latencyMs}ms`];
+}
+
+/** iptables arguments (after `-A` or `-D`) of a host's two loss rules: what it receives from, and sends to, the origin. */
+function lossRules(originAddress: string, share: number): string[][] {
+  if (!(share > 0 && share < 1)) throw new Error(`a link's loss is a share between 0 and 1 (exclusive), got ${share}`);
+  const drop = ['-m', 'statistic', '--mode', 'random', '--probability', String(share), '-j', 'DROP'];
+  return [
+    ['INPUT', '-i', 'eth0', '-s', originAddress, ...drop],
+    ['OUTPUT', '-o', 'eth0', '-d', originAddress, ...drop],
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -583,6 +603,14 @@ export async function startNetnsGrid(layout: readonly NetnsClusterLayout[], opti
         } else {
           tryRun(tools.tc, ['qdisc', 'del', 'dev', c.linkDevice, 'root']);
           tryRun(tools.ip, ['netns', 'exec', c.switchNamespace, tools.tc, 'qdisc', 'del', 'dev', 'uplink', 'root']);
+        }
+      },
+      setLinkLoss(name, share) {
+        const c = clusterOf(name);
+        const rules = share === undefined ? [] : lossRules(c.originAddress, share);
+        for (const h of c.hosts) {
+          for (const chain of ['INPUT', 'OUTPUT']) inNs(h.namespace, tools.iptables, '-F', chain);
+          for (const rule of rules) inNs(h.namespace, tools.iptables, '-A', ...rule);
         }
       },
       killHost(name) {

@@ -1,8 +1,9 @@
 // The network-namespace test hosts (test/support/netns.ts) are what they claim: real sshd servers in their
 // own namespaces, reachable from the root namespace only through their cluster's link, which tbf really
-// limits and `ip link set down` really cuts; and nothing of them outlives the harness, not even after the
+// limits, iptables' random drops really thin and `ip link set down` really cuts; and nothing of them outlives the harness, not even after the
 // process that made them was killed with SIGKILL.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,6 +124,34 @@ describe('network-namespace grid hosts', () => {
       limited.dispose();
       free.dispose();
     }
+  });
+
+  it('makes a cluster link lose the given share of packets from the origin at random, and lossless again', async () => {
+    const host = grid.host('n10');
+    const share = 0.3;
+    const datagrams = 3000;
+    const iptables = (...args: string[]): string => execFileSync(DEFAULT_TOOLS.ip, ['netns', 'exec', host.namespace, DEFAULT_TOOLS.iptables, ...args], { encoding: 'utf8' });
+    grid.setLinkLoss('c1', share);
+    try {
+      // A rule without a target ahead of the loss rule counts every packet that arrives from the origin.
+      iptables('-I', 'INPUT', '1', '-i', 'eth0', '-s', grid.cluster('c1').originAddress);
+      const socket = createSocket('udp4');
+      try {
+        // One at a time: a burst could overflow the queue of packets waiting for the host's ARP answer.
+        for (let i = 0; i < datagrams; i++) await new Promise<void>((resolve, reject) => socket.send(Buffer.from('x'), 9, host.address, (err) => (err ? reject(err) : resolve())));
+      } finally {
+        socket.close();
+      }
+      const counts = iptables('-L', 'INPUT', '-v', '-x', '-n').split('\n').flatMap((l) => (/^\s*\d+/.test(l) ? [Number(l.trim().split(/\s+/)[0])] : []));
+      const [arrived, dropped] = counts as [number, number];
+      expect(arrived).toBeGreaterThanOrEqual(datagrams);
+      // 3,000 draws at 0.3: the share dropped is within 0.05 of it but once in 10^8.
+      expect(Math.abs(dropped / arrived - share)).toBeLessThan(0.05);
+    } finally {
+      grid.setLinkLoss('c1', undefined);
+    }
+    expect(iptables('-S')).not.toMatch(/statistic|-s /);
+    expect(() => grid.setLinkLoss('c1', 1)).toThrow(/a share between 0 and 1/);
   });
 
   it('cuts a cluster link with ip link set down: new and open connections to it fail, other clusters are unaffected, restoring brings it back', async () => {
