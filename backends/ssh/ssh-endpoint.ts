@@ -46,6 +46,16 @@ interface Sftp {
   on(event: 'close' | 'error', fn: () => void): void;
 }
 
+/**
+ * Why the connection went, when `err` is ssh2's client reporting its own loss (a keep-alive timeout, a socket
+ * error), which it also hands to the operations waiting for a channel; undefined for any other error.
+ */
+function connectionLoss(err: Error): string | undefined {
+  const level = (err as { level?: unknown }).level;
+  if (level !== 'client-timeout' && level !== 'client-socket') return undefined;
+  return /keepalive/i.test(err.message) ? 'keep-alive timeout' : `connection error: ${err.message}`;
+}
+
 /** Errors that mean the connection itself is broken, even before ssh2 reports it closed. */
 function isTransportError(err: Error): boolean {
   const code = (err as NodeJS.ErrnoException).code;
@@ -88,6 +98,8 @@ export class SshEndpoint implements Endpoint, CommandShell {
   private ssh: NodeSSH | undefined;
   /** A connection being set up; close() abandons it. */
   private connecting: NodeSSH | undefined;
+  /** Why the current connection is going, as its client's last error said (a keep-alive timeout, say). */
+  private connectionError: string | undefined;
   /** With "transport": "agent", the agent on the current connection runs every command. */
   private agent: AgentSession | undefined;
   private sftp: Promise<Sftp> | undefined;
@@ -151,6 +163,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
       if (!agent) throw new PermanentEndpointError(`${this.label}: "agent": true but SSH_AUTH_SOCK is not set; start ssh-agent or use "identityFile"`);
     }
     this.connecting = ssh;
+    this.connectionError = undefined;
     try {
       await ssh.connect({
         host: this.spec.address,
@@ -168,10 +181,21 @@ export class SshEndpoint implements Endpoint, CommandShell {
         },
       });
       if (this.connecting !== ssh) throw new EndpointDownError(`${this.label}: closed while connecting`);
+      // node-ssh stops listening for the client's errors once it is ready; from then on an error with no
+      // listener (a keep-alive timeout during the login command, on a link that loses packets) would throw
+      // out of the event loop and stop the run. Listened to from here on, for as long as the client lives.
+      (ssh.connection as unknown as NodeJS.EventEmitter).on('error', (err: Error) => {
+        if (this.connecting === ssh || this.ssh === ssh) this.connectionError = connectionLoss(err) ?? `connection error: ${err.message}`;
+      });
       // The first command goes through the login shell, whose start-up files can hang (a network home).
       const loginS = this.loginS;
       const mkdir = `mkdir -p ${shellQuote(this.filesDir())} ${shellQuote(posix.join(this.runDir, 'work'))}`;
       const r = await withDeadline(ssh.execCommand(mkdir), loginS, `${this.label}: no answer from its login shell within ${loginS} s (a start-up file or home directory that hangs?)`, () => destroy(ssh));
+      // No exit status: the connection went during the command (or it was killed), which says nothing of
+      // the host's storage.
+      if (r.code === null) {
+        throw new EndpointDownError(`${this.label}: ${r.signal ? `the login command was killed (${r.signal})` : `the connection went down during the login command (${this.connectionError ?? 'connection closed'})`}`);
+      }
       if (r.code !== 0) throw new PermanentEndpointError(`${this.label}: cannot create the storage directory ${this.runDir}: ${r.stderr.trim()}`);
       if (this.spec.transport === 'agent') {
         const client = ssh.connection as unknown as ExecClient;
@@ -200,11 +224,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
       this.loseConnection = (reason) => reject(new EndpointDownError(`${this.label} went down: ${reason}`));
     });
     this.lost.catch(() => undefined); // only operations in flight care
-    let downReason = 'connection closed';
-    connection.on('error', (err: Error) => {
-      downReason = /keepalive/i.test(err.message) ? 'keep-alive timeout' : `connection error: ${err.message}`;
-    });
-    connection.on('close', () => this.wentDown(generation, downReason));
+    connection.on('close', () => this.wentDown(generation, this.connectionError ?? 'connection closed'));
     this.ssh = ssh;
     this.up = true;
     this.sftp = undefined;
@@ -255,8 +275,10 @@ export class SshEndpoint implements Endpoint, CommandShell {
       return await withDeadline(Promise.race([op(ssh), lost]), deadlineS, `${this.label} went down: ${late}`, () => this.wentDown(generation, late));
     } catch (err) {
       if (err instanceof EndpointDownError) throw err;
-      if (generation === this.generation && this.up && !isTransportError(err as Error)) throw err;
-      this.wentDown(generation, `${what}: ${(err as Error).message}`);
+      // The connection's own error, when it is what the operation met, says why better than the operation.
+      const loss = connectionLoss(err as Error) ?? (isTransportError(err as Error) ? this.connectionError : undefined);
+      if (generation === this.generation && this.up && loss === undefined && !isTransportError(err as Error)) throw err;
+      this.wentDown(generation, loss ?? `${what}: ${(err as Error).message}`);
       throw new EndpointDownError(`${this.label} went down during ${what}: ${(err as Error).message}`);
     }
   }

@@ -1,7 +1,8 @@
 // `gridsweep run` on namespaced hosts that fail the way machines do: every process of a host killed mid-run
 // (its sshd and the session serving the run too); every process of a host stopped (SIGSTOP: its TCP
-// connection stays open and nothing answers), for good or for a while; and a host whose login shell hangs
-// from the start (a start-up file that never returns, as on a network home that hangs). Each run ends with
+// connection stays open and nothing answers), for good or for a while; a host whose login shell hangs
+// from the start (a start-up file that never returns, as on a network home that hangs), and one whose
+// session stops answering while its login command runs (a keep-alive timeout then). Each run ends with
 // every task verified exactly once, says what happened to the host, and does not wait for it to come back;
 // so does a run one of whose clusters has a full storage disk;
 // with either transport: an SSH channel per command, or every command through the agent on one channel.
@@ -126,6 +127,24 @@ describe.each(['exec', 'agent'] as const)('gridsweep run (transport %s) when a h
       grid.continueHost('b0');
     }
   }, 180_000);
+
+  it('a host that stops answering while its login command runs: a keep-alive timeout then, and the run goes on without it', async () => {
+    // The login shell stops its own sshd session process: the connection is up, the first command never
+    // returns and the keep-alives go unanswered, so the client reports a keep-alive timeout before the
+    // login deadline. Every later login does the same.
+    const bashrc = join(grid.host('b0').home, '.bashrc');
+    writeFileSync(bashrc, 'kill -STOP $PPID\n');
+    try {
+      const { stdout, log } = await runDisturbed({ keepalive: { intervalS: 1, countMax: 2 }, deadlines: { loginS: 20 } }, undefined);
+      expect(stdout, log).toMatch(/^down +b0: cannot connect: .*the connection went down during the login command \(keep-alive timeout\)/m);
+      expect(stdout, log).not.toMatch(/^unusable +b0/m);
+      expect(stdout, log).not.toMatch(/ on b0 /);
+    } finally {
+      rmSync(bashrc, { force: true });
+      grid.killHost('b0');
+      await grid.restartHost('b0');
+    }
+  }, 120_000);
 
   it("a host whose login shell hangs from the start: the run starts without it and ends while it still hangs", async () => {
     const bashrc = join(grid.host('b0').home, '.bashrc');
