@@ -70,6 +70,18 @@ function sameToken(given: string | null, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/**
+ * A request's target as a URL; undefined when it does not parse (a request line such as `GET //[ HTTP/1.1`,
+ * which Node's HTTP parser lets through): refused, where an exception would end the whole process.
+ */
+function targetOf(req: IncomingMessage): URL | undefined {
+  try {
+    return new URL(req.url ?? '/', 'http://placeholder');
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.test(host)) throw new Error(`the dashboard listens on loopback only; '${host}' is not a loopback address`);
@@ -88,8 +100,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   let lastTickMs = Date.now();
 
   /** Host header check (against DNS rebinding) and token check; null when the request may pass. */
-  function refusal(req: IncomingMessage): string | null {
-    const url = new URL(req.url ?? '/', 'http://placeholder');
+  function refusal(req: IncomingMessage, url: URL): string | null {
     const hostHeader = req.headers.host ?? '';
     const hostName = hostHeader.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
     if (!LOOPBACK.test(hostName)) return 'bad Host header';
@@ -98,14 +109,19 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   }
 
   function handleHttp(req: IncomingMessage, res: ServerResponse): void {
-    const refused = refusal(req);
+    const url = targetOf(req);
+    if (url === undefined) {
+      stats.rejectedRequests++;
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('400 Bad Request: the request target is not a URL path.\n');
+      return;
+    }
+    const refused = refusal(req, url);
     if (refused) {
       stats.rejectedRequests++;
       res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' }).end(`403 Forbidden: ${refused}. Open the URL the dashboard printed, token included.\n`);
       return;
     }
-    const path = new URL(req.url ?? '/', 'http://placeholder').pathname;
-    if (req.method !== 'GET' || path !== '/') {
+    if (req.method !== 'GET' || url.pathname !== '/') {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('404 Not Found\n');
       return;
     }
@@ -201,10 +217,10 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const path = new URL(req.url ?? '/', 'http://placeholder').pathname;
+    const url = targetOf(req);
     const origin = req.headers.origin;
     const badOrigin = origin !== undefined && origin !== `http://${req.headers.host}`;
-    if (refusal(req) !== null || path !== '/ws' || badOrigin) {
+    if (url === undefined || refusal(req, url) !== null || url.pathname !== '/ws' || badOrigin) {
       stats.rejectedUpgrades++;
       socket.on('error', () => undefined);
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');

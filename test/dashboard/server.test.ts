@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDashboard, type Dashboard } from '../../src/dashboard/server.js';
 import { LiveRecordSource } from '../../src/dashboard/source.js';
@@ -92,6 +93,28 @@ describe('dashboard server: access', () => {
     expect(d.stats.rejectedUpgrades).toBe(3);
     const ok = await open(d.url);
     await ok.until((ms) => ms.some((m) => m.type === 'hello'));
+  });
+
+  it('answers a request line whose target is not a URL path with 400 (or 403 for an upgrade), and stays up', async () => {
+    // `//[` gets through Node's HTTP parser but not through new URL(): it used to throw out of the request
+    // handler and end the whole process (a real run with --dashboard included), token or not.
+    const d = await start();
+    const raw = (text: string): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const socket = connect(Number(new URL(d.url).port), '127.0.0.1', () => socket.write(text));
+        let answer = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (answer += chunk));
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    const plain = await raw('GET //[ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    expect(plain.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    const upgrade = await raw('GET //[ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n');
+    expect(upgrade.split('\r\n')[0]).toBe('HTTP/1.1 403 Forbidden');
+    expect(d.stats.rejectedRequests).toBe(1);
+    expect(d.stats.rejectedUpgrades).toBe(1);
+    expect((await get(d.url)).status).toBe(200);
   });
 
   it('listens on loopback only', async () => {
