@@ -56,6 +56,18 @@ function connectionLoss(err: Error): string | undefined {
   return /keepalive/i.test(err.message) ? 'keep-alive timeout' : `connection error: ${err.message}`;
 }
 
+/**
+ * Printed first by every command of the exec transport: what a chatty login shell prints before it (a
+ * ~/.bashrc that echoes a welcome, a module system's notice) is cut off there instead of being read as the
+ * command's answer. (The agent skips such lines itself: agent-session.ts.)
+ */
+const OUTPUT_MARK = '--gridsweep-output--';
+
+function afterOutputMark(stdout: string): string {
+  const at = stdout.indexOf(`${OUTPUT_MARK}\n`);
+  return at < 0 ? stdout : stdout.slice(at + OUTPUT_MARK.length + 1);
+}
+
 /** Errors that mean the connection itself is broken, even before ssh2 reports it closed. */
 function isTransportError(err: Error): boolean {
   const code = (err as NodeJS.ErrnoException).code;
@@ -100,6 +112,8 @@ export class SshEndpoint implements Endpoint, CommandShell {
   private connecting: NodeSSH | undefined;
   /** Why the current connection is going, as its client's last error said (a keep-alive timeout, say). */
   private connectionError: string | undefined;
+  /** What the login shell printed on standard output before the first command's own (its start-up files'). */
+  private loginOutput: string | undefined;
   /** With "transport": "agent", the agent on the current connection runs every command. */
   private agent: AgentSession | undefined;
   private sftp: Promise<Sftp> | undefined;
@@ -197,6 +211,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
         throw new EndpointDownError(`${this.label}: ${r.signal ? `the login command was killed (${r.signal})` : `the connection went down during the login command (${this.connectionError ?? 'connection closed'})`}`);
       }
       if (r.code !== 0) throw new PermanentEndpointError(`${this.label}: cannot create the storage directory ${this.runDir}: ${r.stderr.trim()}`);
+      this.loginOutput = r.stdout.trim() === '' ? undefined : r.stdout.trim().slice(0, 200);
       if (this.spec.transport === 'agent') {
         const client = ssh.connection as unknown as ExecClient;
         this.agent = await withDeadline(AgentSession.open(client, this.label), loginS, `${this.label}: the agent did not start within ${loginS} s`, () => destroy(ssh));
@@ -288,9 +303,9 @@ export class SshEndpoint implements Endpoint, CommandShell {
     return (await queue.add(() =>
       this.onConnection(what, deadlineS, async (ssh) => {
         if (this.agent) return this.agent.run(command);
-        const r = await ssh.execCommand(command, { noTrim: true });
+        const r = await ssh.execCommand(`printf '%s\\n' ${OUTPUT_MARK}\n${command}`, { noTrim: true });
         if (r.code === null && r.signal === null && !ssh.isConnected()) throw new EndpointDownError(`${this.label} went down during a command`);
-        return r;
+        return { ...r, stdout: afterOutputMark(r.stdout) };
       }),
     ))!;
   }
@@ -338,7 +353,13 @@ export class SshEndpoint implements Endpoint, CommandShell {
       // A string code (ENOSPC...) is this machine's file system's (SFTP's own codes are numbers): kept, so
       // that a download the origin cannot hold is told from one the host cannot give (origin-failure.ts).
       const code = (err as { code?: unknown }).code;
-      throw Object.assign(new Error(`${this.label}: ${what}: ${(err as Error).message}`), typeof code === 'string' ? { code } : {});
+      // SFTP's server is started through the login shell (unless sshd has it built in): what that shell
+      // prints is read as SFTP's answer, and fails it.
+      const hint =
+        this.loginOutput !== undefined && typeof code !== 'string'
+          ? ` (its login shell prints ${JSON.stringify(this.loginOutput.split('\n')[0])} on standard output, which breaks SFTP: make its start-up files print only in interactive shells)`
+          : '';
+      throw Object.assign(new Error(`${this.label}: ${what}: ${(err as Error).message}${hint}`), typeof code === 'string' ? { code } : {});
     }
   }
 

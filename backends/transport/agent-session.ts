@@ -106,6 +106,16 @@ function bytesOf(text: string): string {
   return /[\u0080-\u00ff]/.test(text) ? Buffer.from(text, 'latin1').toString('utf8') : text;
 }
 
+/** The agent's answer on `line`, or undefined when the line is not one. */
+function answerIn(line: string): AgentAnswer | undefined {
+  try {
+    const answer = JSON.parse(line) as unknown;
+    return typeof answer === 'object' && answer !== null && typeof (answer as { id?: unknown }).id === 'number' ? (answer as AgentAnswer) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class AgentSession {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (a: AgentAnswer) => void; reject: (err: Error) => void }>();
@@ -113,6 +123,8 @@ export class AgentSession {
   private unsent = '';
   private agentStderr = '';
   private closedBecause: string | undefined;
+  /** Until the agent's first answer, lines that are not JSON are what the login shell printed: skipped. */
+  private answered = false;
 
   private constructor(
     private readonly channel: Channel,
@@ -209,13 +221,15 @@ export class AgentSession {
     while ((newline = this.received.indexOf('\n')) >= 0) {
       const line = this.received.slice(0, newline);
       this.received = this.received.slice(newline + 1);
-      let answer: AgentAnswer;
-      try {
-        answer = JSON.parse(line) as AgentAnswer;
-      } catch {
+      // A ~/.bashrc that echoes a welcome prints it before the shell execs the agent (without a newline
+      // of its own, on the agent's first line).
+      const answer = answerIn(this.answered ? line : line.slice(Math.max(0, line.indexOf('{"'))));
+      if (answer === undefined) {
+        if (!this.answered) continue;
         this.closed(`the agent sent something that is not JSON: ${line.slice(0, 200)}`);
         return;
       }
+      this.answered = true;
       const waiting = this.pending.get(answer.id);
       if (waiting === undefined) continue;
       this.pending.delete(answer.id);

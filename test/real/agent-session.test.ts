@@ -190,6 +190,13 @@ describe('the agent', () => {
     agent.close();
   });
 
+  it('skips what the login shell prints before the agent starts (a welcome line, a notice without a newline)', async () => {
+    const chattyClient: ExecClient = { exec: (command, callback) => localClient.exec(`echo "Welcome to the cluster"; printf 'module notice: '; ${command}`, callback) };
+    const agent = await AgentSession.open(chattyClient, 'chatty');
+    const r = await agent.run('echo hello');
+    expect(r).toMatchObject({ code: 0, stdout: 'hello\n' });
+  });
+
   it('fails every command in flight with EndpointDownError when the agent dies', async () => {
     const agent = await AgentSession.open(localClient, 'here');
     const pending = agent.run('sleep 30');

@@ -1,0 +1,42 @@
+// `gridsweep run` on a host whose login shell prints on standard output (a ~/.bashrc that echoes a welcome,
+// or a module system's notice without a newline), with either transport. What it prints comes before every
+// command's own output: the exec transport used to read it as the output's sizes and hashes (every task on
+// that host failed, and the host was set aside); the agent's first line was not JSON, so the host never came
+// up. Now both skip it: the host runs its share of the tasks, none counted failed.
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNetnsGrid, type NetnsGrid } from '../support/netns.js';
+import { expectEachTaskDoneOnce, makeOrigin, runCli, type Origin } from '../support/run-support.js';
+
+const SEEDS = 4;
+
+describe.each(['exec', 'agent'] as const)('gridsweep run (transport %s) on a host whose login shell prints', (transport) => {
+  let grid: NetnsGrid;
+  const origins: Origin[] = [];
+
+  beforeAll(async () => {
+    grid = await startNetnsGrid([
+      { name: 'c0', hosts: ['a0'] },
+      { name: 'c1', hosts: ['b0'] },
+    ]);
+    writeFileSync(join(grid.host('b0').home, '.bashrc'), `echo "Welcome to the cluster"\nprintf 'module notice: '\n`);
+  });
+  afterAll(async () => {
+    await grid?.stop();
+    for (const o of origins) rmSync(o.dir, { recursive: true, force: true });
+  });
+
+  it('uses the host as any other: its tasks done and verified, none failed', async () => {
+    const origin = makeOrigin(grid, SEEDS, 1, { transport });
+    origins.push(origin);
+    const args = ['run', origin.sweepPath, '--grid', origin.gridPath, '--journal', origin.journalPath, '--record', origin.recordPath, '--heuristic', 'workqueue'];
+    const r = await runCli(args, () => undefined, 60);
+    const log = `--- the run's output ---\n${r.stdout}\n${r.stderr}`;
+    expect(r.killedAtLimit, log).toBe(false);
+    expect(r.code, log).toBe(0);
+    expect(r.stdout, log).not.toMatch(/^(failed|down|unusable) /m);
+    expect(r.stdout, log).toMatch(/^done +task \d+ on b0 /m);
+    expectEachTaskDoneOnce(origin, SEEDS);
+  }, 90_000);
+});
