@@ -3,33 +3,23 @@
 // command's own output: the exec transport used to read it as the output's sizes and hashes (every task on
 // that host failed, and the host was set aside); the agent's first line was not JSON, so the host never came
 // up. Now both skip it: the host runs its share of the tasks, none counted failed.
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNetnsGrid, type NetnsGrid } from '../support/netns.js';
-import { expectEachTaskDoneOnce, makeOrigin, runCli, type Origin } from '../support/run-support.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { gridForBlock } from '../support/netns-block.js';
+import { expectEachTaskDoneOnce, runCli } from '../support/run-support.js';
 
 const SEEDS = 4;
 
 describe.each(['exec', 'agent'] as const)('gridsweep run (transport %s) on a host whose login shell prints', (transport) => {
-  let grid: NetnsGrid;
-  const origins: Origin[] = [];
-
-  beforeAll(async () => {
-    grid = await startNetnsGrid([
-      { name: 'c0', hosts: ['a0'] },
-      { name: 'c1', hosts: ['b0'] },
-    ]);
-    writeFileSync(join(grid.host('b0').home, '.bashrc'), `echo "Welcome to the cluster"\nprintf 'module notice: '\n`);
-  });
-  afterAll(async () => {
-    await grid?.stop();
-    for (const o of origins) rmSync(o.dir, { recursive: true, force: true });
-  });
+  const block = gridForBlock([
+    { name: 'c0', hosts: ['a0'] },
+    { name: 'c1', hosts: ['b0'] },
+  ]);
+  beforeAll(() => writeFileSync(join(block.grid.host('b0').home, '.bashrc'), `echo "Welcome to the cluster"\nprintf 'module notice: '\n`));
 
   it('uses the host as any other: its tasks done and verified, none failed', async () => {
-    const origin = makeOrigin(grid, SEEDS, 1, { transport });
-    origins.push(origin);
+    const origin = block.origin(SEEDS, 1, { transport });
     const args = ['run', origin.sweepPath, '--grid', origin.gridPath, '--journal', origin.journalPath, '--record', origin.recordPath, '--heuristic', 'workqueue'];
     const r = await runCli(args, () => undefined, 60);
     const log = `--- the run's output ---\n${r.stdout}\n${r.stderr}`;

@@ -3,10 +3,9 @@
 // and commands overrun their deadlines, keep-alives time out and hosts come and go. However slowly, each
 // run ends by itself with every task verified exactly once, none counted failed, and every output right;
 // with either transport. (Every cluster at 30 % also ends, but can take minutes.)
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNetnsGrid, type NetnsGrid } from '../support/netns.js';
-import { expectEachTaskDoneOnce, makeOrigin, runCli, type Origin } from '../support/run-support.js';
+import { describe, expect, it } from 'vitest';
+import { gridForBlock } from '../support/netns-block.js';
+import { expectEachTaskDoneOnce, runCli } from '../support/run-support.js';
 
 const SEEDS = 12;
 const TASKS = 2 * SEEDS;
@@ -14,26 +13,17 @@ const TASKS = 2 * SEEDS;
 const LIMIT_S = 120;
 
 describe.each(['exec', 'agent'] as const)('gridsweep run (transport %s) over links that lose packets', (transport) => {
-  let grid: NetnsGrid;
-  const origins: Origin[] = [];
-
-  beforeAll(async () => {
-    grid = await startNetnsGrid([
-      { name: 'c0', hosts: ['a0', 'a1'] },
-      { name: 'c1', hosts: ['b0', 'b1'] },
-    ]);
-  });
-  afterAll(async () => {
-    await grid?.stop();
-    for (const o of origins) rmSync(o.dir, { recursive: true, force: true });
-  });
+  const block = gridForBlock([
+    { name: 'c0', hosts: ['a0', 'a1'] },
+    { name: 'c1', hosts: ['b0', 'b1'] },
+  ]);
 
   async function runLossy(loss: { c0?: number; c1?: number }): Promise<void> {
+    const grid = block.grid;
     grid.setLinkLoss('c0', loss.c0);
     grid.setLinkLoss('c1', loss.c1);
     try {
-      const origin = makeOrigin(grid, SEEDS, 1, { transport, deadlines: { probeS: 5, loginS: 10, commandS: 15 } });
-      origins.push(origin);
+      const origin = block.origin(SEEDS, 1, { transport, deadlines: { probeS: 5, loginS: 10, commandS: 15 } });
       const startedMs = Date.now();
       const lines: string[] = [];
       const args = ['run', origin.sweepPath, '--grid', origin.gridPath, '--journal', origin.journalPath, '--record', origin.recordPath, '--heuristic', 'workqueue', '--no-watch'];
