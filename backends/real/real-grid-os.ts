@@ -53,6 +53,11 @@ export interface RealGridOptions extends ConnectionOptions {
   readonly deadlines: Deadlines;
   /** Works the run must finish (a resumed run leaves out those already verified). */
   readonly works: readonly WorkId[];
+  /**
+   * A task still running this many seconds after it was sent to its host is killed, and the attempt counts
+   * as failed ("timed out"), as a non-zero exit does. None by default.
+   */
+  readonly taskTimeoutS?: number;
   readonly log: (event: ProgressEvent) => void;
 }
 
@@ -355,6 +360,7 @@ export class RealGridOS implements GridOS, InformationService {
         await started;
         if (h.running !== running) return;
         running.sent = true;
+        this.limitRunTime(h, running);
         const exit = await h.endpoint.run({
           workKey,
           argv: task.argv,
@@ -367,7 +373,7 @@ export class RealGridOS implements GridOS, InformationService {
         if (h.running !== running || this.originFailure) return;
         this.o.taskLogs?.logs.write(workId, exit);
         if (exit.exitCode !== 0) {
-          this.taskFailed(h, running, 'exit', exit);
+          this.taskFailed(h, running, running.timedOut ? `timed out after ${this.o.taskTimeoutS} s` : 'exit', exit);
           return;
         }
         const facts = exit.outputs ?? (await h.endpoint.outputFacts(workKey, outputs));
@@ -483,6 +489,18 @@ export class RealGridOS implements GridOS, InformationService {
   private fetchOutputs(e: Endpoint, done: ReportedOutputs, placed?: ReadonlySet<number>): Promise<void> {
     const c = this.clusters.get(e.clusterId);
     return fetchVerifiedOutputs(this.o.sweep.originDir, e, done, (sizeBytes) => this.clusters.transferDeadlineS(c, sizeBytes), placed);
+  }
+
+  /** With a task time limit: kills the attempt if it still runs then (its exit then says it failed). */
+  private limitRunTime(h: Host, running: RunningWork): void {
+    const limitS = this.o.taskTimeoutS;
+    if (limitS === undefined) return;
+    this.connections.after(limitS, () => {
+      if (h.running !== running) return;
+      running.timedOut = true;
+      // A host that is down meanwhile loses the attempt anyway (and adopts or kills it when it answers).
+      void h.endpoint.kill(running.workKey).catch(() => undefined);
+    });
   }
 
   private taskFailed(h: Host, running: RunningWork, what: string, exit: { exitCode: number | null; signal: string | null; stderrTail: string }): void {

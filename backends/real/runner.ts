@@ -53,6 +53,8 @@ export interface RealRunInput {
   readonly record: RecordSink;
   readonly log: (event: RunLogEvent) => void;
   readonly samplePeriodS?: number;
+  /** Kill a task still running this many seconds after it was sent; the attempt counts as failed. */
+  readonly taskTimeoutS?: number;
   /** Once one machine is up, seconds the run waits for the others before it starts without them (default 2). */
   readonly startGraceS?: number;
   readonly reconnectBaseS?: number;
@@ -231,6 +233,7 @@ export async function runReal(runInput: RealRunInput, makeScheduler: MakeRealSch
     reconnectMaxS: input.reconnectMaxS ?? 120,
     works: works.map((w) => w.id),
     log: input.log,
+    ...(input.taskTimeoutS !== undefined ? { taskTimeoutS: input.taskTimeoutS } : {}),
   });
   recordFailure = (err) => grid.originFailed(err);
 

@@ -74,6 +74,8 @@ export interface RunningWork {
   readonly subtaskId: number;
   /** Sent to the host (a task cancelled before that has nothing to kill there). */
   sent: boolean;
+  /** Killed for running past the task time limit: its exit is that, not the task's own failure. */
+  timedOut?: boolean;
 }
 
 export interface Host {

@@ -238,6 +238,7 @@ const command: Command = {
     record: { type: 'string', description: 'write the run record (JSON Lines) to this file', valueName: 'FILE' },
     seed: { type: 'string', description: 'seed of the randomized heuristics', valueName: 'N', default: '1' },
     'sample-period': { type: 'string', description: 'seconds between load probes of each host', valueName: 'S', default: '5' },
+    'task-timeout': { type: 'string', description: 'kill a task still running S seconds after it started; the attempt counts as failed (a task is given up after 3)', valueName: 'S' },
     'keep-storage': { type: 'boolean', description: "leave this run's files in the clusters' storage" },
     replay: { type: 'string', description: 'follow the schedule of this simulation record exactly', valueName: 'SIMRECORD' },
     compare: { type: 'string', description: 'compare the run with this simulation record (predicted vs actual)', valueName: 'SIMRECORD' },
@@ -262,6 +263,7 @@ const command: Command = {
     const explicitJournal = stringOption(args, 'journal');
     const seed = numberOption(args, 'seed', 1, { integer: true, min: 0, max: 2 ** 32 - 1 });
     const samplePeriodS = numberOption(args, 'sample-period', 5, { min: 0.1 });
+    const taskTimeoutS = numberOption(args, 'task-timeout', Infinity, { min: 0.1 });
     const replayPath = stringOption(args, 'replay');
     const comparePath = stringOption(args, 'compare');
     if (replayPath !== undefined && comparePath !== undefined) throw new UsageError('--replay already compares with its record; give --replay or --compare, not both');
@@ -331,6 +333,7 @@ const command: Command = {
           record: teeSinks(...sinks),
           log: progress.log,
           samplePeriodS,
+          ...(Number.isFinite(taskTimeoutS) ? { taskTimeoutS } : {}),
           keepStorage: flagOption(args, 'keep-storage'),
           watchGrid: !flagOption(args, 'no-watch'),
           ...(plan ? { prediction: { plan, replay: replayPath !== undefined } } : {}),
