@@ -148,6 +148,8 @@ export interface NetnsGridOptions {
    * but not in the standard directories. Default: sshd's own PATH.
    */
   readonly sessionPathPrefix?: string;
+  /** SFTP's server as OpenSSH's sftp-server program, started through the login shell (default: built in). */
+  readonly sftpThroughShell?: boolean;
 }
 
 export class NetnsUnavailableError extends Error {
@@ -422,8 +424,9 @@ function installExitHook(): void {
 
 const STANDARD_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
-function sshdConfig(host: NetnsHost, hostKey: string, authorizedKeys: string, sessionPathPrefix: string | undefined): string {
+function sshdConfig(host: NetnsHost, hostKey: string, authorizedKeys: string, options: NetnsGridOptions): string {
   return keyOnlySshdConfig({
+    ...(options.sftpThroughShell ? { sftpThroughShell: true } : {}),
     port: host.port,
     listenAddress: host.address,
     hostKey,
@@ -433,7 +436,7 @@ function sshdConfig(host: NetnsHost, hostKey: string, authorizedKeys: string, se
       'UseDNS no',
       'MaxStartups 200',
       'MaxSessions 20',
-      ...(sessionPathPrefix !== undefined ? [`SetEnv PATH=${sessionPathPrefix}:${STANDARD_PATH}`] : []),
+      ...(options.sessionPathPrefix !== undefined ? [`SetEnv PATH=${options.sessionPathPrefix}:${STANDARD_PATH}`] : []),
     ],
   });
 }
@@ -534,7 +537,7 @@ export async function startNetnsGrid(layout: readonly NetnsClusterLayout[], opti
         const hostKeyPub = readFileSync(`${hostKey}.pub`, 'utf8').trim().split(/\s+/).slice(0, 2).join(' ');
         const spec: NetnsHost = { name, cluster: c.name, namespace, address, port: SSH_PORT, root, home, hostKeyPub };
         const config = join(root, 'sshd_config');
-        writeFileSync(config, sshdConfig(spec, hostKey, authorizedKeys, options.sessionPathPrefix));
+        writeFileSync(config, sshdConfig(spec, hostKey, authorizedKeys, options));
         knownLines.push(`${address} ${hostKeyPub}`);
         configBlocks.push(
           [

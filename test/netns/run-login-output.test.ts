@@ -2,7 +2,8 @@
 // or a module system's notice without a newline), with either transport. What it prints comes before every
 // command's own output: the exec transport used to read it as the output's sizes and hashes (every task on
 // that host failed, and the host was set aside); the agent's first line was not JSON, so the host never came
-// up. Now both skip it: the host runs its share of the tasks, none counted failed.
+// up. Now both skip it: the host runs its share of the tasks, none counted failed. SFTP cannot skip it when
+// sshd starts its server through that shell: then the failure says what the shell printed.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +28,28 @@ describe.each(['exec', 'agent'] as const)('gridsweep run (transport %s) on a hos
     expect(r.code, log).toBe(0);
     expect(r.stdout, log).not.toMatch(/^(failed|down|unusable) /m);
     expect(r.stdout, log).toMatch(/^done +task \d+ on b0 /m);
+    expectEachTaskDoneOnce(origin, SEEDS);
+  }, 90_000);
+});
+
+describe('gridsweep run (transport exec) on a host whose login shell prints, with SFTP started through that shell', () => {
+  const block = gridForBlock(
+    [
+      { name: 'c0', hosts: ['a0'] },
+      { name: 'c1', hosts: ['b0'] },
+    ],
+    { sftpThroughShell: true },
+  );
+  beforeAll(() => writeFileSync(join(block.grid.host('b0').home, '.bashrc'), 'echo "Welcome to the cluster"\n'));
+
+  it("says that the shell's output breaks SFTP, and the other cluster does the tasks", async () => {
+    const origin = block.origin(SEEDS, 1, { transport: 'exec' });
+    const args = ['run', origin.sweepPath, '--grid', origin.gridPath, '--journal', origin.journalPath, '--record', origin.recordPath, '--heuristic', 'workqueue'];
+    const r = await runCli(args, () => undefined, 60);
+    const log = `--- the run's output ---\n${r.stdout}\n${r.stderr}`;
+    expect(r.killedAtLimit, log).toBe(false);
+    expect(r.code, log).toBe(0);
+    expect(r.stdout, log).toMatch(/^down +c1: input \d+ could not be stored: .*\(its login shell prints "Welcome to the cluster" on standard output, which breaks SFTP: make its start-up files print only in interactive shells\)$/m);
     expectEachTaskDoneOnce(origin, SEEDS);
   }, 90_000);
 });

@@ -2,7 +2,7 @@
 // directories they made (test/support/run-support.ts).
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
-import { startNetnsGrid, type NetnsClusterLayout, type NetnsGrid } from './netns.js';
+import { startNetnsGrid, type NetnsClusterLayout, type NetnsGrid, type NetnsGridOptions } from './netns.js';
 import { makeOrigin, type Origin } from './run-support.js';
 
 export interface BlockGrid {
@@ -12,15 +12,14 @@ export interface BlockGrid {
   origin(seeds: number, seconds: number, gridExtra?: Record<string, unknown>): Origin;
 }
 
-/** Registers the block's beforeAll and afterAll; `beforeStop` runs first in afterAll (a hung host continued, say). */
-export function gridForBlock(layout: readonly NetnsClusterLayout[], beforeStop: (grid: NetnsGrid) => void = () => undefined): BlockGrid {
+/** Registers the block's beforeAll (which starts the grid) and afterAll (which removes it and the origins). */
+export function gridForBlock(layout: readonly NetnsClusterLayout[], options: NetnsGridOptions = {}): BlockGrid {
   let grid: NetnsGrid | undefined;
   const origins: Origin[] = [];
   beforeAll(async () => {
-    grid = await startNetnsGrid(layout);
+    grid = await startNetnsGrid(layout, options);
   });
   afterAll(async () => {
-    if (grid) beforeStop(grid);
     await grid?.stop();
     for (const o of origins) rmSync(o.dir, { recursive: true, force: true });
   });
