@@ -26,6 +26,7 @@ import {
 } from '../transport/endpoint.js';
 import type { FileFacts } from '../transport/file-facts.js';
 import { Batcher } from '../transport/batcher.js';
+import { downloadInParts, uploadInParts } from '../transport/agent-parts.js';
 import type { CommandShell } from '../transport/command-shell.js';
 import { withDeadline } from '../transport/deadline.js';
 import { agentTaskFor, filesDirOf, INLINE_BYTES, KILL_SCRIPT_S, killScript, parentDirs, parseProbe, PROBE_SCRIPT, workDirOf } from '../transport/host-scripts.js';
@@ -370,6 +371,10 @@ export class SshEndpoint implements Endpoint, CommandShell {
       await this.ops.add(() => this.onConnection(`the upload of ${storageName}`, deadlineS, () => this.agent!.write(dest, data)));
       return;
     }
+    if (this.agent && this.loginOutput !== undefined) {
+      await this.ops.add(() => this.onConnection(`the upload of ${storageName}`, deadlineS, () => uploadInParts(this.agent!, localPath, dest)));
+      return;
+    }
     const tmp = `${dest}.part`;
     try {
       await this.sftpCall(`the upload of ${storageName}`, deadlineS, (s, cb) => s.fastPut(localPath, tmp, cb));
@@ -451,6 +456,10 @@ export class SshEndpoint implements Endpoint, CommandShell {
       const data = await this.ops.add(() => this.onConnection(`the download of ${path}`, deadlineS, () => this.agent!.read(remote, INLINE_BYTES)));
       if (data !== undefined) {
         writeFileSync(localPath, data);
+        return;
+      }
+      if (this.loginOutput !== undefined) {
+        await this.ops.add(() => this.onConnection(`the download of ${path}`, deadlineS, () => downloadInParts(this.agent!, remote, localPath)));
         return;
       }
     }

@@ -88,6 +88,8 @@ interface AgentAnswer {
   readonly outputs?: readonly (AgentOutput | null)[];
   readonly kept?: readonly (readonly [number, string])[];
   readonly data?: string;
+  /** A ranged read's file size. */
+  readonly size?: number;
 }
 
 let agentSource: string | undefined;
@@ -174,6 +176,22 @@ export class AgentSession {
   async write(path: string, data: Buffer): Promise<void> {
     const a = await this.request({ write: { path, data: data.toString('base64') } });
     if (a.code !== 0) throw new Error(`${this.label}: ${a.stderr}`);
+  }
+
+  /**
+   * Writes one part of a file on the host, to path.part: the first part (`append` false) starts it, the last
+   * (`more` false) renames it to path.
+   */
+  async writePart(path: string, data: Buffer, append: boolean, more: boolean): Promise<void> {
+    const a = await this.request({ write: { path, data: data.toString('base64'), ...(append ? { append } : {}), ...(more ? { more } : {}) } });
+    if (a.code !== 0) throw new Error(`${this.label}: ${a.stderr}`);
+  }
+
+  /** Reads at most `max` bytes of a file on the host from `offset` on, and the file's size. */
+  async readPart(path: string, offset: number, max: number): Promise<{ readonly data: Buffer; readonly sizeBytes: number }> {
+    const a = await this.request({ read: { path, offset, max } });
+    if (a.code !== 0) throw new Error(`${this.label}: ${a.stderr}`);
+    return { data: Buffer.from(a.data ?? '', 'base64'), sizeBytes: a.size ?? 0 };
   }
 
   /** Reads a file on the host whole, or undefined when it is larger than `max` bytes. */

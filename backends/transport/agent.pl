@@ -22,8 +22,10 @@
 #   In {"id": N, "remove": {"paths": [...]}}: removes directory trees (in a child process: a slow file
 #   system must not stall the agent). Out as for a script.
 #   In {"id": N, "write": {"path", "data": base64}}: a small file written whole (to path.part, then renamed).
-#   In {"id": N, "read": {"path", "max": bytes}}: a small file read whole. Out for both: {"id": N, "code": 0
-#   or 1, "stderr": why it failed, "data": base64 (read)}; a read of a file larger than max fails.
+#   A large one comes in parts: "more": true on all but the last, "append": true on all but the first.
+#   In {"id": N, "read": {"path", "max": bytes}}: a small file read whole. With "offset" too, the part of at
+#   most max bytes from there, and "size": the file's size. Out for both: {"id": N, "code": 0 or 1,
+#   "stderr": why it failed, "data": base64 (read)}; a whole read of a file larger than max fails.
 # Answers ready together leave in one write. Everything it needs ships with perl (core modules since 5.14). When the controller's side closes, it lets
 # the commands running finish, then removes its scratch directory and exits.
 use strict;
@@ -185,8 +187,8 @@ sub task_ended {
 sub write_file {
   my ($id, $request) = @_;
   my $path = $request->{path};
-  my $ok = open(my $fh, '>', "$path.part");
-  $ok = $ok && binmode($fh) && print($fh decode_base64($request->{data})) && close($fh) && rename("$path.part", $path);
+  my $ok = open(my $fh, $request->{append} ? '>>' : '>', "$path.part");
+  $ok = $ok && binmode($fh) && print($fh decode_base64($request->{data})) && close($fh) && ($request->{more} || rename("$path.part", $path));
   answer({ id => $id, code => $ok ? 0 : 1, signal => undef, stderr => $ok ? '' : "cannot write $path: $!" });
 }
 
@@ -194,6 +196,13 @@ sub read_file {
   my ($id, $request) = @_;
   my $path = $request->{path};
   my $size = -s $path;
+  if (defined $request->{offset}) {
+    my ($data, $ok) = ('', open(my $fh, '<', $path));
+    $ok = $ok && binmode($fh) && seek($fh, $request->{offset}, 0) && defined(read($fh, $data, $request->{max}));
+    close $fh if $fh;
+    answer({ id => $id, code => $ok ? 0 : 1, signal => undef, stderr => $ok ? '' : "cannot read $path: $!", data => encode_base64($data, ''), size => ($size // 0) + 0 });
+    return;
+  }
   if (!defined $size || $size > $request->{max}) {
     answer({ id => $id, code => 1, signal => undef, stderr => defined $size ? "$path is larger than $request->{max} bytes" : "cannot read $path: $!" });
     return;

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { downloadInParts, PART_BYTES, uploadInParts } from '../../backends/transport/agent-parts.js';
 import { AgentSession, taskExitOf, type ExecClient } from '../../backends/transport/agent-session.js';
 import { EndpointDownError } from '../../backends/transport/endpoint.js';
 
@@ -187,6 +188,25 @@ describe('the agent', () => {
     expect(await agent.read(join(scratch, 'f'), 5)).toBeUndefined();
     await expect(agent.read(join(scratch, 'missing'), 100)).rejects.toThrow(/here: cannot read .*missing/);
     await expect(agent.write(join(scratch, 'no-dir', 'f'), bytes)).rejects.toThrow(/here: cannot write/);
+    agent.close();
+  });
+
+  it('writes and reads files of any size a part at a time (agent-parts.ts), bytes above 127 and empty files included', async () => {
+    const scratch = scratchDir();
+    const agent = await AgentSession.open(localClient, 'here');
+    const bytes = Buffer.from(Array.from({ length: 2 * PART_BYTES + 7 }, (_, i) => (i * 2654435761) >>> 24));
+    writeFileSync(join(scratch, 'local'), bytes);
+    await uploadInParts(agent, join(scratch, 'local'), join(scratch, 'remote'));
+    expect(readFileSync(join(scratch, 'remote')).equals(bytes)).toBe(true);
+    expect(readdirSync(scratch).sort()).toEqual(['local', 'remote']); // the .part file was renamed
+    await downloadInParts(agent, join(scratch, 'remote'), join(scratch, 'back'));
+    expect(readFileSync(join(scratch, 'back')).equals(bytes)).toBe(true);
+    writeFileSync(join(scratch, 'empty'), '');
+    await uploadInParts(agent, join(scratch, 'empty'), join(scratch, 'empty-remote'));
+    await downloadInParts(agent, join(scratch, 'empty-remote'), join(scratch, 'empty-back'));
+    expect(readFileSync(join(scratch, 'empty-back')).length).toBe(0);
+    expect(await agent.readPart(join(scratch, 'remote'), PART_BYTES, 5)).toEqual({ data: bytes.subarray(PART_BYTES, PART_BYTES + 5), sizeBytes: bytes.length });
+    await expect(agent.readPart(join(scratch, 'missing'), 0, 5)).rejects.toThrow(/here: cannot read .*missing/);
     agent.close();
   });
 
