@@ -371,6 +371,13 @@ export class RealGridOS implements GridOS, InformationService {
         // Stopping for the origin's failure: the exit (a task killed as the run stops, say) says nothing
         // about the task; the next run finds how it ended from the journal.
         if (h.running !== running || this.originFailure) return;
+        if (exit.missingInputs !== undefined && exit.missingInputs.length > 0) {
+          // Not the task's failure: the cluster's storage lost files it held (a scratch purge, say). It is
+          // failed as a storage that misbehaves is: its tasks run again, and its inputs are sent again
+          // once it is offered again.
+          this.failCluster(this.clusters.get(h.info.clusterId), `its storage lost ${exit.missingInputs.join(', ')} (removed since stored?): inputs are sent again`);
+          return;
+        }
         this.o.taskLogs?.logs.write(workId, exit);
         if (exit.exitCode !== 0) {
           this.taskFailed(h, running, running.timedOut ? `timed out after ${this.o.taskTimeoutS} s` : 'exit', exit);

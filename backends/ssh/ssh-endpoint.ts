@@ -69,6 +69,9 @@ function afterOutputMark(stdout: string): string {
   return at < 0 ? stdout : stdout.slice(at + OUTPUT_MARK.length + 1);
 }
 
+/** How the exec transport's task script names an input gone from the storage, one line each on standard error. */
+const MISSING_INPUT = 'gridsweep: missing input: ';
+
 /** Errors that mean the connection itself is broken, even before ssh2 reports it closed. */
 function isTransportError(err: Error): boolean {
   const code = (err as NodeJS.ErrnoException).code;
@@ -413,7 +416,12 @@ export class SshEndpoint implements Endpoint, CommandShell {
     const lines = [`rm -rf ${shellQuote(wd)} && mkdir -p ${shellQuote(wd)} && cd ${shellQuote(wd)} || exit 200`];
     const dirs = parentDirs(task);
     if (dirs.length > 0) lines.push(`mkdir -p -- ${shellCommand(dirs)} || exit 200`);
-    for (const i of task.inputs) lines.push(`ln -s -- ${shellQuote(posix.join(this.filesDir(), i.storageName))} ${shellQuote(i.path)} || exit 200`);
+    // An input gone from the storage since it was stored (a scratch purge) is named, and the task does not run.
+    for (const i of task.inputs) {
+      const target = shellQuote(posix.join(this.filesDir(), i.storageName));
+      lines.push(`[ -e ${target} ] || { printf '${MISSING_INPUT}%s\\n' ${shellQuote(i.path)} >&2; gridsweep_missing=1; }`, `ln -s -- ${target} ${shellQuote(i.path)} || exit 200`);
+    }
+    if (task.inputs.length > 0) lines.push('[ -z "$gridsweep_missing" ] || exit 200');
     // setsid makes the task a process-group leader whose id (written to .gridsweep.pid) cancel() kills.
     lines.push(
       `setsid -w sh -c 'echo $$ > .gridsweep.pid; exec "$@" < /dev/null > /dev/null 2> .gridsweep.stderr' gridsweep-task ${shellCommand(task.argv)}`,
@@ -430,6 +438,8 @@ export class SshEndpoint implements Endpoint, CommandShell {
   async run(task: TaskLaunch): Promise<TaskExit> {
     if (this.agent) return this.runThroughAgent(task);
     const r = await this.execOn(this.tasks, this.taskScript(task), 'a task', Infinity);
+    const missingInputs = r.code === 200 ? r.stderr.split('\n').flatMap((l) => (l.startsWith(MISSING_INPUT) ? [l.slice(MISSING_INPUT.length)] : [])) : [];
+    if (missingInputs.length > 0) return { exitCode: r.code, signal: r.signal, stderrTail: r.stderr.slice(-STDERR_TAIL_BYTES), missingInputs };
     const exit = { exitCode: r.code, signal: r.signal, stderrTail: r.stderr.slice(-STDERR_TAIL_BYTES) };
     return r.code === 0 ? { ...exit, outputs: parseFacts(r.stdout, task.outputs.length) } : exit;
   }

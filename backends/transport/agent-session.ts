@@ -59,6 +59,8 @@ export interface AgentTaskExit {
   readonly outputs?: readonly (AgentOutput | null)[];
   /** With `keep`: [size in all, base64 of the last `keep` bytes] of its standard output, then of its standard error. */
   readonly kept?: readonly (readonly [number, string])[];
+  /** The inputs (paths in the working directory) whose stored file was gone: the task did not run. */
+  readonly missing?: readonly string[];
 }
 
 /** A task's exit as the agent reports it, as endpoints report it. */
@@ -68,7 +70,7 @@ export function taskExitOf(r: AgentTaskExit): TaskExit {
     out && err
       ? { kept: { stdout: Buffer.from(out[1], 'base64'), stdoutBytes: out[0], stderr: Buffer.from(err[1], 'base64'), stderrBytes: err[0] } }
       : {};
-  const exit = { exitCode: r.code, signal: r.signal, stderrTail: r.stderr, ...kept };
+  const exit = { exitCode: r.code, signal: r.signal, stderrTail: r.stderr, ...kept, ...(r.missing ? { missingInputs: r.missing } : {}) };
   if (r.code !== 0) return exit;
   const outputs = r.outputs ?? [];
   const outputData = outputs.map((f) => (f?.[2] !== undefined ? Buffer.from(f[2], 'base64') : undefined));
@@ -88,6 +90,7 @@ interface AgentAnswer {
   readonly outputs?: readonly (AgentOutput | null)[];
   readonly kept?: readonly (readonly [number, string])[];
   readonly data?: string;
+  readonly missing?: readonly string[];
   /** A ranged read's file size. */
   readonly size?: number;
 }
@@ -169,7 +172,7 @@ export class AgentSession {
   /** Runs a task (see AgentTask); rejects with EndpointDownError if the agent goes away first. */
   async task(task: AgentTask): Promise<AgentTaskExit> {
     const a = await this.request({ task });
-    return { code: a.code, signal: a.signal, stderr: bytesOf(a.stderr), ...(a.outputs ? { outputs: a.outputs } : {}), ...(a.kept ? { kept: a.kept } : {}) };
+    return { code: a.code, signal: a.signal, stderr: bytesOf(a.stderr), ...(a.outputs ? { outputs: a.outputs } : {}), ...(a.kept ? { kept: a.kept } : {}), ...(a.missing ? { missing: a.missing } : {}) };
   }
 
   /** Writes a small file on the host whole (to path.part, then renamed). */

@@ -130,15 +130,21 @@ sub start_task {
   my ($id, $task) = @_;
   my $dir = $task->{dir};
   remove_tree($dir);
-  my $problem;
+  my ($problem, @missing);
   make_path($dir, (map { "$dir/$_" } @{ $task->{dirs} }), { error => \my $errors });
   $problem = "cannot make $dir" if @$errors;
   for my $link (@{ $task->{links} }) {
     last if $problem;
+    # An input gone from the storage since it was stored (a scratch purge): the task does not run.
+    if (!-e $link->[0]) {
+      push @missing, $link->[1];
+      next;
+    }
     symlink($link->[0], "$dir/$link->[1]") or $problem = "cannot link $link->[1]: $!";
   }
+  $problem //= "input(s) missing from the storage: @missing" if @missing;
   if ($problem) {
-    answer({ id => $id, code => 200, signal => undef, stderr => "gridsweep agent: $problem" });
+    answer({ id => $id, code => 200, signal => undef, stderr => "gridsweep agent: $problem", (@missing ? (missing => \@missing) : ()) });
     return;
   }
   my $pid = fork();

@@ -46,6 +46,8 @@ export interface TaskExit {
   readonly outputs?: readonly (FileFacts | undefined)[];
   /** The bytes of the outputs small enough to come back with the exit (through the agent), undefined for the others. */
   readonly outputData?: readonly (Buffer | undefined)[];
+  /** Inputs (paths in the working directory) whose file was gone from the cluster's storage: the task did not run. */
+  readonly missingInputs?: readonly string[];
 }
 
 export interface LoadSample {
