@@ -69,6 +69,26 @@ function afterOutputMark(stdout: string): string {
   return at < 0 ? stdout : stdout.slice(at + OUTPUT_MARK.length + 1);
 }
 
+/** A channel the server refused to open (sshd's MaxSessions reached, say): it answered, so the host is up. */
+function channelRefused(err: unknown): boolean {
+  return err instanceof Error && /^\(SSH\) Channel open failure/.test(err.message);
+}
+
+/**
+ * Runs `attempt` again while the server refuses it a channel, waiting 50 ms, doubling to 1 s, between tries:
+ * the connection's other channels close in time. Each try has its own deadline.
+ */
+async function whileChannelsRefused<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let waitMs = 50; ; waitMs = Math.min(1000, 2 * waitMs)) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!channelRefused(err)) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+  }
+}
+
 /** How the exec transport's task script names an input gone from the storage, one line each on standard error. */
 const MISSING_INPUT = 'gridsweep: missing input: ';
 
@@ -304,14 +324,18 @@ export class SshEndpoint implements Endpoint, CommandShell {
 
   /** Runs a shell command line; rejects with EndpointDownError when the connection is lost meanwhile. */
   private async execOn(queue: PQueue, command: string, what: string, deadlineS: number): Promise<CommandResult> {
-    return (await queue.add(() =>
-      this.onConnection(what, deadlineS, async (ssh) => {
-        if (this.agent) return this.agent.run(command);
-        const r = await ssh.execCommand(`printf '%s\\n' ${OUTPUT_MARK}\n${command}`, { noTrim: true });
-        if (r.code === null && r.signal === null && !ssh.isConnected()) throw new EndpointDownError(`${this.label} went down during a command`);
-        return { ...r, stdout: afterOutputMark(r.stdout) };
-      }),
-    ))!;
+    const attempt = async (): Promise<CommandResult> =>
+      (await queue.add(() =>
+        this.onConnection(what, deadlineS, async (ssh) => {
+          if (this.agent) return this.agent.run(command);
+          const r = await ssh.execCommand(`printf '%s\\n' ${OUTPUT_MARK}\n${command}`, { noTrim: true });
+          if (r.code === null && r.signal === null && !ssh.isConnected()) throw new EndpointDownError(`${this.label} went down during a command`);
+          return { ...r, stdout: afterOutputMark(r.stdout) };
+        }),
+      ))!;
+    // A refused channel is an answer: the load probe, the heartbeat, takes it as one and tries next time;
+    // anything else waits for a channel instead of failing (a task would count it as its own failure).
+    return queue === this.heartbeat ? attempt() : whileChannelsRefused(attempt);
   }
 
   private exec(command: string, what: string, deadlineS = this.spec.deadlines.commandS): Promise<CommandResult> {
@@ -346,11 +370,13 @@ export class SshEndpoint implements Endpoint, CommandShell {
 
   private async sftpCall(what: string, deadlineS: number, call: (s: Sftp, cb: (err: Error | null | undefined) => void) => void): Promise<void> {
     try {
-      await this.ops.add(() =>
-        this.onConnection(what, deadlineS, async (ssh) => {
-          const s = await this.session(ssh);
-          await new Promise<void>((resolve, reject) => call(s, (err) => (err ? reject(err) : resolve())));
-        }),
+      await whileChannelsRefused(() =>
+        this.ops.add(() =>
+          this.onConnection(what, deadlineS, async (ssh) => {
+            const s = await this.session(ssh);
+            await new Promise<void>((resolve, reject) => call(s, (err) => (err ? reject(err) : resolve())));
+          }),
+        ),
       );
     } catch (err) {
       if (err instanceof EndpointDownError) throw err;

@@ -150,6 +150,8 @@ export interface NetnsGridOptions {
   readonly sessionPathPrefix?: string;
   /** SFTP's server as OpenSSH's sftp-server program, started through the login shell (default: built in). */
   readonly sftpThroughShell?: boolean;
+  /** sshd's MaxSessions: the channels one connection may have open at once (default 20; OpenSSH's own is 10). */
+  readonly maxSessions?: number;
 }
 
 export class NetnsUnavailableError extends Error {
@@ -435,7 +437,7 @@ function sshdConfig(host: NetnsHost, hostKey: string, authorizedKeys: string, op
     extraLines: [
       'UseDNS no',
       'MaxStartups 200',
-      'MaxSessions 20',
+      `MaxSessions ${options.maxSessions ?? 20}`,
       ...(options.sessionPathPrefix !== undefined ? [`SetEnv PATH=${options.sessionPathPrefix}:${STANDARD_PATH}`] : []),
     ],
   });
