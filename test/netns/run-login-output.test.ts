@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gridForBlock } from '../support/netns-block.js';
-import { expectEachTaskDoneOnce, runCli } from '../support/run-support.js';
+import { runCli } from '../support/run-support.js';
 
 const SEEDS = 4;
 
@@ -22,15 +22,9 @@ describe.each(['exec', 'agent'] as const)('gridsweep run (transport %s) on a hos
   beforeAll(() => writeFileSync(join(block.grid.host('b0').home, '.bashrc'), `echo "Welcome to the cluster"\nprintf 'module notice: '\n`));
 
   it('uses the host as any other: its tasks done and verified, none failed', async () => {
-    const origin = block.origin(SEEDS, 1, { transport });
-    const args = ['run', origin.sweepPath, '--grid', origin.gridPath, '--journal', origin.journalPath, '--record', origin.recordPath, '--heuristic', 'workqueue'];
-    const r = await runCli(args, () => undefined, 60);
-    const log = `--- the run's output ---\n${r.stdout}\n${r.stderr}`;
-    expect(r.killedAtLimit, log).toBe(false);
-    expect(r.code, log).toBe(0);
-    expect(r.stdout, log).not.toMatch(/^(failed|down|unusable) /m);
-    expect(r.stdout, log).toMatch(/^done +task \d+ on b0 /m);
-    expectEachTaskDoneOnce(origin, SEEDS);
+    const { stdout, log } = await block.runSweep(SEEDS, { transport });
+    expect(stdout, log).not.toMatch(/^(failed|down|unusable) /m);
+    expect(stdout, log).toMatch(/^done +task \d+ on b0 /m);
   }, 90_000);
 });
 
@@ -45,14 +39,8 @@ describe('gridsweep run (transport exec) on a host whose login shell prints, wit
   beforeAll(() => writeFileSync(join(block.grid.host('b0').home, '.bashrc'), 'echo "Welcome to the cluster"\n'));
 
   it("says that the shell's output breaks SFTP, and the other cluster does the tasks", async () => {
-    const origin = block.origin(SEEDS, 1, { transport: 'exec' });
-    const args = ['run', origin.sweepPath, '--grid', origin.gridPath, '--journal', origin.journalPath, '--record', origin.recordPath, '--heuristic', 'workqueue'];
-    const r = await runCli(args, () => undefined, 60);
-    const log = `--- the run's output ---\n${r.stdout}\n${r.stderr}`;
-    expect(r.killedAtLimit, log).toBe(false);
-    expect(r.code, log).toBe(0);
-    expect(r.stdout, log).toMatch(/^down +c1: input \d+ could not be stored: .*\(its login shell prints "Welcome to the cluster" on standard output, which breaks SFTP: make its start-up files print only in interactive shells\)$/m);
-    expectEachTaskDoneOnce(origin, SEEDS);
+    const { stdout, log } = await block.runSweep(SEEDS, { transport: 'exec' });
+    expect(stdout, log).toMatch(/^down +c1: input \d+ could not be stored: .*\(its login shell prints "Welcome to the cluster" on standard output, which breaks SFTP: make its start-up files print only in interactive shells\)$/m);
   }, 90_000);
 });
 

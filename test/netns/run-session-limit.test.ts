@@ -5,7 +5,6 @@
 // channel failed ("(SSH) Channel open failure: open failed"), and three of eight were given up.
 import { describe, expect, it } from 'vitest';
 import { gridForBlock } from '../support/netns-block.js';
-import { expectEachTaskDoneOnce, runCli } from '../support/run-support.js';
 
 const SEEDS = 4;
 
@@ -19,13 +18,7 @@ describe('gridsweep run (transport exec) on hosts that allow 2 channels per conn
   );
 
   it('runs every task once, none counted failed, no host down', async () => {
-    const origin = block.origin(SEEDS, 1, { transport: 'exec' });
-    const args = ['run', origin.sweepPath, '--grid', origin.gridPath, '--journal', origin.journalPath, '--record', origin.recordPath, '--heuristic', 'workqueue'];
-    const r = await runCli(args, () => undefined, 60);
-    const log = `--- the run's output ---\n${r.stdout}\n${r.stderr}`;
-    expect(r.killedAtLimit, log).toBe(false);
-    expect(r.code, log).toBe(0);
-    expect(r.stdout, log).not.toMatch(/^(failed|down|unusable) /m);
-    expectEachTaskDoneOnce(origin, SEEDS);
+    const { stdout, log } = await block.runSweep(SEEDS, { transport: 'exec' });
+    expect(stdout, log).not.toMatch(/^(failed|down|unusable) /m);
   }, 90_000);
 });

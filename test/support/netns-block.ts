@@ -1,15 +1,21 @@
 // One describe block's namespaced grid: started before its tests, stopped after them with the origin
 // directories they made (test/support/run-support.ts).
 import { rmSync } from 'node:fs';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startNetnsGrid, type NetnsClusterLayout, type NetnsGrid, type NetnsGridOptions } from './netns.js';
-import { makeOrigin, type Origin } from './run-support.js';
+import { expectEachTaskDoneOnce, makeOrigin, runCli, type Origin } from './run-support.js';
 
 export interface BlockGrid {
   /** The grid (once the block's tests run). */
   readonly grid: NetnsGrid;
   /** makeOrigin on this grid; the directory is removed after the block. */
   origin(seeds: number, seconds: number, gridExtra?: Record<string, unknown>): Origin;
+  /**
+   * Runs a new origin's sweep of one-second tasks under the work queue and checks that it ended by itself
+   * within 60 s, with exit 0 and every task verified once; returns its output, and the output with its
+   * standard error to show when a check fails.
+   */
+  runSweep(seeds: number, gridExtra: Record<string, unknown>): Promise<{ readonly stdout: string; readonly log: string }>;
 }
 
 /** Registers the block's beforeAll (which starts the grid) and afterAll (which removes it and the origins). */
@@ -32,6 +38,16 @@ export function gridForBlock(layout: readonly NetnsClusterLayout[], options: Net
       const o = makeOrigin(this.grid, seeds, seconds, gridExtra);
       origins.push(o);
       return o;
+    },
+    async runSweep(seeds, gridExtra) {
+      const o = this.origin(seeds, 1, gridExtra);
+      const args = ['run', o.sweepPath, '--grid', o.gridPath, '--journal', o.journalPath, '--record', o.recordPath, '--heuristic', 'workqueue'];
+      const r = await runCli(args, () => undefined, 60);
+      const log = `--- the run's output ---\n${r.stdout}\n${r.stderr}`;
+      expect(r.killedAtLimit, log).toBe(false);
+      expect(r.code, log).toBe(0);
+      expectEachTaskDoneOnce(o, seeds);
+      return { stdout: r.stdout, log };
     },
   };
 }
