@@ -488,14 +488,15 @@ export class SshEndpoint implements Endpoint, CommandShell {
 
   async fetch(workKey: string, path: string, localPath: string, deadlineS: number): Promise<void> {
     const remote = posix.join(this.workDir(workKey), path);
+    // Where SFTP cannot work, the agent brings the file whatever its size (a small one in one part).
+    if (this.agent && this.loginOutput !== undefined) {
+      await this.ops.add(() => this.onConnection(`the download of ${path}`, deadlineS, () => downloadInParts(this.agent!, remote, localPath)));
+      return;
+    }
     if (this.agent) {
       const data = await this.ops.add(() => this.onConnection(`the download of ${path}`, deadlineS, () => this.agent!.read(remote, INLINE_BYTES)));
       if (data !== undefined) {
         writeFileSync(localPath, data);
-        return;
-      }
-      if (this.loginOutput !== undefined) {
-        await this.ops.add(() => this.onConnection(`the download of ${path}`, deadlineS, () => downloadInParts(this.agent!, remote, localPath)));
         return;
       }
     }

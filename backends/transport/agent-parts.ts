@@ -16,7 +16,7 @@ export async function uploadInParts(agent: AgentSession, localPath: string, remo
       const n = readSync(fd, buffer, 0, PART_BYTES, offset);
       offset += n;
       const more = n === PART_BYTES;
-      await agent.writePart(remotePath, buffer.subarray(0, n), !first, more);
+      await agent.write(remotePath, buffer.subarray(0, n), { append: !first, more });
       if (!more) return;
     }
   } finally {

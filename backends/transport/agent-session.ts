@@ -175,18 +175,12 @@ export class AgentSession {
     return { code: a.code, signal: a.signal, stderr: bytesOf(a.stderr), ...(a.outputs ? { outputs: a.outputs } : {}), ...(a.kept ? { kept: a.kept } : {}), ...(a.missing ? { missing: a.missing } : {}) };
   }
 
-  /** Writes a small file on the host whole (to path.part, then renamed). */
-  async write(path: string, data: Buffer): Promise<void> {
-    const a = await this.request({ write: { path, data: data.toString('base64') } });
-    if (a.code !== 0) throw new Error(`${this.label}: ${a.stderr}`);
-  }
-
   /**
-   * Writes one part of a file on the host, to path.part: the first part (`append` false) starts it, the last
-   * (`more` false) renames it to path.
+   * Writes a small file on the host whole (to path.part, then renamed), or one part of a larger one: a part
+   * after the first has `append`, a part before the last `more` (path.part is renamed after the last).
    */
-  async writePart(path: string, data: Buffer, append: boolean, more: boolean): Promise<void> {
-    const a = await this.request({ write: { path, data: data.toString('base64'), ...(append ? { append } : {}), ...(more ? { more } : {}) } });
+  async write(path: string, data: Buffer, part: { readonly append?: boolean; readonly more?: boolean } = {}): Promise<void> {
+    const a = await this.request({ write: { path, data: data.toString('base64'), ...(part.append ? { append: true } : {}), ...(part.more ? { more: true } : {}) } });
     if (a.code !== 0) throw new Error(`${this.label}: ${a.stderr}`);
   }
 
