@@ -30,9 +30,10 @@ import { downloadInParts, uploadInParts } from '../transport/agent-parts.js';
 import type { CommandShell } from '../transport/command-shell.js';
 import { withDeadline } from '../transport/deadline.js';
 import { agentTaskFor, filesDirOf, INLINE_BYTES, KILL_SCRIPT_S, killScript, parentDirs, parseProbe, PROBE_SCRIPT, workDirOf } from '../transport/host-scripts.js';
-import { AgentSession, taskExitOf, type Channel, type CommandResult, type ExecClient } from '../transport/agent-session.js';
+import { AgentSession, agentCommand, taskExitOf, type Channel, type CommandResult, type ExecClient } from '../transport/agent-session.js';
 import { checkHostKey, knownHostsName } from './known-hosts.js';
 import { shellCommand, shellQuote } from '../transport/shell-quote.js';
+import { LOGIN_SHELL_COMMAND, readLoginShellAnswer, takesPosixCommands, throughPosixShell } from './login-shell.js';
 
 const SHORT_OPERATION_CHANNELS = 3;
 const REMOVAL_BATCH_MS = 500;
@@ -125,6 +126,11 @@ export interface SshEndpointOptions {
  * Closes a connection at once, established or still being set up. (NodeSSH's dispose() only ends it
  * politely: the socket stays open, and keeps this process alive, until a hung host answers.)
  */
+/** Why a command at login ended without an exit status: killed, or the connection went (which says nothing of the host). */
+function loginCommandCut(signal: string | null, connectionError: string | undefined): string {
+  return signal ? `the login command was killed (${signal})` : `the connection went down during the login command (${connectionError ?? 'connection closed'})`;
+}
+
 function destroy(ssh: NodeSSH): void {
   (ssh.connection as unknown as { destroy(): void } | null)?.destroy();
   ssh.dispose();
@@ -138,6 +144,8 @@ export class SshEndpoint implements Endpoint, CommandShell {
   private connectionError: string | undefined;
   /** What the login shell printed on standard output before the first command's own (its start-up files'). */
   private loginOutput: string | undefined;
+  /** The login shell takes commands written for a POSIX shell as they are (else they go encoded). */
+  private posixLogin = true;
   /** With "transport": "agent", the agent on the current connection runs every command. */
   private agent: AgentSession | undefined;
   private sftp: Promise<Sftp> | undefined;
@@ -186,6 +194,11 @@ export class SshEndpoint implements Endpoint, CommandShell {
     return `${this.spec.name} (${this.spec.user}@${knownHostsName(this.spec.address, this.spec.port)})`;
   }
 
+  /** A command line as this host's login shell must be given it (login-shell.ts). */
+  private forLoginShell(command: string): string {
+    return this.posixLogin ? command : throughPosixShell(command);
+  }
+
   private get loginS(): number {
     return this.options.readyTimeoutMs !== undefined ? this.options.readyTimeoutMs / 1000 : this.spec.deadlines.loginS;
   }
@@ -225,20 +238,27 @@ export class SshEndpoint implements Endpoint, CommandShell {
       (ssh.connection as unknown as NodeJS.EventEmitter).on('error', (err: Error) => {
         if (this.connecting === ssh || this.ssh === ssh) this.connectionError = connectionLoss(err) ?? `connection error: ${err.message}`;
       });
-      // The first command goes through the login shell, whose start-up files can hang (a network home).
+      // The first command goes through the login shell, whose start-up files can hang (a network home); it
+      // says which shell that is, and so how later commands are to be written (login-shell.ts).
       const loginS = this.loginS;
+      const noAnswer = `${this.label}: no answer from its login shell within ${loginS} s (a start-up file or home directory that hangs?)`;
+      const asked = await withDeadline(ssh.execCommand(LOGIN_SHELL_COMMAND), loginS, noAnswer, () => destroy(ssh));
+      const answer = readLoginShellAnswer(asked.stdout);
+      if (asked.code === null) throw new EndpointDownError(`${this.label}: ${loginCommandCut(asked.signal, this.connectionError)}`);
+      if (asked.code !== 0 || answer === undefined) {
+        throw new PermanentEndpointError(`${this.label}: its login shell does not run the command \`${LOGIN_SHELL_COMMAND}\` (exit ${asked.code}): ${asked.stderr.trim().slice(0, 200)}`);
+      }
+      this.loginOutput = answer.printed;
+      this.posixLogin = takesPosixCommands(answer.shell);
       const mkdir = `mkdir -p ${shellQuote(this.filesDir())} ${shellQuote(posix.join(this.runDir, 'work'))}`;
-      const r = await withDeadline(ssh.execCommand(mkdir), loginS, `${this.label}: no answer from its login shell within ${loginS} s (a start-up file or home directory that hangs?)`, () => destroy(ssh));
+      const r = await withDeadline(ssh.execCommand(this.forLoginShell(mkdir)), loginS, noAnswer, () => destroy(ssh));
       // No exit status: the connection went during the command (or it was killed), which says nothing of
       // the host's storage.
-      if (r.code === null) {
-        throw new EndpointDownError(`${this.label}: ${r.signal ? `the login command was killed (${r.signal})` : `the connection went down during the login command (${this.connectionError ?? 'connection closed'})`}`);
-      }
+      if (r.code === null) throw new EndpointDownError(`${this.label}: ${loginCommandCut(r.signal, this.connectionError)}`);
       if (r.code !== 0) throw new PermanentEndpointError(`${this.label}: cannot create the storage directory ${this.runDir}: ${r.stderr.trim()}`);
-      this.loginOutput = r.stdout.trim() === '' ? undefined : r.stdout.trim().slice(0, 200);
       if (this.spec.transport === 'agent') {
         const client = ssh.connection as unknown as ExecClient;
-        this.agent = await withDeadline(AgentSession.open(client, this.label), loginS, `${this.label}: the agent did not start within ${loginS} s`, () => destroy(ssh));
+        this.agent = await withDeadline(AgentSession.open(client, this.label, this.forLoginShell(agentCommand())), loginS, `${this.label}: the agent did not start within ${loginS} s`, () => destroy(ssh));
       }
     } catch (err) {
       destroy(ssh);
@@ -328,7 +348,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
       (await queue.add(() =>
         this.onConnection(what, deadlineS, async (ssh) => {
           if (this.agent) return this.agent.run(command);
-          const r = await ssh.execCommand(`printf '%s\\n' ${OUTPUT_MARK}\n${command}`, { noTrim: true });
+          const r = await ssh.execCommand(this.forLoginShell(`printf '%s\\n' ${OUTPUT_MARK}\n${command}`), { noTrim: true });
           if (r.code === null && r.signal === null && !ssh.isConnected()) throw new EndpointDownError(`${this.label} went down during a command`);
           return { ...r, stdout: afterOutputMark(r.stdout) };
         }),
@@ -547,7 +567,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
   openChannel(argv: readonly string[]): Promise<Channel> {
     const client = this.connection().connection as unknown as ExecClient;
     return new Promise((resolve, reject) => {
-      client.exec(shellCommand(argv), (err, channel) => (err ? reject(new EndpointDownError(`${this.label}: cannot open a channel: ${err.message}`)) : resolve(channel)));
+      client.exec(this.forLoginShell(shellCommand(argv)), (err, channel) => (err ? reject(new EndpointDownError(`${this.label}: cannot open a channel: ${err.message}`)) : resolve(channel)));
     });
   }
 }

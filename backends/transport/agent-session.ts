@@ -142,10 +142,13 @@ export class AgentSession {
     channel.on('close', () => this.closed(`the agent's channel closed${this.agentStderr ? `: ${this.agentStderr.trim()}` : ''}`));
   }
 
-  /** Opens the channel and starts the agent; the first command answered proves it runs. */
-  static open(client: ExecClient, label: string): Promise<AgentSession> {
+  /**
+   * Opens the channel and starts the agent; the first command answered proves it runs. `command` is
+   * agentCommand() as the host's login shell must be given it.
+   */
+  static open(client: ExecClient, label: string, command = agentCommand()): Promise<AgentSession> {
     return new Promise((resolve, reject) => {
-      client.exec(agentCommand(), (err, channel) => {
+      client.exec(command, (err, channel) => {
         if (err) {
           reject(new EndpointDownError(`${label}: cannot start the agent: ${err.message}`));
           return;

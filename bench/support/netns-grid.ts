@@ -152,6 +152,8 @@ export interface NetnsGridOptions {
   readonly sftpThroughShell?: boolean;
   /** sshd's MaxSessions: the channels one connection may have open at once (default 20; OpenSSH's own is 10). */
   readonly maxSessions?: number;
+  /** The user's login shell on every host (its /etc/passwd entry, seen by that host alone), e.g. /usr/bin/tcsh. */
+  readonly loginShell?: string;
 }
 
 export class NetnsUnavailableError extends Error {
@@ -424,6 +426,21 @@ function installExitHook(): void {
   }
 }
 
+/** A copy of /etc/passwd, in `dir`, whose entry for this process's user has `shell` as its login shell. */
+function passwdWithShell(dir: string, shell: string): string {
+  if (!existsSync(shell)) throw new NetnsUnavailableError(`the login shell ${shell} is not installed here`);
+  const user = userInfo().username;
+  const lines = readFileSync('/etc/passwd', 'utf8').split('\n');
+  const at = lines.findIndex((line) => line.startsWith(`${user}:`));
+  if (at < 0) throw new Error(`no /etc/passwd entry for ${user}`);
+  const fields = lines[at]!.split(':');
+  fields[6] = shell;
+  lines[at] = fields.join(':');
+  const path = join(dir, 'passwd');
+  writeFileSync(path, lines.join('\n'), { mode: 0o644 });
+  return path;
+}
+
 const STANDARD_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 function sshdConfig(host: NetnsHost, hostKey: string, authorizedKeys: string, options: NetnsGridOptions): string {
@@ -466,14 +483,17 @@ export async function startNetnsGrid(layout: readonly NetnsClusterLayout[], opti
   installExitHook();
   const ip = (...args: string[]): string => run(tools.ip, args);
   const inNs = (ns: string, cmd: string, ...args: string[]): string => run(tools.ip, ['netns', 'exec', ns, cmd, ...args]);
+  let passwdCopy = ''; // none: the user's own login shell
 
   const launch = async (rt: HostRuntime): Promise<void> => {
     rt.stderr = '';
     // `ip netns exec` gives the process its own mount namespace: the host's empty home directory is bound
-    // over the user's there, as on a separate machine (this also keeps this machine's ~/.bashrc out).
+    // over the user's there, as on a separate machine (this also keeps this machine's ~/.bashrc out); so is
+    // a copy of /etc/passwd that gives the user another login shell, when asked for.
+    const script = 'mount --bind "$1" "$2" && { [ -z "$5" ] || mount --bind "$5" /etc/passwd; } && exec "$3" -D -e -f "$4"';
     const child = spawn(
       tools.ip,
-      ['netns', 'exec', rt.spec.namespace, '/bin/sh', '-c', 'mount --bind "$1" "$2" && exec "$3" -D -e -f "$4"', 'sh', rt.spec.home, homedir(), tools.sshd, rt.config],
+      ['netns', 'exec', rt.spec.namespace, '/bin/sh', '-c', script, 'sh', rt.spec.home, homedir(), tools.sshd, rt.config, passwdCopy],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     child.stderr!.on('data', (d: Buffer) => {
@@ -487,6 +507,7 @@ export async function startNetnsGrid(layout: readonly NetnsClusterLayout[], opti
   };
 
   try {
+    if (options.loginShell !== undefined) passwdCopy = passwdWithShell(dir, options.loginShell);
     const user = userInfo().username;
     const identityFile = join(dir, 'id_ed25519');
     run(tools.sshKeygen, ['-q', '-t', 'ed25519', '-N', '', '-C', 'gridsweep-netns-test', '-f', identityFile]);

@@ -10,36 +10,7 @@ import { SshEndpoint } from '../../backends/ssh/ssh-endpoint.js';
 import { parseRealGrid, type SshEndpointSpec } from '../../src/realgrid/real-grid-file.js';
 import { startSshdFarm, type SshdFarm } from '../support/sshd.js';
 import { processExists } from './support/process-exists.js';
-
-const NASTY = [
-  'plain',
-  '',
-  'two words',
-  "it's",
-  "''",
-  '"double"',
-  '$(touch /tmp/gridsweep-pwned)',
-  '`id`',
-  '$HOME',
-  '${PATH}',
-  'a; rm -rf /nonexistent',
-  'x && y || z',
-  '*',
-  '?',
-  '[abc]',
-  '~',
-  '~root',
-  'line1\nline2',
-  'tab\there',
-  '\\backslash\\',
-  '-n',
-  '--',
-  '#not a comment',
-  'a|b>c<d',
-  '!bang',
-  'ünïcödé ✓',
-  "mixed 'single' and \"double\" and $(cmd) and `cmd`",
-];
+import { NASTY } from '../support/shell-words.js';
 
 function roundTrip(shell: string, args: readonly string[]): string[] {
   const out = execFileSync(shell, ['-c', `printf '%s\\0' ${shellCommand(args)}`], { encoding: 'utf8' });
