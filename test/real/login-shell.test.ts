@@ -1,12 +1,12 @@
 // How commands reach a login shell of any family (backends/ssh/login-shell.ts), checked against the real
-// shells: the first command's answer, and the encoded form run through sh, bash, dash, tcsh and csh.
+// shells: the first command's answer, and the encoded form run through sh, bash, dash, tcsh, csh and fish.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { LOGIN_SHELL_COMMAND, readLoginShellAnswer, takesPosixCommands, throughPosixShell } from '../../backends/ssh/login-shell.js';
 import { shellCommand } from '../../backends/transport/shell-quote.js';
 import { NASTY } from '../support/shell-words.js';
 
-const SHELLS = ['/bin/sh', '/bin/bash', '/bin/dash', '/usr/bin/tcsh', '/usr/bin/bsd-csh'];
+const SHELLS = ['/bin/sh', '/bin/bash', '/bin/dash', '/usr/bin/tcsh', '/usr/bin/bsd-csh', '/usr/bin/fish'];
 
 /** What sshd does with a command: the login shell's -c, with SHELL set to it. */
 function asSshdRuns(shell: string, command: string): string {
