@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
-import { EndpointDownError, type TaskExit } from './endpoint.js';
+import { EndpointDownError, PermanentEndpointError, type TaskExit } from './endpoint.js';
 import { shellQuote } from './shell-quote.js';
 
 /** What a command on a host gave: its standard output and error, and how it ended. */
@@ -97,6 +97,9 @@ interface AgentAnswer {
 
 let agentSource: string | undefined;
 
+/** What a POSIX shell says when `exec perl` finds no perl (dash and bash: "exec: perl: not found"; zsh: "command not found: perl"). */
+const PERL_MISSING = /\bperl: (?:command )?not found|\bperl: No such file or directory|command not found: perl\b/i;
+
 /** The shell command that starts the agent: its perl source, with its comments left out (it travels on every connection). */
 export function agentCommand(): string {
   agentSource ??= readFileSync(join(PACKAGE_ROOT, 'backends/transport/agent.pl'), 'utf8')
@@ -161,7 +164,13 @@ export class AgentSession {
   /** Talks to an agent started on `channel`; the first command answered proves it runs. */
   static async attach(channel: Channel, label: string): Promise<AgentSession> {
     const session = new AgentSession(channel, label);
-    const r = await session.run('true');
+    const r = await session.run('true').catch((err: Error) => {
+      // The shell found no perl: trying again would find none either (a minimal image, say).
+      if (!session.answered && PERL_MISSING.test(session.agentStderr)) {
+        throw new PermanentEndpointError(`${label}: perl is not installed there, and the agent is a perl script: install perl, or (an SSH host) set "transport": "exec" for it (${session.agentStderr.trim().slice(0, 200)})`);
+      }
+      throw err;
+    });
     if (r.code !== 0) throw new EndpointDownError(`${label}: the agent does not run commands (exit ${r.code ?? r.signal}): ${r.stderr}`);
     return session;
   }

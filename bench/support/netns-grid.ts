@@ -148,6 +148,8 @@ export interface NetnsGridOptions {
    * but not in the standard directories. Default: sshd's own PATH.
    */
   readonly sessionPathPrefix?: string;
+  /** The hosts' sessions' whole PATH instead (sshd `SetEnv`): a host without some program, say. */
+  readonly sessionPath?: string;
   /** SFTP's server as OpenSSH's sftp-server program, started through the login shell (default: built in). */
   readonly sftpThroughShell?: boolean;
   /** sshd's MaxSessions: the channels one connection may have open at once (default 20; OpenSSH's own is 10). */
@@ -455,7 +457,8 @@ function sshdConfig(host: NetnsHost, hostKey: string, authorizedKeys: string, op
       'UseDNS no',
       'MaxStartups 200',
       `MaxSessions ${options.maxSessions ?? 20}`,
-      ...(options.sessionPathPrefix !== undefined ? [`SetEnv PATH=${options.sessionPathPrefix}:${STANDARD_PATH}`] : []),
+      ...(options.sessionPath !== undefined ? [`SetEnv PATH=${options.sessionPath}`] : []),
+      ...(options.sessionPathPrefix !== undefined && options.sessionPath === undefined ? [`SetEnv PATH=${options.sessionPathPrefix}:${STANDARD_PATH}`] : []),
     ],
   });
 }
