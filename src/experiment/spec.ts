@@ -10,6 +10,7 @@ import { generatorSpecDiagnostics } from '../generators/spec-check.js';
 import { InputError, type Diagnostic } from '../util/diagnostics.js';
 import { closestName, shortList } from '../util/names.js';
 import { isPluginRef } from '../scheduler/heuristics/plugin.js';
+import { SEEDS_SCHEMA, seedList, seedsProblems, type SeedsSpec } from './seeds.js';
 
 export type SweepValue = number | string;
 
@@ -28,7 +29,7 @@ export interface ExperimentSpec {
   readonly grids: Readonly<Record<string, InputSpec>>;
   readonly applications: Readonly<Record<string, InputSpec>>;
   readonly sweep?: { readonly variable: string; readonly values: readonly SweepValue[] };
-  readonly seeds: readonly number[] | { readonly count: number; readonly first?: number };
+  readonly seeds: SeedsSpec;
   /** Behaviour sample period for the simulator (default: the simulator's, 5 s). */
   readonly samplePeriodS?: number;
 }
@@ -84,18 +85,7 @@ export const EXPERIMENT_SCHEMA = {
         values: { type: 'array', items: { type: ['number', 'string'] }, minItems: 1, description: 'the values taken by the variable' },
       },
     },
-    seeds: {
-      description: 'a list of whole numbers, or {"count": N, "first": S}',
-      oneOf: [
-        { type: 'array', items: { type: 'integer', minimum: 0 }, minItems: 1 },
-        {
-          type: 'object',
-          required: ['count'],
-          additionalProperties: false,
-          properties: { count: { type: 'integer', minimum: 1 }, first: { type: 'integer', minimum: 0 } },
-        },
-      ],
-    },
+    seeds: SEEDS_SCHEMA,
     samplePeriodS: { type: 'number', exclusiveMinimum: 0, description: 'seconds > 0' },
   },
   definitions: {
@@ -218,6 +208,7 @@ export function parseExperimentSpec(text: string, file: string, known: readonly 
     });
   }
   if (bad.length === 0) problems.push(...generatorSpecProblems(source, spec));
+  problems.push(...seedsProblems(source, spec.seeds));
   if (spec.sweep) {
     const values = spec.sweep.values;
     const dupIndex = values.findIndex((v, i) => values.indexOf(v) !== i);
@@ -227,9 +218,7 @@ export function parseExperimentSpec(text: string, file: string, known: readonly 
   }
   if (problems.length > 0) throw new InputError(problems);
 
-  const seeds = Array.isArray(spec.seeds)
-    ? [...(spec.seeds as readonly number[])]
-    : Array.from({ length: (spec.seeds as { count: number }).count }, (_, i) => ((spec.seeds as { first?: number }).first ?? 1) + i);
+  const seeds = seedList(spec.seeds, []);
   const strategies = Object.entries(spec.strategies ?? { default: {} }).map(([name, options]) => ({ name, options }));
   return {
     spec,

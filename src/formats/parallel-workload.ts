@@ -16,7 +16,7 @@
 // workloads still run time-shared, as rigid jobs of pure computation.
 import { MAX_TIMESHARED_CPUS } from '../batch/cluster-limits.js';
 import { COMM_PATTERNS, type CommPattern, type ParallelJob } from '../batch/timeshare/job-structure.js';
-import { Rng } from '../util/rng.js';
+import { Rng, MAX_SEED } from '../util/rng.js';
 import { Collector } from './collector.js';
 import grammar from './generated/parallel-workload.js';
 import { LineTokens } from './line-lexer.js';
@@ -61,7 +61,7 @@ const PATTERN_ALIASES: Readonly<Record<string, string>> = { 'nearest-neighbour':
 const POSITIVE_INT: Range = { integer: true, min: 1 };
 /** A job runs one task per CPU, so no more tasks than a time-shared cluster has CPUs. */
 const TASK_COUNT: Range = { integer: true, min: 1, max: MAX_TIMESHARED_CPUS };
-const SEED: Range = { integer: true, min: 0, max: 2 ** 32 - 1 };
+const SEED: Range = { integer: true, min: 0, max: MAX_SEED };
 const JOB_FIELDS = 'submit S tasks N iterations K compute DIST [io DIST] [pattern P] [message BYTES] [class NAME]';
 
 /** Where a job was written, so later checks (a job too big for the cluster) can point at it. */

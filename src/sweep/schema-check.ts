@@ -116,7 +116,40 @@ function expectedOf(e: ErrorObject): string {
   const described = (e.parentSchema as { description?: string } | undefined)?.description;
   if (e.keyword === 'enum') return `one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map(describeValue).join(', ')}`;
   if (e.keyword === 'const') return describeValue((e.params as { allowedValue: unknown }).allowedValue);
-  return described ?? e.message ?? 'a valid value';
+  return described ?? keywordExpectation(e) ?? e.message ?? 'a valid value';
+}
+
+const TYPE_NAMES: Readonly<Record<string, string>> = { integer: 'a whole number', number: 'a number', string: 'a string', boolean: 'true or false', array: 'a list', object: 'an object', null: 'null' };
+
+/** What a keyword that failed asks for, as a phrase to write after "write" (undefined: no better than ajv's message). */
+function keywordExpectation(e: ErrorObject): string | undefined {
+  const params = e.params as { limit?: number; type?: string | string[] };
+  switch (e.keyword) {
+    case 'type':
+      return (Array.isArray(params.type) ? params.type : String(params.type).split(','))
+        .map((t) => TYPE_NAMES[t] ?? t)
+        .join(' or ');
+    case 'maximum':
+      return `a number of at most ${params.limit}`;
+    case 'minimum':
+      return `a number of at least ${params.limit}`;
+    case 'exclusiveMaximum':
+      return `a number below ${params.limit}`;
+    case 'exclusiveMinimum':
+      return `a number above ${params.limit}`;
+    case 'minItems':
+      return `a list of at least ${params.limit} item${params.limit === 1 ? '' : 's'}`;
+    case 'maxItems':
+      return `a list of at most ${params.limit} items`;
+    case 'uniqueItems':
+      return 'a list that names each item once';
+    case 'minLength':
+      return params.limit === 1 ? 'a non-empty string' : `a string of at least ${params.limit} characters`;
+    case 'maxLength':
+      return `a string of at most ${params.limit} characters`;
+    default:
+      return undefined;
+  }
 }
 
 /** The forms a oneOf/anyOf allows, from its branches' descriptions ("one of: A, B or C"); undefined unless each has one. */

@@ -12,6 +12,9 @@ function splitmix32(seed: number): () => number {
   };
 }
 
+/** The largest seed: a seed is a whole number from 0 to this (the generator reads it as 32 bits). */
+export const MAX_SEED = 2 ** 32 - 1;
+
 export class Rng {
   private a: number;
   private b: number;

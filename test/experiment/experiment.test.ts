@@ -92,6 +92,18 @@ describe('experiment specification', () => {
     expect(msg).toContain('/strategies/s/deltaS');
   });
 
+  it('takes seeds the random generator takes: whole numbers below 2^32, each once, a count within bounds', () => {
+    const dir = tempDir();
+    expect(errorText(() => load(dir, { ...baseSpec(), seeds: { count: 10, first: 4294967290 } }))).toMatch(
+      /\/seeds: 10 seeds from 4294967290 run past 4294967295, the largest seed[\s\S]*at most 4294967286 for 10 seeds/,
+    );
+    // Where the schema has no description, the fix says what to write rather than repeating ajv's message.
+    expect(errorText(() => load(dir, { ...baseSpec(), seeds: { count: 1e308 } }))).toMatch(/\/seeds\/count: must be <= 100000\n {2}found: 1e\+308\n {2}expected: a number of at most 100000\n {2}fix: write a number of at most 100000/);
+    expect(errorText(() => load(dir, { ...baseSpec(), seeds: [1, 4294967296] }))).toMatch(/\/seeds\/1: must be <= 4294967295\n.*\n.*\n {2}fix: write a number of at most 4294967295/);
+    expect(errorText(() => load(dir, { ...baseSpec(), seeds: [3, 3] }))).toMatch(/\/seeds: must NOT have duplicate items.*\n.*\n.*\n {2}fix: write a list that names each item once/);
+    expect(load(dir, { ...baseSpec(), seeds: { count: 2, first: 4294967294 } }).seeds).toEqual([4294967294, 4294967295]);
+  });
+
   it('rejects unknown heuristics with a suggestion, unknown options and unknown variables', () => {
     const dir = tempDir();
     const msg = errorText(() => load(dir, { ...baseSpec(), heuristics: ['alpa'] }));

@@ -6,6 +6,7 @@ import type { Command } from '../command.js';
 import { numberOption } from '../args.js';
 import type { InstanceVerdict } from '../check-heuristic-instance.js';
 import { loadPlugin } from '../../scheduler/heuristics/plugin.js';
+import { MAX_SEED } from '../../util/rng.js';
 
 const DEFAULT_INSTANCES = 20;
 const DEFAULT_LIMIT_S = 60;
@@ -64,7 +65,7 @@ const command: Command = {
   positionals: { min: 1, max: 1 },
   async run(args) {
     const instances = numberOption(args, 'instances', DEFAULT_INSTANCES, { min: 1, max: 10_000, integer: true });
-    const seed = numberOption(args, 'seed', 1, { min: 0, max: 2 ** 32 - 1, integer: true });
+    const seed = numberOption(args, 'seed', 1, { min: 0, max: MAX_SEED, integer: true });
     const limitS = numberOption(args, 'time-limit', DEFAULT_LIMIT_S, { min: 0.1 });
     const plugin = await loadPlugin(resolve(args.positionals[0]!));
     console.log(`checking ${plugin} on ${instances} instance(s), seed ${seed}`);

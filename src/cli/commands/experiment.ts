@@ -34,7 +34,7 @@ const SPEC_HELP = [
   '    "grids": { "fig11": { "file": "../griddescs/fig11/fig11.grid" } },',
   '    "applications": { "mcell": { "file": "../apps/fig11/fig11-${sharedFileSizeKB}kb.app" } },',
   '    "sweep": { "variable": "sharedFileSizeKB", "values": [100, 200, 400] },   (optional)',
-  '    "seeds": { "count": 5 }                   (or a list, e.g. [1, 2, 3])',
+  '    "seeds": { "count": 5, "first": 1 }       (or a list, e.g. [1, 2, 3]; seeds run from 0 to 4294967295)',
   '  }',
   'A grid or an application is {"file": PATH} (relative to the specification) or a generator:',
   '{"generator": "fig11", "sharedFileSizeKB": N}, {"generator": "fig11-grid"}, or {"generator":',

@@ -16,7 +16,7 @@ import { schemaFieldLines } from '../../sweep/schema-doc.js';
 import { GRID_SPEC_SCHEMA, INS2D_SPEC_SCHEMA, MCELL_SPEC_SCHEMA, distributionForms } from '../../generators/spec-schemas.js';
 import { generatorSpecDiagnostics, type SpecGenerator } from '../../generators/spec-check.js';
 import { WORKLOAD_SPEC_SCHEMA, workloadSpecDiagnostics } from '../../batch/workload-schema.js';
-import { Rng } from '../../util/rng.js';
+import { Rng, MAX_SEED } from '../../util/rng.js';
 import { PARALLEL_SPEC_SCHEMA, parallelSpecDiagnostics } from '../../batch/parallel-workload-schema.js';
 import { generateStructuredWorkload, type StructuredWorkloadSpec } from '../../batch/timeshare/workload-generator.js';
 import { writeParallelWorkload } from '../../formats/parallel-workload.js';
@@ -102,7 +102,7 @@ const command: Command = {
     if (specPath === undefined) throw new UsageError(`${kind} needs a specification file`);
     const out = stringOption(args, 'out');
     if (out === undefined) throw new UsageError('-o OUT is required');
-    const seed = numberOption(args, 'seed', 1, { min: 0, max: 2 ** 32 - 1, integer: true });
+    const seed = numberOption(args, 'seed', 1, { min: 0, max: MAX_SEED, integer: true });
     const rng = new Rng(seed);
     const wanted = kind === 'swf' ? 'a batch workload' : kind === 'parallel' ? 'a parallel workload' : kind === 'grid' ? 'a grid' : `an ${kind}`;
     expectFileKind(specPath, [`${kind}-spec` as FileKind], `generate ${kind}`, `${wanted} generator specification`);

@@ -26,6 +26,7 @@ import { LiveRecordSource, teeSinks, type Dashboard } from '../../dashboard/inde
 import { DASHBOARD_HOST_OPTION, DASHBOARD_TUNNEL_HINT, dashboardAddress, startCommandDashboard } from '../start-dashboard.js';
 import { SWEEP_FORMAT_HELP } from './describe.js';
 import { expectFileKind } from '../../formats/file-kind.js';
+import { MAX_SEED } from '../../util/rng.js';
 
 /** How `gridsweep run` names a task in its lines. */
 const taskName = (work: number): string => `task ${work}`;
@@ -261,7 +262,7 @@ const command: Command = {
     const fresh = flagOption(args, 'fresh');
     if (resume && fresh) throw new UsageError('--resume continues the journal\'s run and --fresh starts over: give one of them');
     const explicitJournal = stringOption(args, 'journal');
-    const seed = numberOption(args, 'seed', 1, { integer: true, min: 0, max: 2 ** 32 - 1 });
+    const seed = numberOption(args, 'seed', 1, { integer: true, min: 0, max: MAX_SEED });
     const samplePeriodS = numberOption(args, 'sample-period', 5, { min: 0.1 });
     const taskTimeoutS = numberOption(args, 'task-timeout', Infinity, { min: 0.1 });
     const replayPath = stringOption(args, 'replay');

@@ -25,6 +25,7 @@ import { formatDiagnostic, InputError } from '../../util/diagnostics.js';
 import { simulate, simulateStepped, type SimulationProgress, type SimulationResult } from '../../../backends/sim/simulate.js';
 import { expectFileKind } from '../../formats/file-kind.js';
 import { formatSimulationProgress, progressLine } from '../progress-line.js';
+import { MAX_SEED } from '../../util/rng.js';
 
 /**
  * A large sweep's Works and scheduler state stay live to the end, and state that outlives the young
@@ -291,7 +292,7 @@ const command: Command = {
     await loadHeuristicPlugins([stringOption(args, 'heuristic'), ...(stringOption(args, 'compare')?.split(',').map((n) => n.trim()) ?? [])]);
     const options = schedulerOptionsFromArgs(args);
     printWarnings('simulate', schedulerOptionWarnings(args, options));
-    const seed = numberOption(args, 'seed', 1, { min: 0, max: 2 ** 32 - 1, integer: true });
+    const seed = numberOption(args, 'seed', 1, { min: 0, max: MAX_SEED, integer: true });
     const samplePeriodS = numberOption(args, 'sample-period', DEFAULT_SAMPLE_PERIOD_S, { min: Number.MIN_VALUE });
     const asJson = flagOption(args, 'json');
     if (flagOption(args, 'dashboard') || flagOption(args, 'watch')) {

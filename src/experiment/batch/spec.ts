@@ -14,6 +14,7 @@ import { checkAgainstSchema, compileSchema } from '../../sweep/schema-check.js';
 import { escapePointerToken, parseJsonSource, readJsonText, type JsonSource } from '../../sweep/json-source.js';
 import { workloadSpecDiagnostics } from '../../batch/workload-schema.js';
 import { InputError } from '../../util/diagnostics.js';
+import { MAX_SEED } from '../../util/rng.js';
 
 export type WorkloadSource = { readonly file: string } | { readonly generator: WorkloadSpec; readonly seed?: number };
 
@@ -73,7 +74,7 @@ function schema(): object {
         additionalProperties: {
           oneOf: [
             { type: 'object', required: ['file'], additionalProperties: false, properties: { file: { type: 'string', minLength: 1 } } },
-            { type: 'object', required: ['generator'], additionalProperties: false, properties: { generator: { type: 'object' }, seed: { type: 'integer', minimum: 0 } } },
+            { type: 'object', required: ['generator'], additionalProperties: false, properties: { generator: { type: 'object' }, seed: { type: 'integer', minimum: 0, maximum: MAX_SEED } } },
           ],
         },
       },

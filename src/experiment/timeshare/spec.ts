@@ -12,6 +12,7 @@ import { InputError, type Diagnostic } from '../../util/diagnostics.js';
 import type { WorkloadSpec } from '../../batch/workload-generator.js';
 import { workloadSpecDiagnostics } from '../../batch/workload-schema.js';
 import { MAX_TIMESHARED_CPUS } from '../../batch/cluster-limits.js';
+import { SEEDS_SCHEMA, seedList, seedsProblems, type SeedsSpec } from '../seeds.js';
 
 /** A generated workload: the generator's parameters less seed, nodes and load (the experiment's dimensions). */
 export type TimeshareGeneratorSpec = Omit<StructuredWorkloadSpec, 'seed' | 'nodes' | 'load'>;
@@ -36,7 +37,7 @@ export interface TimeshareExperimentSpec {
   readonly mpl?: readonly number[];
   readonly slice?: readonly number[];
   readonly load?: readonly number[];
-  readonly seeds?: readonly number[] | { readonly count: number; readonly first?: number };
+  readonly seeds?: SeedsSpec;
   /** The x axis of the response-time plots (default: the first of load, mpl, slice with several values). */
   readonly x?: PlotAxis;
 }
@@ -132,13 +133,7 @@ function schema(): object {
       mpl: numbers(1, true, 'multiprogramming levels (whole numbers >= 1)'),
       slice: numbers(0, false, 'time slices (seconds > 0)'),
       load: numbers(0, false, 'offered loads (> 0)'),
-      seeds: {
-        description: 'a list of whole numbers, or {"count": N, "first": S}',
-        oneOf: [
-          { type: 'array', items: { type: 'integer', minimum: 0 }, minItems: 1, uniqueItems: true },
-          { type: 'object', required: ['count'], additionalProperties: false, properties: { count: { type: 'integer', minimum: 1 }, first: { type: 'integer', minimum: 0 } } },
-        ],
-      },
+      seeds: SEEDS_SCHEMA,
       x: { enum: ['load', 'mpl', 'slice'], description: 'the x axis of the response-time plots: load, mpl or slice' },
     },
   };
@@ -213,11 +208,12 @@ export function loadTimeshareExperiment(source: JsonSource): LoadedTimeshareExpe
       problems.push({ severity: 'error', pos: source.positionOf(at), message: `${at}: jobs of up to ${Math.max(w.generator.maxTasks ?? 0, w.generator.minTasks ?? 0)} tasks do not fit ${spec.nodes} nodes (one task per node)`, hint: 'lower maxTasks/minTasks or raise "nodes"' });
     }
   }
+  problems.push(...seedsProblems(source, spec.seeds));
   if (!generated && spec.load !== undefined) {
     problems.push({ severity: 'error', pos: source.positionOf('/load'), message: '/load: no workload is generated, and an SWF file has its own arrivals', hint: 'remove "load", or add a {"generator": ...} workload' });
   }
   if (problems.length > 0) throw new InputError(problems);
-  const seeds = spec.seeds === undefined ? [1] : Array.isArray(spec.seeds) ? [...(spec.seeds as readonly number[])] : Array.from({ length: (spec.seeds as { count: number }).count }, (_, i) => ((spec.seeds as { first?: number }).first ?? 1) + i);
+  const seeds = seedList(spec.seeds, [1]);
   const loads = spec.load ?? [DEFAULT_LOAD];
   const x: PlotAxis = spec.x ?? (loads.length > 1 ? 'load' : mpls.length > 1 ? 'mpl' : slices.length > 1 ? 'slice' : 'load');
   return { spec, file: source.file, baseDir: dirname(resolve(source.file)), strategies, mpls, slices, loads, seeds, x, source };

@@ -5,7 +5,7 @@
 // `random[:seed]`, seed a non-negative integer below 2^32 (default 1).
 import { AllocatorSpecError, type FreeNodes, type NodeAllocator, type NodeAllocatorFamily } from '../node-allocator.js';
 import type { Topology } from '../topology.js';
-import { Rng } from '../../../util/rng.js';
+import { MAX_SEED, Rng } from '../../../util/rng.js';
 
 class RandomAllocator implements NodeAllocator {
   readonly contiguous = false;
@@ -46,7 +46,7 @@ export const randomFamily: NodeAllocatorFamily = {
   create(params: readonly string[], topology: Topology): NodeAllocator {
     const text = params[0] ?? '1';
     const seed = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
-    if (!(seed <= 0xffffffff)) {
+    if (!(seed <= MAX_SEED)) {
       throw new AllocatorSpecError(`random: seed '${text}' is not a non-negative integer below 2^32; write e.g. random:7`);
     }
     return new RandomAllocator(['random', ...params].join(':'), seed, topology);
