@@ -6,6 +6,7 @@
 // (MachineHooks.answered); timers set here die with the run.
 import { PermanentEndpointError, type Endpoint, type LoadSample } from '../transport/endpoint.js';
 import type { ProgressEvent } from '../transport/progress-events.js';
+import { setLongTimeout, type LongTimeout } from '../../src/util/long-timeout.js';
 
 export interface ConnectionOptions {
   /** Once one machine is up, how long the run waits for the others before it starts without them (they join when they answer). */
@@ -31,7 +32,7 @@ export interface MachineHooks {
 export class MachineConnections {
   private readonly unusable = new Set<Endpoint>();
   private readonly reconnecting = new Set<Endpoint>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Set<LongTimeout>();
   private probeTimer: NodeJS.Timeout | undefined;
   private started = false;
   private stopped = false;
@@ -106,7 +107,7 @@ export class MachineConnections {
 
   /** Runs `fn` in `seconds`, unless the run has stopped by then. */
   after(seconds: number, fn: () => void): void {
-    const t = setTimeout(() => {
+    const t = setLongTimeout(() => {
       this.timers.delete(t);
       if (!this.stopped) fn();
     }, seconds * 1000);
@@ -117,7 +118,7 @@ export class MachineConnections {
   stop(): void {
     this.stopped = true;
     if (this.probeTimer) clearInterval(this.probeTimer);
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers) t.clear();
     this.timers.clear();
   }
 

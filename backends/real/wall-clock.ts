@@ -1,10 +1,11 @@
 // The Clock of real runs: wall time in seconds since the run started, timers on Node's event loop.
 import { performance } from 'node:perf_hooks';
 import type { Clock, TimerId } from '../../src/interfaces/clock.js';
+import { setLongTimeout, type LongTimeout } from '../../src/util/long-timeout.js';
 
 export class WallClock implements Clock {
   private readonly startMs = performance.now();
-  private readonly timers = new Map<TimerId, NodeJS.Timeout>();
+  private readonly timers = new Map<TimerId, LongTimeout>();
   private nextId = 1;
 
   nowS(): number {
@@ -14,7 +15,7 @@ export class WallClock implements Clock {
   at(atS: number, fn: () => void): TimerId {
     const id = this.nextId++;
     const delayMs = Math.max(0, (atS - this.nowS()) * 1000);
-    const handle = setTimeout(() => {
+    const handle = setLongTimeout(() => {
       this.timers.delete(id);
       fn();
     }, delayMs);
@@ -24,13 +25,13 @@ export class WallClock implements Clock {
 
   cancel(id: TimerId): void {
     const handle = this.timers.get(id);
-    if (handle !== undefined) clearTimeout(handle);
+    handle?.clear();
     this.timers.delete(id);
   }
 
   /** Forgets every pending timer (end of run), so that the process can exit. */
   cancelAll(): void {
-    for (const handle of this.timers.values()) clearTimeout(handle);
+    for (const handle of this.timers.values()) handle.clear();
     this.timers.clear();
   }
 }

@@ -21,6 +21,7 @@ import type { ProgressEvent } from '../transport/progress-events.js';
 import type { HostPool, PoolGrid } from '../transport/registry.js';
 import { PilotEndpoint } from './pilot-endpoint.js';
 import type { SlurmAccess } from './slurm-access.js';
+import { setLongTimeout, type LongTimeout } from '../../src/util/long-timeout.js';
 import { jobIsAlive, SlurmCommands, type SlurmJobState } from './slurm-commands.js';
 
 /** What the pool needs of the real grid (the transport registry's PoolGrid). */
@@ -80,7 +81,7 @@ export class PilotPool implements HostPool {
   private readonly pilots = new Map<string, Pilot>();
   private readonly commands: SlurmCommands;
   private pollTimer: NodeJS.Timeout | undefined;
-  private retireTimers = new Set<NodeJS.Timeout>();
+  private retireTimers = new Set<LongTimeout>();
   private pollS = POLL_MIN_S;
   private stopped = false;
   /** sbatch refusals in a row, and when the next submission may be tried. */
@@ -271,7 +272,7 @@ export class PilotPool implements HostPool {
     this.o.record({ type: 'job', t: startedS, cluster: this.clusterId, job: -Number(p.jobId), event: 'start' });
     this.o.log({ kind: 'pilot', cluster: this.clusterId, job: p.jobId, message: `started after ${waitS.toFixed(1)} s in the queue; its ${hostIds.length} core(s) are hosts until t=${leavesAtS.toFixed(0)} s` });
     this.o.grid.join(this.clusterId, e, true);
-    const timer = setTimeout(() => {
+    const timer = setLongTimeout(() => {
       this.retireTimers.delete(timer);
       if (p.ended || this.stopped) return;
       this.o.log({ kind: 'pilot', cluster: this.clusterId, job: p.jobId, message: 'its walltime is nearly over: its hosts leave once idle' });
@@ -345,7 +346,7 @@ export class PilotPool implements HostPool {
   async stop(atS?: number): Promise<void> {
     this.stopped = true;
     if (this.pollTimer) clearTimeout(this.pollTimer);
-    for (const t of this.retireTimers) clearTimeout(t);
+    for (const t of this.retireTimers) t.clear();
     this.retireTimers.clear();
     await this.busy;
     const alive = [...this.pilots.values()].filter((p) => !p.ended);

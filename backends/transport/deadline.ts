@@ -3,6 +3,7 @@
 // nothing, so without a deadline an operation on it waits forever).
 import { EndpointDownError } from './endpoint.js';
 import type { Deadlines } from '../../src/realgrid/deadlines.js';
+import { setLongTimeout, type LongTimeout } from '../../src/util/long-timeout.js';
 
 export { DEFAULT_DEADLINES, type Deadlines } from '../../src/realgrid/deadlines.js';
 
@@ -18,12 +19,12 @@ export function transferDeadlineS(d: Deadlines, sizeBytes: number, measuredBandw
  */
 export function withDeadline<T>(op: Promise<T>, seconds: number, message: string, expired: () => void): Promise<T> {
   if (!Number.isFinite(seconds)) return op;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: LongTimeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    timer = setLongTimeout(() => {
       expired();
       reject(new EndpointDownError(message));
     }, seconds * 1000);
   });
-  return Promise.race([op, late]).finally(() => clearTimeout(timer));
+  return Promise.race([op, late]).finally(() => timer?.clear());
 }

@@ -45,6 +45,12 @@ describe('gridsweep CLI', () => {
     expect(r.stderr).toContain("unknown command 'frobnicate'");
   });
 
+  it('refuses a load probe period of more than a day (a timer that long would fire at once)', () => {
+    const r = gridsweep('run', 'sweep.json', '--grid', 'grid.json', '--sample-period', '3000000');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--sample-period takes a number from 0\.1 to 86400, got '3000000'/);
+  });
+
   it('refuses an unknown option of every command with exit 2 and the usage line', async () => {
     for (const c of await loadAllCommands()) {
       const r = gridsweep(c.name, '--no-such-option');

@@ -27,4 +27,17 @@ describe('deadlines', () => {
     await expect(withDeadline(Promise.resolve(8), Infinity, 'x', () => (dropped = true))).resolves.toBe(8);
     expect(dropped).toBe(false);
   });
+
+  it('a deadline longer than Node keeps in a timer (24.8 days) is not over at once', async () => {
+    // 60 GB at the assumed 100 kB/s: 2.4 M s. Node's own timer would have fired after 1 ms.
+    const seconds = transferDeadlineS(DEFAULT_DEADLINES, 60e9, undefined);
+    expect(seconds).toBeGreaterThan(2 ** 31 / 1000);
+    let dropped = false;
+    const outcome = await Promise.race([
+      withDeadline(new Promise<string>(() => undefined), seconds, 'late', () => (dropped = true)).catch((err: Error) => `rejected: ${err.message}`),
+      new Promise<string>((resolve) => setTimeout(() => resolve('still waiting'), 100)),
+    ]);
+    expect(outcome).toBe('still waiting');
+    expect(dropped).toBe(false);
+  });
 });

@@ -90,6 +90,15 @@ describe('gridsweep run on a real Slurm', () => {
     expect(r.stdout).toMatch(/pilots on hpc: [2-9] submitted/);
   }, 180_000);
 
+  it('a pilot of a month keeps its hosts: its retirement is not due at once (Node fires longer timers after 1 ms)', async () => {
+    const o = origin(slurmGrid({ pilots: 1, pilotCores: 2, pilotWalltimeS: 30 * 24 * 3600 }), 4, 1);
+    const r = await run(o, []);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expectEachTaskDoneOnce(o, 4);
+    expect(r.stdout).not.toMatch(/walltime is nearly over/);
+    expect(r.stdout).toMatch(/pilots on hpc: 1 submitted/);
+  }, 120_000);
+
   it('records the queue wait of a pilot behind a job that holds every CPU', async () => {
     const blocker = (await slurm().command('sbatch', ['--parsable', '--job-name=blocker', '--cpus-per-task=4', '--time=1', '--output=/dev/null', '--wrap=sleep 8'])).trim();
     const o = origin(slurmGrid({ pilots: 1, pilotCores: 2, pilotWalltimeS: 600 }), 2, 1);

@@ -238,7 +238,7 @@ const command: Command = {
     'accept-new': { type: 'boolean', description: 'add SSH hosts missing from known_hosts (never a changed key)' },
     record: { type: 'string', description: 'write the run record (JSON Lines) to this file', valueName: 'FILE' },
     seed: { type: 'string', description: 'seed of the randomized heuristics', valueName: 'N', default: '1' },
-    'sample-period': { type: 'string', description: 'seconds between load probes of each host', valueName: 'S', default: '5' },
+    'sample-period': { type: 'string', description: 'seconds between load probes of each host (at most 86400)', valueName: 'S', default: '5' },
     'task-timeout': { type: 'string', description: 'kill a task still running S seconds after it started; the attempt counts as failed (a task is given up after 3)', valueName: 'S' },
     'keep-storage': { type: 'boolean', description: "leave this run's files in the clusters' storage" },
     replay: { type: 'string', description: 'follow the schedule of this simulation record exactly', valueName: 'SIMRECORD' },
@@ -263,7 +263,7 @@ const command: Command = {
     if (resume && fresh) throw new UsageError('--resume continues the journal\'s run and --fresh starts over: give one of them');
     const explicitJournal = stringOption(args, 'journal');
     const seed = numberOption(args, 'seed', 1, { integer: true, min: 0, max: MAX_SEED });
-    const samplePeriodS = numberOption(args, 'sample-period', 5, { min: 0.1 });
+    const samplePeriodS = numberOption(args, 'sample-period', 5, { min: 0.1, max: 86_400 });
     const taskTimeoutS = numberOption(args, 'task-timeout', Infinity, { min: 0.1 });
     const replayPath = stringOption(args, 'replay');
     const comparePath = stringOption(args, 'compare');
