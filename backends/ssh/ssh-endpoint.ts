@@ -462,10 +462,15 @@ export class SshEndpoint implements Endpoint, CommandShell {
     const lines = [`rm -rf ${shellQuote(wd)} && mkdir -p ${shellQuote(wd)} && cd ${shellQuote(wd)} || exit 200`];
     const dirs = parentDirs(task);
     if (dirs.length > 0) lines.push(`mkdir -p -- ${shellCommand(dirs)} || exit 200`);
-    // An input gone from the storage since it was stored (a scratch purge) is named, and the task does not run.
+    // Inputs are hard-linked, so that the task keeps them if their stored names go meanwhile (a scratch
+    // purge); symbolic links where the file system has none. An input gone from the storage since it was
+    // stored is named, and the task does not run.
     for (const i of task.inputs) {
       const target = shellQuote(posix.join(this.filesDir(), i.storageName));
-      lines.push(`[ -e ${target} ] || { printf '${MISSING_INPUT}%s\\n' ${shellQuote(i.path)} >&2; gridsweep_missing=1; }`, `ln -s -- ${target} ${shellQuote(i.path)} || exit 200`);
+      const path = shellQuote(i.path);
+      lines.push(
+        `if ln -- ${target} ${path} 2>/dev/null; then :; elif [ -e ${target} ]; then ln -s -- ${target} ${path} || exit 200; else printf '${MISSING_INPUT}%s\\n' ${path} >&2; gridsweep_missing=1; fi`,
+      );
     }
     if (task.inputs.length > 0) lines.push('[ -z "$gridsweep_missing" ] || exit 200');
     // setsid makes the task a process-group leader whose id (written to .gridsweep.pid) cancel() kills.

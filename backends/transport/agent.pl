@@ -135,7 +135,10 @@ sub start_task {
   $problem = "cannot make $dir" if @$errors;
   for my $link (@{ $task->{links} }) {
     last if $problem;
-    # An input gone from the storage since it was stored (a scratch purge): the task does not run.
+    # A hard link: the task keeps its input even if the stored name goes meanwhile (a scratch purge);
+    # a symbolic one where the file system has none.
+    next if link($link->[0], "$dir/$link->[1]");
+    # An input gone from the storage since it was stored: the task does not run.
     if (!-e $link->[0]) {
       push @missing, $link->[1];
       next;
