@@ -95,7 +95,7 @@ describe('a sweep on a batch cluster', () => {
     const pilotStart = events.find(isPilotStart)!;
     const broken = events.filter((e) => !isPilotStart(e));
     const backgroundEnd = broken.findIndex((e) => e.type === 'job' && e.job === 1 && e.event === 'end');
-    broken.splice(backgroundEnd, 0, { ...pilotStart, t: 50 });
+    broken.splice(backgroundEnd, 0, { ...pilotStart, t: 50 } as RunRecordEvent);
     expect(checkBatchRecord(broken)).toEqual(['b: node 0 over-allocated at 50 s: 4 of 2 cores (job -1)']);
   });
 

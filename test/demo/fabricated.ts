@@ -2,6 +2,7 @@
 // can be checked on outcomes the simulator does not produce (different winners, ties, absurd orders).
 import type { ResultRow, ResultsHeader } from '../../src/experiment/results.js';
 import type { LoadedResults } from '../../src/experiment/results-plots.js';
+import { RESULTS_VERSION } from '../../src/experiment/results-version.js';
 import { listHeuristics } from '../../src/scheduler/heuristics/registry.js';
 
 /** heuristic name → size (KB) → makespans, one per seed. */
@@ -30,6 +31,8 @@ export function fabricatedRows(makespans: Makespans, lowerBoundS: (sizeKB: numbe
           seed: 1999 + i,
           makespanS,
           lowerBoundS: lowerBoundS(Number(size), i),
+          workBoundS: lowerBoundS(Number(size), i),
+          lowerBoundBinding: 'cpu',
           utilization: 0.5,
           bytesMoved: 0,
           planCalls: 1,
@@ -53,6 +56,7 @@ export function fabricatedResults(rows: ResultRow[]): LoadedResults {
   const seeds = [...new Set(rows.map((r) => r.seed))];
   const header: ResultsHeader = {
     gridsweepVersion: '0.0.0-test',
+    resultsVersion: RESULTS_VERSION,
     experiment: 'fabricated',
     spec: { path: 'study.json', sha256: 'f'.repeat(64) },
     sweepVariable: 'sharedFileSizeKB',

@@ -217,7 +217,7 @@ describe('running an experiment', () => {
     expect(text.split('\n')[0]).toBe('median makespan (s) by size, then mean ± sd over seeds');
     expect(text).toMatch(/^alpha\s+\d+ \(\d+ ± \d+\)\s+\d+ \(\d+ ± \d+\)$/m);
     expect(text).toMatch(/^lower bound\s+\d+\s+\d+$/m);
-    expect(readFileSync(r.summaryPath, 'utf8')).toBe(`${text}\n`);
+    expect(readFileSync(r.summaryPath!, 'utf8')).toBe(`${text}\n`);
     // Seeds 1, 2, 3 add 1, 2, 3 s: the median is the seed-2 run.
     const s2 = JSON.parse(readFileSync(r.jsonPath, 'utf8')).rows.find((x: Record<string, unknown>) => x['heuristic'] === 'gamma' && x['sweep'] === 1000 && x['seed'] === 2);
     expect(r.table.medianOf('gamma', 1000)).toBe(s2.makespanS);

@@ -115,7 +115,7 @@ describe('box plot', () => {
 function row(heuristic: string, sweep: number, seed: number, makespanS: number): ResultRow {
   return {
     application: 'a', applicationSha256: 'x', grid: 'g', gridSha256: 'y', heuristic, strategy: 'default', sweep, seed, makespanS,
-    lowerBoundS: sweep, utilization: 0.5, bytesMoved: 0, planCalls: 1, planCpuMs: 0, wallMs: 0, finished: true, worksDone: 1, worksTotal: 1, failures: 0, reexecutions: 0, key: `${heuristic}${sweep}${seed}`,
+    lowerBoundS: sweep, workBoundS: sweep, lowerBoundBinding: 'cpu', utilization: 0.5, bytesMoved: 0, planCalls: 1, planCpuMs: 0, wallMs: 0, finished: true, worksDone: 1, worksTotal: 1, failures: 0, reexecutions: 0, key: `${heuristic}${sweep}${seed}`,
   };
 }
 

@@ -96,7 +96,7 @@ describe('RateSeries integration', () => {
     for (let trial = 0; trial < 500; trial++) {
       const n = 1 + rng.int(8);
       const rates = Array.from({ length: n }, () => (rng.next() < 0.3 ? 0 : rng.uniform(0.1, 3)));
-      if (rates.every((r) => r === 0)) rates[0] = 1;
+      if (!rates.some((r) => r !== 0)) rates[0] = 1;
       const periodS = [1, 2.5, 5][rng.int(3)]!;
       const startS = rng.uniform(0, 50);
       const offset = rng.int(20);

@@ -33,7 +33,7 @@ describe('long activities', () => {
     for (let trial = 0; trial < 2000; trial++) {
       const n = 1 + rng.int(6);
       const rates = Array.from({ length: n }, () => rng.pick([0, 0.25, 0.5, 1, 2]));
-      if (rates.every((r) => r === 0)) rates[rng.int(n)] = 1;
+      if (!rates.some((r) => r !== 0)) rates[rng.int(n)] = 1;
       const periodS = rng.pick([2, 4]);
       const startS = rng.int(40);
       const offset = rng.int(10);

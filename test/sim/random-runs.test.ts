@@ -33,7 +33,7 @@ function randomCase(seed: number): { app: Application; grid: GridDescription } {
   events.push(changeHost(rng.uniform(0, 300), hosts[0]![0]!, 'cpu2', 3));
   events.push(changeCluster(rng.uniform(0, 300), 'c0', 'link2', 1));
   events.sort((a, b) => a.timeS - b.timeS);
-  const series = (n: number, f: () => number) => Array.from({ length: n }, f);
+  const series = <T,>(n: number, f: () => T): T[] => Array.from({ length: n }, f);
   return {
     app: makeApp(sizes, works),
     grid: makeGrid(

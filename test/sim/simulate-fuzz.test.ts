@@ -6,12 +6,13 @@
 // (one per 300 s, a plan or a skipped one) about 3e8 events: such runs are stopped at the budget and
 // counted, and only inputs that really hold such a long activity may be. The budget is checked between
 // steps of the engine (simulateStepped), so a long stretch that records nothing is stopped too.
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { simulateStepped, type SimulationProgress } from '../../backends/sim/simulate.js';
 import { checkCompatibility, loadApplication, loadGrid } from '../../src/formats/index.js';
+import { DEFAULT_SCHEDULER_OPTIONS } from '../../src/scheduler/options.js';
 import { InputError } from '../../src/util/diagnostics.js';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 import { Rng } from '../../src/util/rng.js';
@@ -130,7 +131,7 @@ async function run(set: Map<string, string>, heuristic: string, dir: string): Pr
     const { grid } = loadGrid(gridPath);
     const problems = checkCompatibility(app, grid, appPath, gridPath);
     if (problems.some((p) => p.severity === 'error')) throw new InputError(problems);
-    const result = await simulateStepped({ app, grid, scheduler: { heuristic }, seed: 1 }, { stepEvents: STEP_EVENTS, onStep, shouldStop });
+    const result = await simulateStepped({ app, grid, scheduler: { ...DEFAULT_SCHEDULER_OPTIONS, heuristic }, seed: 1 }, { stepEvents: STEP_EVENTS, onStep, shouldStop });
     outcome = result === undefined ? 'budget' : result.finished ? 'finished' : 'stuck';
   } catch (err) {
     if (err instanceof InputError) outcome = 'input-error';

@@ -14,7 +14,7 @@ import { checkResumedJournal, disturbThenKill, expectSameResults, journalAtKill,
 /** The Slurm job of the pilot whose host started the latest task still in flight (no outcome yet), if any. */
 function pilotComputing(journal: readonly JournalEntry[]): string | undefined {
   const ended = new Set(journal.flatMap((e) => (e.type === 'done' || e.type === 'verified' || e.type === 'failed' ? [`${e.work}@${e.host}`] : [])));
-  const inFlight = journal.filter((e) => e.type === 'started' && !ended.has(`${e.work}@${e.host}`));
+  const inFlight = journal.filter((e): e is Extract<JournalEntry, { type: 'started' }> => e.type === 'started' && !ended.has(`${e.work}@${e.host}`));
   return /^hpc\.(\d+)\./.exec(inFlight.at(-1)?.host ?? '')?.[1];
 }
 

@@ -54,7 +54,7 @@ export function useTestSlurm(): SlurmRunContext {
 export function slurmGrid(hosts: Record<string, unknown>, withSsh?: NetnsGrid): GridWriter {
   return {
     realGridJson: (dir, extra) => {
-      const base = withSsh ? (JSON.parse(withSsh.realGridJson(dir, extra)) as { clusters: unknown[] }) : { realgrid: 1, ...extra, clusters: [] };
+      const base = (withSsh ? JSON.parse(withSsh.realGridJson(dir, extra)) : { realgrid: 1, ...extra, clusters: [] }) as { clusters: unknown[] };
       base.clusters.push({ name: 'hpc', storage: `${dir}/hpc-storage`, hosts: { type: 'slurm', ...hosts } });
       return JSON.stringify(base, null, 2);
     },

@@ -533,7 +533,8 @@ export function createGanttChart(canvas: any, tickStepS: (spanS: number, target?
     for (const row of rows) {
       for (let i = 0; i < row.dirtyS.length; i += 2) markTimes(row, row.dirtyS[i]!, row.dirtyS[i + 1]!);
       row.dirtyS = [];
-      if (frame.nowS !== shownNowS) for (const bar of row.running) markTimes(row, shownNowS, frame.nowS);
+      // A running bar grows until now.
+      if (frame.nowS !== shownNowS && row.running.size > 0) markTimes(row, shownNowS, frame.nowS);
       // The last level holds until now.
       if (frame.nowS !== shownNowS && row.levels !== null && row.levels.points.length > 0) markTimes(row, shownNowS, frame.nowS);
       const lastDown = row.downs[row.downs.length - 1];

@@ -38,7 +38,7 @@ export class ReplayScheduler implements SchedulerEvents {
 
   constructor(
     private readonly app: Application,
-    private readonly plan: ReplayPlan,
+    plan: ReplayPlan,
     private readonly deps: ReplayDeps,
     private readonly maxExitFailures = 3,
   ) {

@@ -230,7 +230,7 @@ describe('center-based allocators against candidates built independently', () =>
             }
             if (count >= 2 && count < f.count) expect(got).toEqual(referenceAllocate(f, count, params));
             // The offsets-table walk (used above ORDER_TABLE_MAX_NODES nodes) gives the same answer.
-            const viaOffsets = new CenterAllocator(spec, t, ...params, 0).allocate(f, count);
+            const viaOffsets = new CenterAllocator(spec, t, params[0], params[1], params[2], 0).allocate(f, count);
             expect(viaOffsets === undefined ? undefined : [...viaOffsets]).toEqual(got);
           }
           expect(isFree).toEqual(before);

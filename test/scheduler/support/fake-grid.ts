@@ -126,7 +126,7 @@ export class FakeGrid implements GridOS, InformationService {
   storedFiles(clusterId: ClusterId): ReadonlySet<FileId> {
     return this.stored.get(clusterId) ?? new Set();
   }
-  hostAvailability(): readonly Sample[] {
+  hostAvailability(_hostId: HostId, _maxSamples: number): readonly Sample[] {
     return [{ timeS: 0, value: this.availability }];
   }
   linkBandwidthBps(): readonly Sample[] {

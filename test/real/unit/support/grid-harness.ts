@@ -64,7 +64,7 @@ export class MemoryJournal {
     return this.append(entry);
   }
   lines(): string[] {
-    return this.entries.map((e) => `${e.type} ${e.work ?? ''}`.trim());
+    return this.entries.map((e) => `${e.type} ${'work' in e ? e.work : ''}`.trim());
   }
 }
 
