@@ -122,15 +122,15 @@ export interface SshEndpointOptions {
   readonly readyTimeoutMs?: number;
 }
 
-/**
- * Closes a connection at once, established or still being set up. (NodeSSH's dispose() only ends it
- * politely: the socket stays open, and keeps this process alive, until a hung host answers.)
- */
 /** Why a command at login ended without an exit status: killed, or the connection went (which says nothing of the host). */
 function loginCommandCut(signal: string | null, connectionError: string | undefined): string {
   return signal ? `the login command was killed (${signal})` : `the connection went down during the login command (${connectionError ?? 'connection closed'})`;
 }
 
+/**
+ * Closes a connection at once, established or still being set up. (NodeSSH's dispose() only ends it
+ * politely: the socket stays open, and keeps this process alive, until a hung host answers.)
+ */
 function destroy(ssh: NodeSSH): void {
   (ssh.connection as unknown as { destroy(): void } | null)?.destroy();
   ssh.dispose();
