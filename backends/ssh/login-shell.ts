@@ -44,5 +44,7 @@ export function throughPosixShell(command: string): string {
   const encoded = Buffer.from(command, 'utf8').toString('base64');
   const words: string[] = [];
   for (let k = 0; k < encoded.length; k += WORD_CHARS) words.push(encoded.slice(k, k + WORD_CHARS));
-  return `exec /bin/sh -c 'eval "$(printf %s "$@" | base64 -d)"' sh ${words.join(' ')}`;
+  // Decoded first, so that a host without base64 fails the command instead of running nothing.
+  const run = 'c=$(printf %s "$@" | base64 -d) || { echo "gridsweep: cannot decode the command: base64 -d failed on this host" >&2; exit 127; }; eval "$c"';
+  return `exec /bin/sh -c '${run}' sh ${words.join(' ')}`;
 }

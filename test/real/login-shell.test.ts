@@ -45,6 +45,17 @@ describe.each(SHELLS)('a command encoded for the login shell %s', (shell) => {
     expect(out.split('\0').slice(0, -1)).toEqual([...NASTY, 'line 1', 'line 2']);
   });
 
+  it('fails, saying why, on a host without base64 (rather than running nothing)', () => {
+    let failure: { status: number; stderr: string } | undefined;
+    try {
+      execFileSync(shell, ['-c', throughPosixShell('echo ran')], { encoding: 'utf8', stdio: 'pipe', env: { PATH: '/nonexistent', SHELL: shell, HOME: '/nonexistent' } });
+    } catch (err) {
+      failure = err as { status: number; stderr: string };
+    }
+    expect(failure?.status).toBe(127);
+    expect(failure?.stderr).toContain('gridsweep: cannot decode the command: base64 -d failed on this host');
+  });
+
   it('carries a command of 90 KB (csh refuses words over about 1,000 bytes)', () => {
     const word = 'x'.repeat(90_000);
     expect(asSshdRuns(shell, throughPosixShell(`printf %s ${word} | wc -c`)).trim()).toBe('90000');
