@@ -18,6 +18,7 @@ import { listHeuristics } from '../../scheduler/heuristics/registry.js';
 import { loadHeuristicPlugins, strategyChoicesHelp, schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
 import { expandForGrid, originDirOf, runReal, type RealRunResult, type RunLogEvent } from '../../../backends/real/runner.js';
 import { journalHoldsRun, moveAside, outputsDirOf, runFilesOf, shownPath } from '../../../backends/real/run-files.js';
+import { JournalBusyError, lockJournal, type JournalLock } from '../../../backends/real/journal-lock.js';
 import { checkReplayPlan, loadReplayPlan } from '../../scheduler/replay/replay-plan.js';
 import { OriginWriteError, originFailureAdvice, writingAtOrigin } from '../../../backends/real/origin-failure.js';
 import { formatComparison } from '../../../backends/real/timeline-compare.js';
@@ -172,7 +173,9 @@ const command: Command = {
     'done and runs the others. --fresh starts over: it renames the journal and the logs aside (NAME.TIME),',
     'leaves the outputs where they are (each is replaced when its task is done again). With --journal FILE,',
     'a journal that already holds a run needs --resume or --fresh. --replay and --compare run every task:',
-    'they move the default journal aside as --fresh does.',
+    'they move the default journal aside as --fresh does. One run at a time per journal: while a run goes,',
+    'JOURNAL.lock names its process, and a second run of that journal is refused (one whose process is',
+    'gone, killed or rebooted, is taken over).',
     'The journal (JSON Lines; a verified result is on disk before the task counts as done, a task\'s start',
     'is written before it is launched and fsync\'d soon after; the lines of a moment share one fsync) lets',
     'a resumed run skip every task whose outputs are',
@@ -281,6 +284,18 @@ const command: Command = {
     // The journal and task logs: by default in the origin, so that a second run continues the first.
     const files = runFilesOf(originDirOf(sweepPath, grid), sweepPath);
     const journalPath = explicitJournal ?? files.journal;
+    let lock: JournalLock;
+    try {
+      lock = lockJournal(journalPath);
+    } catch (err) {
+      if (err instanceof JournalBusyError) {
+        console.error(`gridsweep run: ${err.message}`);
+        return EXIT.failure;
+      }
+      if (!(err instanceof OriginWriteError)) throw err;
+      for (const line of originFailureLines(err, 'run the same command again')) console.error(line);
+      return EXIT.originWrite;
+    }
     let continuing = resume;
     const earlier = journalHoldsRun(journalPath);
     if (fresh || (explicitJournal === undefined && earlier && predictionPath !== undefined)) {
@@ -296,6 +311,7 @@ const command: Command = {
     try {
       record = recordPath !== undefined ? recordFile(recordPath) : undefined;
     } catch (err) {
+      lock.release();
       if (!(err instanceof OriginWriteError)) throw err;
       for (const line of originFailureLines(err, again)) console.error(line);
       return EXIT.originWrite;
@@ -379,6 +395,7 @@ const command: Command = {
       }
       throw err;
     } finally {
+      lock.release();
       process.removeListener('SIGINT', stopOnSignal);
       record?.close();
       live?.end();
