@@ -107,6 +107,8 @@ export function* generateWorkload(spec: WorkloadSpec, seed: number): Generator<B
     do timeS += -Math.log(1 - rng.next()) / peakRatePerS;
     while (rng.next() >= cycleWeight(timeS + r.weekStartS));
     const s = shape(rng);
+    // An SWF field is a whole number, written as such: a submit time past 2^53 s is neither.
+    if (!(timeS <= Number.MAX_SAFE_INTEGER)) throw new Error(`load ${r.load} spreads the jobs too thin: job ${id} would be submitted after 2^53 s; raise "load" or lower "jobs"`);
     yield { id, submitS: Math.floor(timeS), runS: s.runS, cores: s.cores, requestedS: s.requestedS, userId: 1 + rng.int(100) };
   }
 }

@@ -1,6 +1,6 @@
 // The SWF reader on real files: the header, what -1 means, skipped jobs, and a structured error for every
 // kind of malformed line; the writer and the generator round-trip through it.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,8 @@ import { headerValue } from '../../src/batch/swf/fields.js';
 import { SwfWorkload } from '../../src/batch/swf/workload.js';
 import { writeGeneratedWorkload } from '../../src/batch/swf/write-generated.js';
 import { generateWorkload } from '../../src/batch/workload-generator.js';
+import { MAX_JOB_TIME_S, workloadSpecDiagnostics } from '../../src/batch/workload-schema.js';
+import { parseJsonSource } from '../../src/sweep/json-source.js';
 import { InputError } from '../../src/util/diagnostics.js';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
 
@@ -82,6 +84,26 @@ describe('reading SWF', () => {
     expect(readFileSync(again)).toEqual(readFileSync(path));
     writeGeneratedWorkload(spec, 8, again);
     expect(readFileSync(again)).not.toEqual(readFileSync(path));
+  });
+});
+
+describe('generated workloads at the edges of their specification', () => {
+  it('the longest times the schema allows still write an SWF file the reader takes, every field a whole number', () => {
+    const spec = { jobs: 300, nodes: 4, coresPerNode: 2, load: 0.001, runTimeMedianS: MAX_JOB_TIME_S, runTimeSigma: 3, maxRunTimeS: MAX_JOB_TIME_S, requestRoundingS: MAX_JOB_TIME_S, overestimateMax: 1e6 };
+    expect(workloadSpecDiagnostics(parseJsonSource(JSON.stringify(spec), 'edge.json'))).toEqual([]);
+    const path = join(dir, 'edge.swf');
+    expect(writeGeneratedWorkload(spec, 3, path)).toBe(300);
+    const { jobs } = readAll(path);
+    expect(jobs).toEqual([...generateWorkload(spec, 3)]);
+    for (const j of jobs) for (const v of [j.submitS, j.runS, j.requestedS]) expect(Number.isSafeInteger(v), String(v)).toBe(true);
+  });
+
+  it('times past what the schema allows are refused where they are written, and a load that spreads the jobs past 2^53 s is an error, with no file left', () => {
+    const far = workloadSpecDiagnostics(parseJsonSource('{"jobs": 2, "nodes": 1, "coresPerNode": 1,\n "runTimeMedianS": 1e300, "maxRunTimeS": 1e300}', 'far.json'));
+    expect(far.map((d) => `${d.pos.line}:${d.pos.column} ${d.message}`)).toEqual(['2:20 /runTimeMedianS: must be <= 1000000000', '2:42 /maxRunTimeS: must be <= 1000000000']);
+    const path = join(dir, 'thin.swf');
+    expect(() => writeGeneratedWorkload({ jobs: 50, nodes: 4, coresPerNode: 2, load: 1e-300 }, 1, path)).toThrow(/^load 1e-300 spreads the jobs too thin: job 1 would be submitted after 2\^53 s; raise "load" or lower "jobs"$/);
+    expect(existsSync(path)).toBe(false);
   });
 });
 
