@@ -82,4 +82,12 @@ describe('parallel workload files', () => {
     expect(text.startsWith('# generated\nParallelWorkload 1\n')).toBe(true);
     expect(parseParallelWorkload(text, 'w.pwl').jobs).toEqual(jobs);
   });
+
+  it('a load that would spread the jobs past 2^53 s (which the reader refuses) is an error of the generator', () => {
+    // Before, generate parallel wrote submit times such as 5.4e+298, which trace then refused.
+    const thin = { seed: 3, jobs: 40, nodes: 16, mix: { comm: 1 }, load: 1e-300 };
+    expect(() => generateStructuredWorkload(thin)).toThrow(/^load 1e-300 spreads the jobs too thin: job 1 would be submitted after 2\^53 s; raise "load" or lower "jobs"$/);
+    const lowest = generateStructuredWorkload({ ...thin, load: 1e-9 });
+    expect(parseParallelWorkload(writeParallelWorkload(lowest, ['sparse']), 'w.pwl').jobs).toEqual(lowest);
+  });
 });

@@ -106,6 +106,8 @@ export function generateStructuredWorkload(spec: StructuredWorkloadSpec): Parall
   let t = 0;
   return drafts.map((d) => {
     t += -Math.log(1 - rng.next()) * meanGapS;
+    // The parallel workload format holds times a double holds exactly (to 2^53 s).
+    if (!(t <= Number.MAX_SAFE_INTEGER)) throw new Error(`load ${load} spreads the jobs too thin: job ${d.id} would be submitted after 2^53 s; raise "load" or lower "jobs"`);
     return { ...d, submitS: t };
   });
 }
