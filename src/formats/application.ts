@@ -71,7 +71,7 @@ function exactCopy(values: readonly number[], n: number): number[] {
 }
 
 /** Ids up to this many are numbered in a typed array; beyond (a header's typo), in a Map. */
-const MAX_TYPED_IDS = 1 << 27;
+export const MAX_TYPED_IDS = 1 << 27;
 
 /**
  * The line where each id was declared. When the header gives the count, every id kept is below it: a typed

@@ -5,6 +5,7 @@
 import type { Application, FileSpec, WorkSpec } from '../model/application.js';
 import type { Rng } from '../util/rng.js';
 import { checkDistribution, roundTo, sample, type Distribution } from './distribution.js';
+import { MAX_GENERATED_FILES, MAX_GENERATED_TASKS } from './spec-schemas.js';
 
 export const APPLICATION_FORMAT_VERSION = '1';
 
@@ -55,6 +56,13 @@ function forkStreams(rng: Rng): Streams {
 
 function checkCount(n: number, what: string, min: number): void {
   if (!Number.isInteger(n) || n < min) throw new Error(`${what} must be a whole number >= ${min}, got ${n}`);
+}
+
+/** An application the format and a simulation can hold: `tasks` tasks and `shared` shared files at most. */
+function checkSize(spec: TaskShapeSpec, tasks: number, shared: number, tasksField: string): void {
+  if (tasks > MAX_GENERATED_TASKS) throw new Error(`${tasksField} gives ${tasks} tasks, more than the ${MAX_GENERATED_TASKS} a generated application may have`);
+  const files = shared + tasks * (spec.unsharedInputsPerTask + 1);
+  if (files > MAX_GENERATED_FILES) throw new Error(`unsharedInputsPerTask gives ${files} files, more than the ${MAX_GENERATED_FILES} an application may have`);
 }
 
 function checkShape(spec: TaskShapeSpec): number {
@@ -147,6 +155,7 @@ export function generateMcellApplication(spec: McellSpec, rng: Rng): Application
   checkCount(spec.chunks, 'chunks', 1);
   checkCount(spec.tasksPerChunk, 'tasksPerChunk', 1);
   checkDistribution(spec.sharedFileSizeBytes, 'sharedFileSizeBytes');
+  checkSize(spec, spec.chunks * spec.tasksPerChunk, spec.chunks, 'chunks × tasksPerChunk');
   const p = spec.perturbation ?? 0;
   if (!(p >= 0 && p <= 1)) throw new Error(`perturbation must be a fraction in [0, 1], got ${p}`);
 
@@ -177,6 +186,7 @@ export function generateMcellApplication(spec: McellSpec, rng: Rng): Application
 export function generateIns2dApplication(spec: Ins2dSpec, rng: Rng): Application {
   const archs = checkShape(spec);
   checkCount(spec.tasks, 'tasks', 1);
+  checkSize(spec, spec.tasks, 0, 'tasks');
   const builder = new AppBuilder(spec, forkStreams(rng));
   builder.addTasks(new Array<undefined>(spec.tasks).fill(undefined));
   return builder.build(archs);

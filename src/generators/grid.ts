@@ -4,6 +4,7 @@
 import type { GridDescription, GridEvent, HostBehavior, LinkBehavior, LinkSample } from '../model/grid.js';
 import type { Rng } from '../util/rng.js';
 import { checkDistribution, roundTo, sample, type Distribution } from './distribution.js';
+import { MAX_GENERATED_HOSTS } from './spec-schemas.js';
 
 export const GRID_FORMAT_VERSION = '1';
 
@@ -80,19 +81,29 @@ interface Timeline {
   readonly initiallyUp: boolean;
 }
 
-function drawTimeline(up: Distribution | undefined, down: Distribution | undefined, startS: number, horizonS: number, rng: Rng): Timeline {
+/** The most failures and repairs one grid may draw: a grid description of millions of events is a typing mistake. */
+export const MAX_TRANSIENT_FLIPS = 1_000_000;
+
+/** `budget.left`: the flips the grid may still draw; past it, an error naming what to change. */
+function drawTimeline(up: Distribution | undefined, down: Distribution | undefined, startS: number, horizonS: number, rng: Rng, budget: { left: number }): Timeline {
   const flips: number[] = [];
+  const flip = (t: number): void => {
+    if (--budget.left < 0) {
+      throw new Error(`transient: more than ${MAX_TRANSIENT_FLIPS} failures and repairs before horizonS (${horizonS} s); shorten horizonS or lengthen the up and down times`);
+    }
+    flips.push(t);
+  };
   const initiallyUp = startS <= 0;
-  if (startS > 0) flips.push(startS);
+  if (startS > 0) flip(startS);
   if (up && down) {
     let t = Math.max(0, startS);
     for (;;) {
       t += Math.max(1, roundTo(sample(up, rng), 0));
       if (t >= horizonS) break;
-      flips.push(t);
+      flip(t);
       t += Math.max(1, roundTo(sample(down, rng), 0));
       if (t >= horizonS) break;
-      flips.push(t);
+      flip(t);
     }
   }
   return { flips, initiallyUp };
@@ -109,6 +120,8 @@ function isUpAt(tl: Timeline, timeS: number): boolean {
 
 export function generateGrid(spec: GridSpec, rng: Rng): GridDescription {
   if (spec.clusters.length === 0) throw new Error('a grid needs at least one cluster');
+  const hostCount = spec.clusters.reduce((n, c) => n + c.hosts.reduce((m, g) => m + g.count, 0), 0);
+  if (hostCount > MAX_GENERATED_HOSTS) throw new Error(`clusters: ${hostCount} hosts in all, more than the ${MAX_GENERATED_HOSTS} a generated grid may have`);
   const behaviorRng = rng.fork();
   const transientRng = rng.fork();
   const linkBehaviors = new Map<string, LinkBehavior>();
@@ -188,11 +201,12 @@ function transientEvents(clusters: readonly GeneratedCluster[], spec: TransientS
   const emit = (event: GridEvent): void => {
     timed.push({ timeS: event.timeS, seq: timed.length, event });
   };
+  const budget = { left: MAX_TRANSIENT_FLIPS };
   for (const c of clusters) {
-    const clusterTl = drawTimeline(spec.clusterUpS, spec.clusterDownS, 0, horizon, rng);
+    const clusterTl = drawTimeline(spec.clusterUpS, spec.clusterDownS, 0, horizon, rng, budget);
     const hostTls = c.hosts.map(() => {
       const start = rng.next() < late ? roundTo(rng.uniform(0, horizon), 0) : 0;
-      return drawTimeline(spec.hostUpS, spec.hostDownS, start, horizon, rng);
+      return drawTimeline(spec.hostUpS, spec.hostDownS, start, horizon, rng, budget);
     });
     const times = [...new Set([0, ...clusterTl.flips, ...hostTls.flatMap((t) => t.flips)])].sort((a, b) => a - b);
     let clusterUp = false;

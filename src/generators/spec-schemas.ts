@@ -3,6 +3,14 @@
 // (src/sweep/schema-check.ts), and `gridsweep generate --help` and the README list every field from the
 // descriptions, "default" and bounds written here (src/sweep/schema-doc.ts). Checks that involve several
 // fields at once (a uniform law's min <= max, one run-time factor per architecture) stay in the generators.
+import { MAX_TYPED_IDS } from '../formats/application.js';
+
+/** The most tasks a generated application may have (the million-task benchmark's ten times). */
+export const MAX_GENERATED_TASKS = 10_000_000;
+/** The most files an application may have: the ids its format holds. */
+export const MAX_GENERATED_FILES = MAX_TYPED_IDS;
+/** The most hosts a generated grid may have, over all its clusters. */
+export const MAX_GENERATED_HOSTS = 100_000;
 
 const distributionBranches = (unit: string): object[] => [
   { type: 'number', description: 'a number V (the constant V)' },
@@ -58,11 +66,11 @@ const fractionPct = (what: string): object => ({
 });
 
 const TASK_SHAPE_PROPERTIES = {
-  unsharedInputsPerTask: { type: 'integer', minimum: 0, description: 'unshared input files each task reads, a count' },
+  unsharedInputsPerTask: { type: 'integer', minimum: 0, maximum: 1000, description: 'unshared input files each task reads, a count (at most 1000)' },
   unsharedInputSizeBytes: distribution('bytes', 'the size of each unshared input file'),
   outputSizeBytes: distribution('bytes', 'the size of the one output file of each task'),
   runTimeS: distribution('seconds', 'the run time of each task on architecture 0 at 100 % availability'),
-  architectures: { type: 'integer', minimum: 1, default: 1, description: 'the number of architectures, a count' },
+  architectures: { type: 'integer', minimum: 1, maximum: 1000, default: 1, description: 'the number of architectures, a count (at most 1000)' },
   archRunTimeFactors: {
     type: 'array',
     items: { type: 'number', exclusiveMinimum: 0 },
@@ -91,8 +99,8 @@ export const MCELL_SPEC_SCHEMA = {
   description: 'an MCell-style application: chunks of tasks, each chunk sharing one large input file',
   properties: {
     $schema: { type: 'string' },
-    chunks: { type: 'integer', minimum: 1, description: 'the number of chunks (shared files), a count' },
-    tasksPerChunk: { type: 'integer', minimum: 1, description: 'tasks reading each shared file, a count' },
+    chunks: { type: 'integer', minimum: 1, maximum: MAX_GENERATED_TASKS, description: 'the number of chunks (shared files), a count' },
+    tasksPerChunk: { type: 'integer', minimum: 1, maximum: MAX_GENERATED_TASKS, description: `tasks reading each shared file, a count (chunks × tasksPerChunk at most ${MAX_GENERATED_TASKS})` },
     sharedFileSizeBytes: distribution('bytes', 'the size of each shared file'),
     perturbation: { type: 'number', minimum: 0, maximum: 1, default: 0, description: "fraction of tasks that read another chunk's shared file instead of their own" },
     ...TASK_SHAPE_PROPERTIES,
@@ -106,7 +114,7 @@ export const INS2D_SPEC_SCHEMA = {
   description: 'an INS2D-style application: independent tasks that share no file',
   properties: {
     $schema: { type: 'string' },
-    tasks: { type: 'integer', minimum: 1, description: 'the number of tasks, a count' },
+    tasks: { type: 'integer', minimum: 1, maximum: MAX_GENERATED_TASKS, description: `the number of tasks, a count (at most ${MAX_GENERATED_TASKS})` },
     ...TASK_SHAPE_PROPERTIES,
   },
 } as const;
@@ -122,7 +130,7 @@ const series = (unit: string, what: string, bounds: object): object => ({
       description: 'a series {"distribution": D, "samples": N}',
       properties: {
         distribution: distribution(unit, `the law of ${what}`),
-        samples: { type: 'integer', minimum: 1, description: 'the length of the series, a count' },
+        samples: { type: 'integer', minimum: 1, maximum: 1_000_000, description: 'the length of the series, a count (at most 1,000,000)' },
       },
     },
   ],
@@ -156,7 +164,7 @@ export const GRID_SPEC_SCHEMA = {
               required: ['count', 'availabilityPct'],
               description: 'a group of hosts {"count", "availabilityPct", "arch"}',
               properties: {
-                count: { type: 'integer', minimum: 0, description: 'hosts in the group, a count' },
+                count: { type: 'integer', minimum: 0, maximum: MAX_GENERATED_HOSTS, description: `hosts in the group, a count (at most ${MAX_GENERATED_HOSTS} in the grid)` },
                 availabilityPct: series('percent', 'the CPU availability of each host', { minimum: 0, maximum: 100 }),
                 arch: { type: 'integer', minimum: 0, default: 0, description: 'the architecture index of these hosts' },
               },

@@ -266,4 +266,15 @@ describe('bad generator parameters', () => {
     expect(() => generateGrid({ clusters: [] }, new Rng(1))).toThrow(/at least one cluster/);
     expect(() => generateGrid({ clusters: [{ hosts: [{ count: 1, availabilityPct: 120 }], bandwidthBps: 1, latencyMs: 0 }] }, new Rng(1))).toThrow(/availabilityPct must be in \[0, 100\], got 120/);
   });
+
+  // Found by fuzzing the specifications: each of these ran for minutes or ended the process (V8's "invalid
+  // size" for an array of failures up to 1e308 s); now each is refused at once, naming what to change.
+  it('sizes no simulation could hold are refused before anything is drawn, or as soon as the failures pass the bound', () => {
+    expect(() => generateMcellApplication({ ...base, chunks: 1e9 }, new Rng(1))).toThrow(/^chunks × tasksPerChunk gives 10000000000 tasks, more than the 10000000 a generated application may have$/);
+    expect(() => generateIns2dApplication({ ...base, tasks: 5_000_000, unsharedInputsPerTask: 100 }, new Rng(1))).toThrow(/^unsharedInputsPerTask gives 505000000 files, more than the 134217728 an application may have$/);
+    const hosts = (count: number) => ({ clusters: [{ hosts: [{ count, availabilityPct: 100 }], bandwidthBps: 1, latencyMs: 0 }] });
+    expect(() => generateGrid(hosts(1e9), new Rng(1))).toThrow(/^clusters: 1000000000 hosts in all, more than the 100000 a generated grid may have$/);
+    const failing = { ...hosts(4), transient: { horizonS: 1e308, hostUpS: uniform(10, 20), hostDownS: uniform(1, 2) } };
+    expect(() => generateGrid(failing, new Rng(1))).toThrow(/^transient: more than 1000000 failures and repairs before horizonS \(1e\+308 s\); shorten horizonS or lengthen the up and down times$/);
+  });
 });
