@@ -3,7 +3,7 @@
 // in one journal. The first holds JOURNAL.lock, which names its process; a second is refused with what to
 // do. A lock whose process is gone (a controller killed, the machine rebooted) is taken over, so that the
 // same command still resumes such a run.
-import { linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { mkdirAtOrigin, writingAtOrigin } from './origin-failure.js';
@@ -19,6 +19,18 @@ function linked(draft: string, path: string): boolean {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;
+  }
+}
+
+/** Removes `dir` and its parents up to `top` while they are empty. */
+function removeEmptyFolders(dir: string, top: string): void {
+  for (let d = dir; d.startsWith(top); d = dirname(d)) {
+    try {
+      rmdirSync(d);
+    } catch {
+      return; // not empty: the run wrote there
+    }
+    if (d === top) return;
   }
 }
 
@@ -76,7 +88,7 @@ function readOwner(path: string): LockOwner | undefined {
 export function lockJournal(journalPath: string): JournalLock {
   const path = `${journalPath}.lock`;
   const me: LockOwner = { pid: process.pid, host: hostname(), processStart: processStartOf(process.pid), since: new Date().toISOString() };
-  mkdirAtOrigin(WHAT, dirname(path));
+  const made = mkdirAtOrigin(WHAT, dirname(path));
   // Written whole under another name, then linked: a reader never sees a half-written lock.
   const draft = `${path}.${process.pid}`;
   writingAtOrigin(WHAT, draft, () => writeFileSync(draft, `${JSON.stringify(me)}\n`));
@@ -106,6 +118,8 @@ export function lockJournal(journalPath: string): JournalLock {
     } catch {
       // gone already (moved aside with the journal's folder, say): nothing to release
     }
+    // The folders made for the lock alone go with it (a run refused before it wrote anything leaves none).
+    if (made !== undefined) removeEmptyFolders(dirname(path), made);
   };
   process.on('exit', release);
   return { release };

@@ -62,10 +62,13 @@ function trueMkdirError(err: unknown, dir: string): unknown {
   return err;
 }
 
-/** Creates directory `dir` (and its parents) at the origin; an origin failure throws an OriginWriteError. */
-export function mkdirAtOrigin(what: string, dir: string): void {
+/**
+ * Creates directory `dir` (and its parents) at the origin; an origin failure throws an OriginWriteError.
+ * Returns the first directory it created, as mkdirSync does (undefined: they all existed).
+ */
+export function mkdirAtOrigin(what: string, dir: string): string | undefined {
   try {
-    mkdirSync(dir, { recursive: true });
+    return mkdirSync(dir, { recursive: true });
   } catch (err) {
     const why = trueMkdirError(err, dir);
     throw asOriginFailure(why, what, dir) ?? why;

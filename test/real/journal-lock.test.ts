@@ -74,6 +74,17 @@ describe('lockJournal', () => {
     }
   });
 
+  it('takes the folders it made away with it, unless the run wrote there', () => {
+    const empty = join(dir, 'made', 'deeper', 'journal.jsonl');
+    lockJournal(empty).release();
+    expect(existsSync(join(dir, 'made'))).toBe(false);
+    const used = join(dir, 'used', 'journal.jsonl');
+    const lock = lockJournal(used);
+    writeFileSync(used, '{}\n');
+    lock.release();
+    expect(readFileSync(used, 'utf8')).toBe('{}\n');
+  });
+
   it('refuses a second lock in the same live process, and gives it once released', () => {
     const journal = join(dir, 'twice.jsonl');
     const lock = lockJournal(journal);
