@@ -11,6 +11,7 @@ import { InputError, type Diagnostic } from '../util/diagnostics.js';
 import { closestName, shortList } from '../util/names.js';
 import { isPluginRef } from '../scheduler/heuristics/plugin.js';
 import { SEEDS_SCHEMA, seedList, seedsProblems, type SeedsSpec } from './seeds.js';
+import { MAX_SEED } from '../util/rng.js';
 
 export type SweepValue = number | string;
 
@@ -61,6 +62,8 @@ function strategySchema(): object {
 }
 
 const numberOrVar = { type: ['number', 'string'], description: 'a number or a "${variable}"' };
+/** A generator's seed: what the random generator takes (as --seed and "seeds"), or a "${variable}". */
+const seedOrVar = { anyOf: [{ type: 'integer', minimum: 0, maximum: MAX_SEED }, { type: 'string' }], description: `a whole number from 0 to ${MAX_SEED}, or a "\${variable}"` };
 
 export const EXPERIMENT_SCHEMA = {
   type: 'object',
@@ -98,14 +101,14 @@ export const EXPERIMENT_SCHEMA = {
           type: 'object',
           required: ['generator', 'sharedFileSizeKB'],
           additionalProperties: false,
-          properties: { generator: { const: 'fig11' }, sharedFileSizeKB: numberOrVar, seed: numberOrVar },
+          properties: { generator: { const: 'fig11' }, sharedFileSizeKB: numberOrVar, seed: seedOrVar },
         },
         { type: 'object', required: ['generator'], additionalProperties: false, properties: { generator: { const: 'fig11-grid' } } },
         {
           type: 'object',
           required: ['generator', 'spec'],
           additionalProperties: false,
-          properties: { generator: { enum: ['mcell', 'ins2d', 'grid'] }, spec: { type: 'object' }, seed: numberOrVar },
+          properties: { generator: { enum: ['mcell', 'ins2d', 'grid'] }, spec: { type: 'object' }, seed: seedOrVar },
         },
       ],
     },

@@ -102,6 +102,10 @@ describe('experiment specification', () => {
     expect(errorText(() => load(dir, { ...baseSpec(), seeds: [1, 4294967296] }))).toMatch(/\/seeds\/1: must be <= 4294967295\n.*\n.*\n {2}fix: write a number of at most 4294967295/);
     expect(errorText(() => load(dir, { ...baseSpec(), seeds: [3, 3] }))).toMatch(/\/seeds: must NOT have duplicate items.*\n.*\n.*\n {2}fix: write a list that names each item once/);
     expect(load(dir, { ...baseSpec(), seeds: { count: 2, first: 4294967294 } }).seeds).toEqual([4294967294, 4294967295]);
+    // A generator's own seed, the same range (or a variable).
+    const generated = (seed: unknown) => ({ ...baseSpec(), applications: { a: { generator: 'fig11', sharedFileSizeKB: 100, seed } } });
+    expect(errorText(() => load(dir, generated(4294967296)))).toMatch(/\/applications\/a\/seed: must be <= 4294967295/);
+    expect(load(dir, generated('${seed}')).seeds).toEqual([1, 2, 3]);
   });
 
   it('rejects unknown heuristics with a suggestion, unknown options and unknown variables', () => {
