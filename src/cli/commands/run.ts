@@ -284,6 +284,8 @@ const command: Command = {
     // The journal and task logs: by default in the origin, so that a second run continues the first.
     const files = runFilesOf(originDirOf(sweepPath, grid), sweepPath);
     const journalPath = explicitJournal ?? files.journal;
+    // The command that carries this run on (a named journal that holds a run needs --resume).
+    const again = explicitJournal !== undefined && !resume ? 'run the same command again with --resume' : 'run the same command again';
     let lock: JournalLock;
     try {
       lock = lockJournal(journalPath);
@@ -293,7 +295,7 @@ const command: Command = {
         return EXIT.failure;
       }
       if (!(err instanceof OriginWriteError)) throw err;
-      for (const line of originFailureLines(err, 'run the same command again')) console.error(line);
+      for (const line of originFailureLines(err, again)) console.error(line);
       return EXIT.originWrite;
     }
     let continuing = resume;
@@ -304,8 +306,6 @@ const command: Command = {
     } else if (explicitJournal === undefined && earlier) continuing = true;
     const taskLogs = !flagOption(args, 'no-task-logs');
     const places: RunPlaces = { journal: journalPath, logsDir: files.logsDir, continuing, taskLogs };
-    // The command that carries this run on (a named journal that holds a run needs --resume).
-    const again = explicitJournal !== undefined && !resume ? 'run the same command again with --resume' : 'run the same command again';
     const recordPath = stringOption(args, 'record');
     let record: ReturnType<typeof recordFile> | undefined;
     try {
