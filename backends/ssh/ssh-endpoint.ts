@@ -72,20 +72,21 @@ function afterOutputMark(stdout: string): string {
 
 /** A channel the server refused to open (sshd's MaxSessions reached, say): it answered, so the host is up. */
 function channelRefused(err: unknown): boolean {
-  return err instanceof Error && /^\(SSH\) Channel open failure/.test(err.message);
+  return err instanceof Error && /\(SSH\) Channel open failure/.test(err.message);
 }
 
 /**
  * Runs `attempt` again while the server refuses it a channel, waiting 50 ms, doubling to 1 s, between tries:
  * the connection's other channels close in time. Each try has its own deadline.
  */
-async function whileChannelsRefused<T>(attempt: () => Promise<T>): Promise<T> {
+async function whileChannelsRefused<T>(attempt: () => Promise<T>, onRefused: () => void = () => undefined): Promise<T> {
   for (let waitMs = 50; ; waitMs = Math.min(1000, 2 * waitMs)) {
     try {
       return await attempt();
     } catch (err) {
       if (!channelRefused(err)) throw err;
     }
+    onRefused();
     await new Promise((resolve) => setTimeout(resolve, waitMs));
   }
 }
@@ -149,6 +150,14 @@ export class SshEndpoint implements Endpoint, CommandShell {
   /** With "transport": "agent", the agent on the current connection runs every command. */
   private agent: AgentSession | undefined;
   private sftp: Promise<Sftp> | undefined;
+  /** The SFTP session once open, and the calls in flight on it (an idle one is closed when a command needs its channel). */
+  private openSftp: Sftp | undefined;
+  private sftpCalls = 0;
+  /**
+   * sshd refused the agent's connection a channel for SFTP: it allows one session (MaxSessions 1), which the
+   * agent holds for the whole connection, so files too large for one request go through it in parts.
+   */
+  private sftpRefused = false;
   private up = false;
   private generation = 0;
   /** Rejects with EndpointDownError when the current connection is lost or closed. */
@@ -242,23 +251,27 @@ export class SshEndpoint implements Endpoint, CommandShell {
       // says which shell that is, and so how later commands are to be written (login-shell.ts).
       const loginS = this.loginS;
       const noAnswer = `${this.label}: no answer from its login shell within ${loginS} s (a start-up file or home directory that hangs?)`;
-      const asked = await withDeadline(ssh.execCommand(LOGIN_SHELL_COMMAND), loginS, noAnswer, () => destroy(ssh));
+      // sshd frees a closed channel's session a moment after the client hears it closed: with MaxSessions
+      // 1 the next command's channel may be refused meanwhile, so each waits for one, within the deadline.
+      const atLogin = <T>(step: () => Promise<T>, late: string): Promise<T> => withDeadline(whileChannelsRefused(step), loginS, late, () => destroy(ssh));
+      const asked = await atLogin(() => ssh.execCommand(LOGIN_SHELL_COMMAND), noAnswer);
       const answer = readLoginShellAnswer(asked.stdout);
       if (asked.code === null) throw new EndpointDownError(`${this.label}: ${loginCommandCut(asked.signal, this.connectionError)}`);
       if (asked.code !== 0 || answer === undefined) {
         throw new PermanentEndpointError(`${this.label}: its login shell does not run the command \`${LOGIN_SHELL_COMMAND}\` (exit ${asked.code}): ${asked.stderr.trim().slice(0, 200)}`);
       }
       this.loginOutput = answer.printed;
+      this.sftpRefused = false;
       this.posixLogin = takesPosixCommands(answer.shell);
       const mkdir = `mkdir -p ${shellQuote(this.filesDir())} ${shellQuote(posix.join(this.runDir, 'work'))}`;
-      const r = await withDeadline(ssh.execCommand(this.forLoginShell(mkdir)), loginS, noAnswer, () => destroy(ssh));
+      const r = await atLogin(() => ssh.execCommand(this.forLoginShell(mkdir)), noAnswer);
       // No exit status: the connection went during the command (or it was killed), which says nothing of
       // the host's storage.
       if (r.code === null) throw new EndpointDownError(`${this.label}: ${loginCommandCut(r.signal, this.connectionError)}`);
       if (r.code !== 0) throw new PermanentEndpointError(`${this.label}: cannot create the storage directory ${this.runDir}: ${r.stderr.trim()}`);
       if (this.spec.transport === 'agent') {
         const client = ssh.connection as unknown as ExecClient;
-        this.agent = await withDeadline(AgentSession.open(client, this.label, this.forLoginShell(agentCommand())), loginS, `${this.label}: the agent did not start within ${loginS} s`, () => destroy(ssh));
+        this.agent = await atLogin(() => AgentSession.open(client, this.label, this.forLoginShell(agentCommand())), `${this.label}: the agent did not start within ${loginS} s`);
       }
     } catch (err) {
       destroy(ssh);
@@ -287,6 +300,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
     this.ssh = ssh;
     this.up = true;
     this.sftp = undefined;
+    this.openSftp = undefined;
   }
 
   private wentDown(generation: number, reason: string): void {
@@ -301,6 +315,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
     this.up = false;
     this.ssh = undefined;
     this.sftp = undefined;
+    this.openSftp = undefined;
     this.loseConnection(reason);
     this.agent?.close();
     this.agent = undefined;
@@ -355,7 +370,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
       ))!;
     // A refused channel is an answer: the load probe, the heartbeat, takes it as one and tries next time;
     // anything else waits for a channel instead of failing (a task would count it as its own failure).
-    return queue === this.heartbeat ? attempt() : whileChannelsRefused(attempt);
+    return queue === this.heartbeat ? attempt() : whileChannelsRefused(attempt, () => this.closeIdleSftp());
   }
 
   private exec(command: string, what: string, deadlineS = this.spec.deadlines.commandS): Promise<CommandResult> {
@@ -374,8 +389,11 @@ export class SshEndpoint implements Endpoint, CommandShell {
       this.sftp = p;
       p.then(
         (s) => {
+          if (this.sftp === p) this.openSftp = s;
           const forget = (): void => {
-            if (this.sftp === p) this.sftp = undefined;
+            if (this.sftp !== p) return;
+            this.sftp = undefined;
+            this.openSftp = undefined;
           };
           s.on('close', forget);
           s.on('error', forget);
@@ -388,13 +406,34 @@ export class SshEndpoint implements Endpoint, CommandShell {
     return this.sftp;
   }
 
+  /**
+   * Closes the SFTP session if no call is using it: it holds one of the channels sshd allows a connection
+   * (MaxSessions), and with a limit of 1 a command refused a channel would otherwise wait for ever. The next
+   * transfer opens a session again.
+   */
+  private closeIdleSftp(): void {
+    const s = this.openSftp;
+    if (s === undefined || this.sftpCalls > 0) return;
+    this.sftp = undefined;
+    this.openSftp = undefined;
+    s.end();
+  }
+
   private async sftpCall(what: string, deadlineS: number, call: (s: Sftp, cb: (err: Error | null | undefined) => void) => void): Promise<void> {
+    // Under the agent nothing of this run's can free a channel: the agent holds its own for the whole
+    // connection, and SFTP is the only other one. Its refusal is answered at once (refusedSftp).
+    const tries = this.agent ? <T>(attempt: () => Promise<T>): Promise<T> => attempt() : whileChannelsRefused;
     try {
-      await whileChannelsRefused(() =>
+      await tries(() =>
         this.ops.add(() =>
           this.onConnection(what, deadlineS, async (ssh) => {
-            const s = await this.session(ssh);
-            await new Promise<void>((resolve, reject) => call(s, (err) => (err ? reject(err) : resolve())));
+            this.sftpCalls++;
+            try {
+              const s = await this.session(ssh);
+              await new Promise<void>((resolve, reject) => call(s, (err) => (err ? reject(err) : resolve())));
+            } finally {
+              this.sftpCalls--;
+            }
           }),
         ),
       );
@@ -420,7 +459,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
       await this.ops.add(() => this.onConnection(`the upload of ${storageName}`, deadlineS, () => this.agent!.write(dest, data)));
       return;
     }
-    if (this.agent && this.loginOutput !== undefined) {
+    if (this.agent && this.sftpUnusable()) {
       await this.ops.add(() => this.onConnection(`the upload of ${storageName}`, deadlineS, () => uploadInParts(this.agent!, localPath, dest)));
       return;
     }
@@ -428,6 +467,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
     try {
       await this.sftpCall(`the upload of ${storageName}`, deadlineS, (s, cb) => s.fastPut(localPath, tmp, cb));
     } catch (err) {
+      if (this.refusedSftp(err)) return this.putFile(localPath, storageName, deadlineS);
       throw await this.whyUploadFailed(err, statSync(localPath).size);
     }
     await this.sftpCall(`the rename of ${storageName}`, this.spec.deadlines.commandS, (s, cb) => s.ext_openssh_rename(tmp, dest, cb));
@@ -514,7 +554,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
   async fetch(workKey: string, path: string, localPath: string, deadlineS: number): Promise<void> {
     const remote = posix.join(this.workDir(workKey), path);
     // Where SFTP cannot work, the agent brings the file whatever its size (a small one in one part).
-    if (this.agent && this.loginOutput !== undefined) {
+    if (this.agent && this.sftpUnusable()) {
       await this.ops.add(() => this.onConnection(`the download of ${path}`, deadlineS, () => downloadInParts(this.agent!, remote, localPath)));
       return;
     }
@@ -525,7 +565,27 @@ export class SshEndpoint implements Endpoint, CommandShell {
         return;
       }
     }
-    await this.sftpCall(`the download of ${path}`, deadlineS, (s, cb) => s.fastGet(remote, localPath, cb));
+    try {
+      await this.sftpCall(`the download of ${path}`, deadlineS, (s, cb) => s.fastGet(remote, localPath, cb));
+    } catch (err) {
+      if (this.refusedSftp(err)) return this.fetch(workKey, path, localPath, deadlineS);
+      throw err;
+    }
+  }
+
+  /**
+   * With the agent, SFTP needs a second channel on the connection. Where it cannot work (the login shell
+   * prints on standard output, which breaks it, or sshd refuses that channel), files go through the agent.
+   */
+  private sftpUnusable(): boolean {
+    return this.loginOutput !== undefined || this.sftpRefused;
+  }
+
+  /** True, and remembered for the connection, if `err` is the agent's connection refusing SFTP a channel. */
+  private refusedSftp(err: unknown): boolean {
+    if (!this.agent || !channelRefused(err)) return false;
+    this.sftpRefused = true;
+    return true;
   }
 
   async adopt(runId: string, workKey: string): Promise<boolean> {
