@@ -83,9 +83,10 @@ function readOwner(path: string): LockOwner | undefined {
 
 /**
  * Takes the lock of `journalPath` for this process, or throws JournalBusyError naming the run that holds
- * it. Errors writing the lock (a full or read-only origin) are thrown as they come.
+ * it and saying what else to do (`elsewhere`). Errors writing the lock (a full or read-only origin) are
+ * thrown as they come.
  */
-export function lockJournal(journalPath: string): JournalLock {
+export function lockJournal(journalPath: string, elsewhere = 'give this run another --journal'): JournalLock {
   const path = `${journalPath}.lock`;
   const me: LockOwner = { pid: process.pid, host: hostname(), processStart: processStartOf(process.pid), since: new Date().toISOString() };
   const made = mkdirAtOrigin(WHAT, dirname(path));
@@ -97,11 +98,11 @@ export function lockJournal(journalPath: string): JournalLock {
       const owner = readOwner(path);
       if (owner !== undefined && owner.host !== me.host) {
         throw new JournalBusyError(
-          `the journal ${journalPath} is in use by a gridsweep run on ${owner.host} (pid ${owner.pid}, since ${owner.since}); wait for it to end, or give this run another --journal. If that run is over, remove ${path}`,
+          `the journal ${journalPath} is in use by a gridsweep run on ${owner.host} (pid ${owner.pid}, since ${owner.since}); wait for it to end, or ${elsewhere}. If that run is over, remove ${path}`,
         );
       }
       if ((owner !== undefined && isAlive(owner)) || attempt >= 2) {
-        throw new JournalBusyError(`the journal ${journalPath} is in use by another gridsweep run${owner ? ` (pid ${owner.pid}, since ${owner.since})` : ''}; wait for it to end, or give this run another --journal`);
+        throw new JournalBusyError(`the journal ${journalPath} is in use by another gridsweep run${owner ? ` (pid ${owner.pid}, since ${owner.since})` : ''}; wait for it to end, or ${elsewhere}`);
       }
       rmSync(path, { force: true }); // its run is gone (or the file is not a lock): taken over
     }

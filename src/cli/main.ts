@@ -12,6 +12,7 @@ import { loadAllCommands, loadCommand } from './registry.js';
 import { InputError } from '../util/diagnostics.js';
 import { PluginError } from '../scheduler/heuristics/plugin.js';
 import { StallError } from '../batch/timeshare/stall-guard.js';
+import { JournalBusyError } from '../../backends/real/journal-lock.js';
 import { GRIDSWEEP_VERSION } from '../version.js';
 
 /** "unknown command 'X'", with the closest command name when one is near. */
@@ -93,7 +94,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       console.error(`gridsweep ${name}: ${err.message}`);
       return EXIT.failure;
     }
-    if (err instanceof PluginError || err instanceof StallError) {
+    if (err instanceof PluginError || err instanceof StallError || err instanceof JournalBusyError) {
       console.error(`gridsweep ${name}: ${err.message}`);
       return EXIT.failure;
     }

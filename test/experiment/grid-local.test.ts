@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, write
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
-import { cachedKeys, expectSameResults, gridsweep, localGridFile, makeScratch } from './support/grid-experiment.js';
+import { cachedKeys, expectSameResults, gridsweep, localGridFile, makeScratch, startGridsweep } from './support/grid-experiment.js';
 
 describe('experiment --grid on local slots', () => {
   // 3 heuristics × 2 applications × 4 seeds = 24 cells.
@@ -124,5 +124,37 @@ describe('experiment --grid with a heuristic plug-in', () => {
     expect(g.stderr).not.toContain('real grid:');
     expect(existsSync(join(out, 'grid-run', 'files'))).toBe(false);
     expect(runsOnStorage()).toEqual(before);
+  }, 300_000);
+});
+
+describe('experiment --grid started twice on one results folder', () => {
+  // 2 heuristics × 2 applications × 2 seeds = 8 cells.
+  const scratch = makeScratch(['H0', 'xsufferage'], 2);
+  const grid = localGridFile(scratch, 2);
+  afterAll(() => rmSync(scratch.dir, { recursive: true, force: true }));
+
+  // Before, the second staged the cells again into the first's origin and ran every task beside it, both
+  // writing one journal.
+  it('refuses the second while the first runs, saying which run holds the folder; the first ends as if alone', async () => {
+    const out = join(scratch.dir, 'out');
+    const journal = join(out, 'grid-run', '.gridsweep', 'cells', 'journal.jsonl');
+    const lock = `${journal}.lock`;
+    const first = startGridsweep(['experiment', scratch.specPath, '--out', out, '--grid', grid]);
+    for (let waited = 0; !existsSync(journal); waited += 50) {
+      if (waited > 60_000) throw new Error(`no journal after 60 s: ${first.stderr()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // Held still, so that it cannot end before the second starts.
+    first.kill('SIGSTOP');
+    const second = await gridsweep(['experiment', scratch.specPath, '--out', out, '--grid', grid]);
+    first.kill('SIGCONT');
+    expect(second.code, second.stderr).toBe(1);
+    expect(second.stderr).toMatch(/^gridsweep experiment: the journal \S+journal\.jsonl is in use by another gridsweep run \(pid \d+, since \S+\); wait for it to end, or give this experiment another --out$/m);
+    const done = await first.result;
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stderr).toContain('real grid: 8 run(s) computed in');
+    expect(done.stdout).toContain('8 runs: 8 simulated, 0 from the cache, 0 failed');
+    expect(cachedKeys(out)).toHaveLength(8);
+    expect(existsSync(lock)).toBe(false);
   }, 300_000);
 });

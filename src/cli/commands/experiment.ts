@@ -108,7 +108,8 @@ const SPEC_HELP = [
   '0.3 s, or times 2 s when there are none. Each run\'s result comes back verified and goes into the cache, and',
   'results.csv, results.json, the summary and the charts are those a local run writes (byte for byte but',
   `the timing columns). The grid run works in DIR/${GRID_RUN_FOLDER}/ (its journal in .gridsweep/cells/): when the`,
-  'controller is killed, the same command resumes it, and no verified run is computed again.',
+  'controller is killed, the same command resumes it, and no verified run is computed again. One grid run',
+  'per DIR: a second experiment on it while the first runs is refused (the journal\'s lock names the first).',
   'A time-sharing experiment is computed in worker threads only (no --grid yet).',
 ].join('\n');
 
