@@ -6,7 +6,7 @@ import { isAbsolute, join } from 'node:path';
 import { loadApplication, loadGrid } from '../formats/index.js';
 import type { Application } from '../model/application.js';
 import type { GridDescription } from '../model/grid.js';
-import { Rng } from '../util/rng.js';
+import { MAX_SEED, Rng } from '../util/rng.js';
 import { fig11Application, fig11Grid } from '../generators/fig11.js';
 import { generateIns2dApplication, generateMcellApplication, type Ins2dSpec, type McellSpec } from '../generators/application.js';
 import { generateGrid, type GridSpec } from '../generators/grid.js';
@@ -29,7 +29,8 @@ function numberParam(v: unknown, what: string): number {
 
 function seedOf(input: { seed?: number | string }): number {
   const s = input.seed === undefined ? 1 : numberParam(input.seed, 'seed');
-  if (!Number.isInteger(s) || s < 0) throw new Error(`seed must be a whole number >= 0, got ${s}`);
+  // Past MAX_SEED the generator, which reads 32 bits, would silently repeat another seed's application.
+  if (!Number.isInteger(s) || s < 0 || s > MAX_SEED) throw new Error(`seed must be a whole number from 0 to ${MAX_SEED}, got ${s}`);
   return s;
 }
 

@@ -277,6 +277,17 @@ describe('running an experiment', () => {
     const l = load(dir, bad);
     await expect(runExperiment(l, { outDir: join(dir, 'out'), runner: { inline: cheapRunOne } })).rejects.toThrow(/\/applications\/a: cannot build this application for size = 1000: runTimeS: uniform needs finite min <= max/);
   });
+
+  it('a swept variable given as a generator seed is held to the seeds the random generator takes', async () => {
+    const dir = tempDir();
+    // 2^32 + 1 would repeat seed 1's application (the generator reads 32 bits); -1 and 1.5 are no seeds.
+    for (const value of [4294967297, -1, 1.5]) {
+      const spec = { ...baseSpec(), applications: { a: { ...smallApp(1000), seed: '${size}' } }, sweep: { variable: 'size', values: [1, value] } };
+      await expect(runExperiment(load(dir, spec), { outDir: join(dir, 'out'), runner: { inline: cheapRunOne } })).rejects.toThrow(
+        `/applications/a: cannot build this application for size = ${value}: seed must be a whole number from 0 to 4294967295, got ${value}`,
+      );
+    }
+  });
 });
 
 export type { ExperimentSpec };
