@@ -109,13 +109,24 @@ function drawTimeline(up: Distribution | undefined, down: Distribution | undefin
   return { flips, initiallyUp };
 }
 
-function isUpAt(tl: Timeline, timeS: number): boolean {
-  let up = tl.initiallyUp;
-  for (const f of tl.flips) {
-    if (f > timeS) break;
-    up = !up;
+/** A timeline read forward: its state at times that only grow. */
+class TimelineCursor {
+  up: boolean;
+  private next = 0;
+
+  constructor(private readonly tl: Timeline) {
+    this.up = tl.initiallyUp;
   }
-  return up;
+
+  /** The state at `timeS` (each flip at or before it counted once). */
+  advanceTo(timeS: number): boolean {
+    const flips = this.tl.flips;
+    while (this.next < flips.length && flips[this.next]! <= timeS) {
+      this.up = !this.up;
+      this.next++;
+    }
+    return this.up;
+  }
 }
 
 export function generateGrid(spec: GridSpec, rng: Rng): GridDescription {
@@ -208,23 +219,40 @@ function transientEvents(clusters: readonly GeneratedCluster[], spec: TransientS
       const start = rng.next() < late ? roundTo(rng.uniform(0, horizon), 0) : 0;
       return drawTimeline(spec.hostUpS, spec.hostDownS, start, horizon, rng, budget);
     });
-    const times = [...new Set([0, ...clusterTl.flips, ...hostTls.flatMap((t) => t.flips)])].sort((a, b) => a - b);
+    // The hosts whose own timeline flips at each time, in host order: a time visits only those, and every
+    // host only when the cluster itself changes (time in the events written, not in the hosts × flips).
+    const flipping = new Map<number, number[]>();
+    hostTls.forEach((tl, i) => {
+      for (const f of tl.flips) {
+        const hosts = flipping.get(f);
+        if (hosts === undefined) flipping.set(f, [i]);
+        else if (hosts[hosts.length - 1] !== i) hosts.push(i);
+      }
+    });
+    const times = [...new Set([0, ...clusterTl.flips, ...flipping.keys()])].sort((a, b) => a - b);
+    const cluster = new TimelineCursor(clusterTl);
+    const own = hostTls.map((tl) => new TimelineCursor(tl));
     let clusterUp = false;
     const hostUp = c.hosts.map(() => false);
+    const settle = (i: number, t: number): void => {
+      const up = clusterUp && own[i]!.up;
+      if (up && !hostUp[i]) emit(addHost(c, c.hosts[i]!, t));
+      if (!up && hostUp[i]) emit({ timeS: t, kind: 'REMOVE_HOST', host: c.hosts[i]!.name });
+      hostUp[i] = up;
+    };
     for (const t of times) {
-      const cUp = isUpAt(clusterTl, t);
+      const changed = flipping.get(t) ?? [];
+      for (const i of changed) own[i]!.advanceTo(t);
+      const cUp = cluster.advanceTo(t);
       if (cUp && !clusterUp) emit(addCluster(c, t));
       if (!cUp && clusterUp) {
         emit({ timeS: t, kind: 'REMOVE_CLUSTER', cluster: c.name });
         hostUp.fill(false);
       }
-      clusterUp = cUp;
-      c.hosts.forEach((h, i) => {
-        const up = cUp && isUpAt(hostTls[i]!, t);
-        if (up && !hostUp[i]) emit(addHost(c, h, t));
-        if (!up && hostUp[i]) emit({ timeS: t, kind: 'REMOVE_HOST', host: h.name });
-        hostUp[i] = up;
-      });
+      if (cUp !== clusterUp) {
+        clusterUp = cUp;
+        for (let i = 0; i < hostUp.length; i++) settle(i, t);
+      } else for (const i of changed) settle(i, t);
     }
   }
   timed.sort((a, b) => a.timeS - b.timeS || a.seq - b.seq);
