@@ -1,14 +1,17 @@
 // Writing names and numbers so that the parsers read back exactly the same value.
-import { tokenizeLine } from './line-lexer.js';
+import { LineTokens } from './line-lexer.js';
 
 /** `<name>`; throws if the name could not be read back as one token (empty, blanks, '<', '>' or ':'). */
 export function bracketName(name: string): string {
   return `<${checkedName(name)}>`;
 }
 
+/** Reused by every name checked: a writer checks one per line, and a fresh lexer allocates its arrays. */
+const scratch = new LineTokens();
+
 export function checkedName(name: string): string {
-  const tokens = tokenizeLine(name);
-  if (tokens.length !== 1 || tokens[0]!.value !== name) {
+  const tokens = scratch.scan(name);
+  if (tokens.count !== 1 || tokens.starts[0] !== 0 || tokens.ends[0] !== name.length) {
     throw new Error(`cannot write the name ${JSON.stringify(name)}: names must be non-empty, without blanks, '<', '>' or ':'`);
   }
   return name;
