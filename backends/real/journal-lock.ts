@@ -1,20 +1,19 @@
-// One controller per journal. Two `gridsweep run`s of the same sweep (a command started twice, a job
-// script submitted again) would each run every task, write the same outputs, and interleave their lines
-// in one journal. The first holds JOURNAL.lock, which names its process; a second is refused with what to
-// do. A lock whose process is gone (a controller killed, the machine rebooted) is taken over, so that the
-// same command still resumes such a run.
+// One controller per journal, one experiment per results folder. Two `gridsweep run`s of the same sweep
+// (a command started twice, a job script submitted again) would each run every task, write the same
+// outputs, and interleave their lines in one journal; two experiments on one folder would compute the same
+// runs twice and overwrite each other's results. The first holds a lock file that names its process; a
+// second is refused with what to do. A lock whose process is gone (a controller killed, the machine
+// rebooted) is taken over, so that the same command still resumes.
 import { linkSync, readFileSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { mkdirAtOrigin, writingAtOrigin } from './origin-failure.js';
 
-// Written with the journal, in its folder: a failure to write it is the journal's, for the user.
-const WHAT = 'the journal';
 
 /** Links `draft` as `path`; false when `path` exists. */
-function linked(draft: string, path: string): boolean {
+function linked(what: string, draft: string, path: string): boolean {
   try {
-    writingAtOrigin(WHAT, path, () => linkSync(draft, path));
+    writingAtOrigin(what, path, () => linkSync(draft, path));
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -83,28 +82,50 @@ function readOwner(path: string): LockOwner | undefined {
 
 /**
  * Takes the lock of `journalPath` for this process, or throws JournalBusyError naming the run that holds
- * it and saying what else to do (`elsewhere`). Errors writing the lock (a full or read-only origin) are
- * thrown as they come.
+ * it and saying what else to do. Errors writing the lock (a full or read-only origin) are thrown as they
+ * come: the journal's, for the user (it is written in the journal's folder).
  */
-export function lockJournal(journalPath: string, elsewhere = 'give this run another --journal'): JournalLock {
-  const path = `${journalPath}.lock`;
+export function lockJournal(journalPath: string): JournalLock {
+  return takeLock(`${journalPath}.lock`, { subject: `the journal ${journalPath}`, holder: 'run', elsewhere: 'give this run another --journal', what: 'the journal' });
+}
+
+/** The lock file of an experiment's results folder. */
+export const RESULTS_FOLDER_LOCK = '.gridsweep-experiment.lock';
+
+/** The same for an experiment's results folder (RESULTS_FOLDER_LOCK in it). */
+export function lockResultsFolder(outDir: string): JournalLock {
+  return takeLock(join(outDir, RESULTS_FOLDER_LOCK), { subject: `the results folder ${outDir}`, holder: 'experiment', elsewhere: 'give this experiment another --out', what: 'the results folder' });
+}
+
+interface LockTerms {
+  /** What is locked, as the refusal names it. */
+  readonly subject: string;
+  /** The command that holds such a lock: 'run', 'experiment'. */
+  readonly holder: string;
+  /** What else to do than wait. */
+  readonly elsewhere: string;
+  /** What a failure to write the lock is a failure to write (origin-failure.ts). */
+  readonly what: string;
+}
+
+function takeLock(path: string, t: LockTerms): JournalLock {
   const me: LockOwner = { pid: process.pid, host: hostname(), processStart: processStartOf(process.pid), since: new Date().toISOString() };
-  const made = mkdirAtOrigin(WHAT, dirname(path));
+  const made = mkdirAtOrigin(t.what, dirname(path));
   // Written whole under another name, then linked: a reader never sees a half-written lock.
   const draft = `${path}.${process.pid}`;
-  writingAtOrigin(WHAT, draft, () => writeFileSync(draft, `${JSON.stringify(me)}\n`));
+  writingAtOrigin(t.what, draft, () => writeFileSync(draft, `${JSON.stringify(me)}\n`));
   try {
-    for (let attempt = 0; !linked(draft, path); attempt++) {
+    for (let attempt = 0; !linked(t.what, draft, path); attempt++) {
       const owner = readOwner(path);
       if (owner !== undefined && owner.host !== me.host) {
         throw new JournalBusyError(
-          `the journal ${journalPath} is in use by a gridsweep run on ${owner.host} (pid ${owner.pid}, since ${owner.since}); wait for it to end, or ${elsewhere}. If that run is over, remove ${path}`,
+          `${t.subject} is in use by a gridsweep ${t.holder} on ${owner.host} (pid ${owner.pid}, since ${owner.since}); wait for it to end, or ${t.elsewhere}. If that ${t.holder} is over, remove ${path}`,
         );
       }
       if ((owner !== undefined && isAlive(owner)) || attempt >= 2) {
-        throw new JournalBusyError(`the journal ${journalPath} is in use by another gridsweep run${owner ? ` (pid ${owner.pid}, since ${owner.since})` : ''}; wait for it to end, or ${elsewhere}`);
+        throw new JournalBusyError(`${t.subject} is in use by another gridsweep ${t.holder}${owner ? ` (pid ${owner.pid}, since ${owner.since})` : ''}; wait for it to end, or ${t.elsewhere}`);
       }
-      rmSync(path, { force: true }); // its run is gone (or the file is not a lock): taken over
+      rmSync(path, { force: true }); // its holder is gone (or the file is not a lock): taken over
     }
   } finally {
     rmSync(draft, { force: true });

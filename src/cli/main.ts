@@ -13,6 +13,7 @@ import { InputError } from '../util/diagnostics.js';
 import { PluginError } from '../scheduler/heuristics/plugin.js';
 import { StallError } from '../batch/timeshare/stall-guard.js';
 import { JournalBusyError } from '../../backends/real/journal-lock.js';
+import { OriginWriteError } from '../../backends/real/origin-failure.js';
 import { GRIDSWEEP_VERSION } from '../version.js';
 
 /** "unknown command 'X'", with the closest command name when one is near. */
@@ -94,7 +95,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       console.error(`gridsweep ${name}: ${err.message}`);
       return EXIT.failure;
     }
-    if (err instanceof PluginError || err instanceof StallError || err instanceof JournalBusyError) {
+    if (err instanceof PluginError || err instanceof StallError || err instanceof JournalBusyError || err instanceof OriginWriteError) {
       console.error(`gridsweep ${name}: ${err.message}`);
       return EXIT.failure;
     }

@@ -30,8 +30,7 @@ import { InputError } from '../util/diagnostics.js';
 import { WORKER_YOUNG_GENERATION_MB } from '../util/young-generation.js';
 import { runReal, type RunLogEvent } from '../../backends/real/runner.js';
 import { runLogLine } from '../../backends/real/run-log-lines.js';
-import { journalHoldsRun, moveAside, runFilesOf, type RunFiles } from '../../backends/real/run-files.js';
-import { lockJournal } from '../../backends/real/journal-lock.js';
+import { journalHoldsRun, moveAside, runFilesOf } from '../../backends/real/run-files.js';
 import { CELL_BUNDLE_NAME, placeCellBundle } from './cell-bundle.js';
 import { NO_SUITABLE_NODE_EXIT, type CellGroupResult, type CellTable, type CellTableEntry } from './cell-entry.js';
 import type { RecordSink } from '../record/events.js';
@@ -314,22 +313,10 @@ function describeEvent(e: RunLogEvent, name: (work: number) => string): string |
  * is resumed when it was computing these cells (or more); otherwise its journal is moved aside.
  */
 export async function computeCellsOnGrid(cells: readonly GridCell[], store: ResultStore | undefined, outDir: string, o: GridCellsOptions): Promise<GridCellsResult> {
+  const take = o.take ?? (store ? intoStore(store) : () => false);
   const originDir = resolve(outDir, GRID_RUN_FOLDER);
   const sweepPath = join(originDir, SWEEP_NAME);
   const files = runFilesOf(originDir, sweepPath);
-  // One grid run per results folder: a second experiment on it (the command started twice) is refused
-  // before it moves, stages or runs anything.
-  const lock = lockJournal(files.journal, 'give this experiment another --out');
-  try {
-    return await computeWithJournal(cells, store, originDir, files, o);
-  } finally {
-    lock.release();
-  }
-}
-
-async function computeWithJournal(cells: readonly GridCell[], store: ResultStore | undefined, originDir: string, files: RunFiles, o: GridCellsOptions): Promise<GridCellsResult> {
-  const take = o.take ?? (store ? intoStore(store) : () => false);
-  const sweepPath = join(originDir, SWEEP_NAME);
   const wanted = new Set(cells.map((c) => c.key));
   const previous = journalHoldsRun(files.journal) && existsSync(sweepPath) ? readTable(originDir) : undefined;
   const resume = previous !== undefined && [...wanted].every((k) => previous.cells[k] !== undefined);

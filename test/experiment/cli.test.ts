@@ -1,9 +1,11 @@
 // `gridsweep experiment` end to end with the simulator, on a tiny generated matrix.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import experiment from '../../src/cli/commands/experiment.js';
+import { RESULTS_FOLDER_LOCK } from '../../backends/real/journal-lock.js';
+import { gridsweep, makeScratch, startGridsweep } from './support/grid-experiment.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gridsweep-expcli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -49,4 +51,40 @@ describe('gridsweep experiment', () => {
     writeFileSync(path, '{"heuristics": ["H42"], "grids": {}, "applications": {}, "seeds": [1]}');
     await expect(experiment.run({ values: {}, positionals: [path] })).rejects.toThrow(new RegExp(`${path}:1:\\d+`));
   });
+});
+
+describe('gridsweep experiment started twice on one results folder', () => {
+  // 3 heuristics × 2 applications × 4 seeds = 24 runs, in worker threads.
+  const scratch = makeScratch(['H0', 'H4', 'xsufferage'], 4);
+  afterAll(() => rmSync(scratch.dir, { recursive: true, force: true }));
+
+  // Before, the second computed every run again beside the first, and both wrote the results files.
+  it('refuses the second while the first runs, writing nothing; the first ends as if alone', async () => {
+    const out = join(scratch.dir, 'out');
+    const first = startGridsweep(['experiment', scratch.specPath, '--out', out, '--jobs', '1']);
+    for (let waited = 0; !first.stderr().includes(' → '); waited += 20) {
+      if (waited > 60_000) throw new Error(`no start after 60 s: ${first.stderr()}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // Held still, so that it cannot end before the second starts.
+    first.kill('SIGSTOP');
+    const second = await gridsweep(['experiment', scratch.specPath, '--out', out, '--jobs', '1']);
+    first.kill('SIGCONT');
+    expect(second.code, second.stderr).toBe(1);
+    expect(second.stderr).toMatch(/^gridsweep experiment: the results folder \S+out is in use by another gridsweep experiment \(pid \d+, since \S+\); wait for it to end, or give this experiment another --out\n$/);
+    expect(second.stdout).toBe('');
+    const done = await first.result;
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toContain('24 runs: 24 simulated, 0 from the cache, 0 failed');
+    expect(existsSync(join(out, RESULTS_FOLDER_LOCK))).toBe(false);
+  }, 300_000);
+
+  it('a refused experiment leaves no folder it made for its lock', async () => {
+    const out = join(scratch.dir, 'never');
+    const bad = join(scratch.dir, 'bad.json');
+    writeFileSync(bad, '{"heuristics": ["H42"], "grids": {}, "applications": {}, "seeds": [1]}');
+    const r = await gridsweep(['experiment', bad, '--out', out]);
+    expect(r.code).toBe(1);
+    expect(existsSync(out)).toBe(false);
+  }, 60_000);
 });

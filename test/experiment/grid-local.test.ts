@@ -149,7 +149,7 @@ describe('experiment --grid started twice on one results folder', () => {
     const second = await gridsweep(['experiment', scratch.specPath, '--out', out, '--grid', grid]);
     first.kill('SIGCONT');
     expect(second.code, second.stderr).toBe(1);
-    expect(second.stderr).toMatch(/^gridsweep experiment: the journal \S+journal\.jsonl is in use by another gridsweep run \(pid \d+, since \S+\); wait for it to end, or give this experiment another --out$/m);
+    expect(second.stderr).toMatch(/^gridsweep experiment: the results folder \S+out is in use by another gridsweep experiment \(pid \d+, since \S+\); wait for it to end, or give this experiment another --out\n$/);
     const done = await first.result;
     expect(done.code, done.stderr).toBe(0);
     expect(done.stderr).toContain('real grid: 8 run(s) computed in');

@@ -2,7 +2,7 @@
 // and resumable, optionally watched on the live dashboard.
 import { basename, dirname, join } from 'node:path';
 import { isPluginRef, loadPlugin } from '../../scheduler/heuristics/plugin.js';
-import type { Command } from '../command.js';
+import type { Command, CommandArgs } from '../command.js';
 import { UsageError } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 import { printWarnings } from '../inapplicable-options.js';
@@ -23,6 +23,7 @@ import { expectFileKind } from '../../formats/file-kind.js';
 import { loadRealGrid } from '../../realgrid/real-grid-file.js';
 import { computeCellsOnGrid, estimateCellTimeS, GRID_RUN_FOLDER, type GridCell, type GridCellsOptions, type GridCellsResult } from '../../experiment/grid-cells.js';
 import { runBatchExperimentOnGrid } from '../../experiment/grid-batch.js';
+import { lockResultsFolder, RESULTS_FOLDER_LOCK } from '../../../backends/real/journal-lock.js';
 import type { ResultStore } from '../../experiment/store.js';
 
 const SPEC_HELP = [
@@ -41,7 +42,8 @@ const SPEC_HELP = [
   '"mcell" | "ins2d" | "grid", "spec": {...}, "seed": N} (see src/generators). ${VARIABLE} and ${seed}',
   'are replaced in every string of these entries. Every run is cached in DIR/runs under a hash of its',
   'inputs\' contents, options, seed and the results version (which changes only when gridsweep starts',
-  'computing different results): run the same command again to resume.',
+  'computing different results): run the same command again to resume. One experiment at a time per DIR:',
+  `a second on it is refused while the first runs (DIR/${RESULTS_FOLDER_LOCK} names the first's process).`,
   'DIR/results.csv and DIR/results.json hold one row per run, DIR/summary.txt the table printed at the end',
   '(median makespan, then mean ± sd over seeds). When it ends, the experiment draws DIR/makespan-line.svg',
   '(median against the swept variable, with the lower bound), DIR/makespan-box.svg (spread over seeds per',
@@ -108,8 +110,7 @@ const SPEC_HELP = [
   '0.3 s, or times 2 s when there are none. Each run\'s result comes back verified and goes into the cache, and',
   'results.csv, results.json, the summary and the charts are those a local run writes (byte for byte but',
   `the timing columns). The grid run works in DIR/${GRID_RUN_FOLDER}/ (its journal in .gridsweep/cells/): when the`,
-  'controller is killed, the same command resumes it, and no verified run is computed again. One grid run',
-  'per DIR: a second experiment on it while the first runs is refused (the journal\'s lock names the first).',
+  'controller is killed, the same command resumes it, and no verified run is computed again.',
   'A time-sharing experiment is computed in worker threads only (no --grid yet).',
 ].join('\n');
 
@@ -236,109 +237,121 @@ const command: Command = {
     if (gridPath === undefined) for (const flag of ['heuristic', 'accept-new']) if (optionGiven(args, flag)) throw new UsageError(`--${flag} goes with --grid`);
     const withDashboard = flagOption(args, 'dashboard');
     for (const flag of ['port', 'host']) if (!withDashboard && optionGiven(args, flag)) throw new UsageError(`--${flag} goes with --dashboard`);
-    if (isTimeshareExperiment(readJsonSpec(specPath))) {
-      if (gridPath !== undefined) throw new UsageError('a time-sharing experiment runs in worker threads only: leave out --grid');
-      if (flagOption(args, 'dashboard')) throw new UsageError('a time-sharing experiment has no dashboard yet');
-      return runTimeshareSpec(specPath, outDir, numberOption(args, 'jobs', defaultWorkerCount(), { min: 1, max: 256, integer: true }));
-    }
-    if (gridPath !== undefined) {
-      if (optionGiven(args, 'jobs')) printWarnings('experiment', ['--jobs has no effect with --grid (the real grid\'s hosts and slots run the cells); it is ignored']);
-      expectFileKind(gridPath, ['real-grid'], 'experiment --grid', 'a real grid file');
-    }
-    const heuristic = stringOption(args, 'heuristic');
-    if (heuristic !== undefined && !listHeuristics().some((h) => h.name === heuristic)) throw new UsageError(`--heuristic: no heuristic "${heuristic}"; one of ${listHeuristics().map((h) => h.name).join(', ')}`);
-    // On a real grid: what to do on Ctrl-C (cancel the Slurm pilots), and the options of the grid run.
-    let cleanup: (() => Promise<void>) | undefined;
-    let beforeExit: (() => void) | undefined;
-    const grid: Omit<GridCellsOptions, 'say'> | undefined =
-      gridPath !== undefined
-        ? { gridPath, grid: loadRealGrid(gridPath), ...(heuristic !== undefined ? { heuristic } : {}), acceptNew: flagOption(args, 'accept-new'), onInterrupt: (fn) => (cleanup = fn) }
-        : undefined;
-    const stopOnSignal = (): void => {
-      beforeExit?.();
-      console.error(`gridsweep experiment: interrupted${cleanup ? '; cancelling the Slurm pilots' : ''}; run the same command again to continue`);
-      const limit = new Promise((resolve) => setTimeout(resolve, 30_000).unref());
-      void Promise.race([cleanup?.().catch(() => undefined), limit]).then(() => process.exit(EXIT.interrupted));
-    };
-    if (grid) process.once('SIGINT', stopOnSignal);
+    // One experiment per results folder: a second (the command started twice) is refused before it
+    // computes or writes anything. The lock goes with the command, and its folder if the lock made it.
+    const lock = lockResultsFolder(outDir);
     try {
-      if (isBatchExperiment(readJsonSpec(specPath))) {
-        if (flagOption(args, 'dashboard')) throw new UsageError('a batch experiment has no dashboard yet');
-        if (!grid && optionGiven(args, 'jobs')) printWarnings('experiment', ['--jobs has no effect on a batch experiment (its trace runs go one after another); it is ignored']);
-        return grid ? await runBatchSpecOnGrid(specPath, outDir, { ...grid, say: (text) => console.error(text) }) : runBatchSpec(specPath, outDir);
-      }
-      const jobs = numberOption(args, 'jobs', defaultWorkerCount(), { min: 1, max: 256, integer: true });
-      const plugins = await loadSpecPlugins(specPath);
-      const loaded = loadExperimentSpec(specPath, [...listHeuristics(), ...plugins.map((name) => ({ name }))]);
-      const showProgress = args.values['quiet'] !== true && process.stderr.isTTY === true;
-      const line = progressLine(process.stderr, showProgress);
-      beforeExit = () => line.done();
-      const address = dashboardAddress(args);
-      console.error(`${specPath}: ${matrixSize(loaded)} runs ${gridPath !== undefined ? `on the real grid ${gridPath}` : `on ${jobs} worker thread(s)`} → ${outDir}`);
-      const board = withDashboard ? await startExperimentDashboard(`gridsweep experiment ${specPath}`, grid ? 'grid' : jobs, address) : undefined;
-      if (board) console.log(`dashboard: ${board.dashboard.url}`);
-      let latest: ExperimentProgress | undefined;
-      const onProgress = (p: ExperimentProgress): void => {
-        latest = p;
-        line.update(formatMatrixProgress(p));
-        board?.dashboard.showMatrix({ ...p, finished: false });
-      };
-      const elsewhere = grid
-        ? {
-            elsewhere: async (runs: readonly GridCell[], store: ResultStore, cachedKeys: readonly string[]) => {
-              console.error(`${runs.length} run(s) to compute on the real grid (${matrixSize(loaded) - runs.length} from the cache)`);
-              // On the dashboard: the grid run's own chart (a row per slot, a bar per task of several runs).
-              const live = board ? new LiveRecordSource(`${runs.length} run(s) on the real grid ${basename(grid.gridPath)}: a row per slot, a bar per task`) : undefined;
-              if (live) board?.dashboard.setSource(0, live);
-              // Where the matrix stood when the grid run began (nothing reported yet when nothing was cached).
-              const before: ExperimentProgress = latest ?? { done: 0, running: 0, total: matrixSize(loaded), cached: 0, failed: 0 };
-              board?.dashboard.showMatrix({ ...before, finished: false });
-              let r: GridCellsResult;
-              try {
-                r = await computeCellsOnGrid(runs, store, outDir, {
-                  ...grid,
-                  cellEstimateS: estimateCellTimeS(store, cachedKeys),
-                  say: (text) => {
-                    line.done();
-                    console.error(text);
-                  },
-                  cellProgress: ({ done, running }) => {
-                    const p = { ...before, done: before.done + done, running };
-                    line.update(formatMatrixProgress(p));
-                    board?.dashboard.showMatrix({ ...p, finished: false });
-                  },
-                  ...(live ? { record: live.sink } : {}),
-                });
-              } finally {
-                live?.end();
-              }
-              line.done();
-              printGridSummary(r);
-              return r;
-            },
-          }
-        : {};
-      let summary: ExperimentSummary;
-      try {
-        summary = await runExperiment(loaded, { outDir, jobs, ...(showProgress || board ? { onProgress } : {}), ...(board?.lanes ? { watcher: board.lanes } : {}), ...elsewhere });
-      } catch (err) {
-        await board?.dashboard.close();
-        throw err;
-      }
-      line.done();
-      printSummary(summary);
-      if (board) {
-        const { total, cached } = summary;
-        board.dashboard.showMatrix({ total, done: total, running: 0, cached, failed: summary.failures.length, finished: true });
-        // The grid run is over: Ctrl-C now only stops serving the page (exit 0).
-        process.removeListener('SIGINT', stopOnSignal);
-        await serveUntilInterrupted(board.dashboard);
-      }
-      return summary.failures.length > 0 ? EXIT.failure : summary.unfinished > 0 ? EXIT.unfinished : EXIT.ok;
+      return await runIn(args, specPath, outDir, gridPath, withDashboard);
     } finally {
-      process.removeListener('SIGINT', stopOnSignal);
+      lock.release();
     }
   },
 };
+
+/** The experiment, its results folder locked. */
+async function runIn(args: CommandArgs, specPath: string, outDir: string, gridPath: string | undefined, withDashboard: boolean): Promise<number> {
+  if (isTimeshareExperiment(readJsonSpec(specPath))) {
+    if (gridPath !== undefined) throw new UsageError('a time-sharing experiment runs in worker threads only: leave out --grid');
+    if (flagOption(args, 'dashboard')) throw new UsageError('a time-sharing experiment has no dashboard yet');
+    return runTimeshareSpec(specPath, outDir, numberOption(args, 'jobs', defaultWorkerCount(), { min: 1, max: 256, integer: true }));
+  }
+  if (gridPath !== undefined) {
+    if (optionGiven(args, 'jobs')) printWarnings('experiment', ['--jobs has no effect with --grid (the real grid\'s hosts and slots run the cells); it is ignored']);
+    expectFileKind(gridPath, ['real-grid'], 'experiment --grid', 'a real grid file');
+  }
+  const heuristic = stringOption(args, 'heuristic');
+  if (heuristic !== undefined && !listHeuristics().some((h) => h.name === heuristic)) throw new UsageError(`--heuristic: no heuristic "${heuristic}"; one of ${listHeuristics().map((h) => h.name).join(', ')}`);
+  // On a real grid: what to do on Ctrl-C (cancel the Slurm pilots), and the options of the grid run.
+  let cleanup: (() => Promise<void>) | undefined;
+  let beforeExit: (() => void) | undefined;
+  const grid: Omit<GridCellsOptions, 'say'> | undefined =
+    gridPath !== undefined
+      ? { gridPath, grid: loadRealGrid(gridPath), ...(heuristic !== undefined ? { heuristic } : {}), acceptNew: flagOption(args, 'accept-new'), onInterrupt: (fn) => (cleanup = fn) }
+      : undefined;
+  const stopOnSignal = (): void => {
+    beforeExit?.();
+    console.error(`gridsweep experiment: interrupted${cleanup ? '; cancelling the Slurm pilots' : ''}; run the same command again to continue`);
+    const limit = new Promise((resolve) => setTimeout(resolve, 30_000).unref());
+    void Promise.race([cleanup?.().catch(() => undefined), limit]).then(() => process.exit(EXIT.interrupted));
+  };
+  if (grid) process.once('SIGINT', stopOnSignal);
+  try {
+    if (isBatchExperiment(readJsonSpec(specPath))) {
+      if (flagOption(args, 'dashboard')) throw new UsageError('a batch experiment has no dashboard yet');
+      if (!grid && optionGiven(args, 'jobs')) printWarnings('experiment', ['--jobs has no effect on a batch experiment (its trace runs go one after another); it is ignored']);
+      return grid ? await runBatchSpecOnGrid(specPath, outDir, { ...grid, say: (text) => console.error(text) }) : runBatchSpec(specPath, outDir);
+    }
+    const jobs = numberOption(args, 'jobs', defaultWorkerCount(), { min: 1, max: 256, integer: true });
+    const plugins = await loadSpecPlugins(specPath);
+    const loaded = loadExperimentSpec(specPath, [...listHeuristics(), ...plugins.map((name) => ({ name }))]);
+    const showProgress = args.values['quiet'] !== true && process.stderr.isTTY === true;
+    const line = progressLine(process.stderr, showProgress);
+    beforeExit = () => line.done();
+    const address = dashboardAddress(args);
+    console.error(`${specPath}: ${matrixSize(loaded)} runs ${gridPath !== undefined ? `on the real grid ${gridPath}` : `on ${jobs} worker thread(s)`} → ${outDir}`);
+    const board = withDashboard ? await startExperimentDashboard(`gridsweep experiment ${specPath}`, grid ? 'grid' : jobs, address) : undefined;
+    if (board) console.log(`dashboard: ${board.dashboard.url}`);
+    let latest: ExperimentProgress | undefined;
+    const onProgress = (p: ExperimentProgress): void => {
+      latest = p;
+      line.update(formatMatrixProgress(p));
+      board?.dashboard.showMatrix({ ...p, finished: false });
+    };
+    const elsewhere = grid
+      ? {
+          elsewhere: async (runs: readonly GridCell[], store: ResultStore, cachedKeys: readonly string[]) => {
+            console.error(`${runs.length} run(s) to compute on the real grid (${matrixSize(loaded) - runs.length} from the cache)`);
+            // On the dashboard: the grid run's own chart (a row per slot, a bar per task of several runs).
+            const live = board ? new LiveRecordSource(`${runs.length} run(s) on the real grid ${basename(grid.gridPath)}: a row per slot, a bar per task`) : undefined;
+            if (live) board?.dashboard.setSource(0, live);
+            // Where the matrix stood when the grid run began (nothing reported yet when nothing was cached).
+            const before: ExperimentProgress = latest ?? { done: 0, running: 0, total: matrixSize(loaded), cached: 0, failed: 0 };
+            board?.dashboard.showMatrix({ ...before, finished: false });
+            let r: GridCellsResult;
+            try {
+              r = await computeCellsOnGrid(runs, store, outDir, {
+                ...grid,
+                cellEstimateS: estimateCellTimeS(store, cachedKeys),
+                say: (text) => {
+                  line.done();
+                  console.error(text);
+                },
+                cellProgress: ({ done, running }) => {
+                  const p = { ...before, done: before.done + done, running };
+                  line.update(formatMatrixProgress(p));
+                  board?.dashboard.showMatrix({ ...p, finished: false });
+                },
+                ...(live ? { record: live.sink } : {}),
+              });
+            } finally {
+              live?.end();
+            }
+            line.done();
+            printGridSummary(r);
+            return r;
+          },
+        }
+      : {};
+    let summary: ExperimentSummary;
+    try {
+      summary = await runExperiment(loaded, { outDir, jobs, ...(showProgress || board ? { onProgress } : {}), ...(board?.lanes ? { watcher: board.lanes } : {}), ...elsewhere });
+    } catch (err) {
+      await board?.dashboard.close();
+      throw err;
+    }
+    line.done();
+    printSummary(summary);
+    if (board) {
+      const { total, cached } = summary;
+      board.dashboard.showMatrix({ total, done: total, running: 0, cached, failed: summary.failures.length, finished: true });
+      // The grid run is over: Ctrl-C now only stops serving the page (exit 0).
+      process.removeListener('SIGINT', stopOnSignal);
+      await serveUntilInterrupted(board.dashboard);
+    }
+    return summary.failures.length > 0 ? EXIT.failure : summary.unfinished > 0 ? EXIT.unfinished : EXIT.ok;
+  } finally {
+    process.removeListener('SIGINT', stopOnSignal);
+  }
+}
 
 export default command;
