@@ -253,7 +253,20 @@ export class SshEndpoint implements Endpoint, CommandShell {
       const noAnswer = `${this.label}: no answer from its login shell within ${loginS} s (a start-up file or home directory that hangs?)`;
       // sshd frees a closed channel's session a moment after the client hears it closed: with MaxSessions
       // 1 the next command's channel may be refused meanwhile, so each waits for one, within the deadline.
-      const atLogin = <T>(step: () => Promise<T>, late: string): Promise<T> => withDeadline(whileChannelsRefused(step), loginS, late, () => destroy(ssh));
+      // Refused still at the deadline, nothing of this run's holding a channel: sshd gives it none.
+      const atLogin = async <T>(step: () => Promise<T>, late: string): Promise<T> => {
+        let refused = false;
+        const attempt = (): Promise<T> => {
+          refused = false;
+          return step();
+        };
+        try {
+          return await withDeadline(whileChannelsRefused(attempt, () => (refused = true)), loginS, late, () => destroy(ssh));
+        } catch (err) {
+          if (!refused || !(err instanceof EndpointDownError)) throw err;
+          throw new EndpointDownError(`${this.label}: its sshd refused every channel for ${loginS} s, with none of this run's open (MaxSessions 0 in its sshd_config?)`);
+        }
+      };
       const asked = await atLogin(() => ssh.execCommand(LOGIN_SHELL_COMMAND), noAnswer);
       const answer = readLoginShellAnswer(asked.stdout);
       if (asked.code === null) throw new EndpointDownError(`${this.label}: ${loginCommandCut(asked.signal, this.connectionError)}`);

@@ -57,3 +57,17 @@ describe('gridsweep run on hosts that allow 1 channel per connection', () => {
     expect(r.stdout, log).not.toMatch(/^(failed|down|unusable) /m);
   }, 90_000);
 });
+
+describe('gridsweep run on a host whose sshd allows no session (MaxSessions 0)', () => {
+  const block = gridForBlock([{ name: 'c0', hosts: ['a0'] }], { maxSessions: 0 });
+
+  // Since the login waits for channels (above), a refusal that lasts blamed the login shell ("no answer
+  // from its login shell within 2 s (a start-up file or home directory that hangs?)").
+  it('waits for a channel until the login deadline, then says why the host is down', async () => {
+    const o = block.origin(1, 1, { deadlines: { loginS: 2 } });
+    const r = await runCli(['run', o.sweepPath, '--grid', o.gridPath, '--journal', o.journalPath], () => undefined, 60);
+    expect(r.killedAtLimit).toBe(false);
+    expect(r.stdout).toMatch(/^down +a0: cannot connect: a0 \(root@[\d.]+\): its sshd refused every channel for 2 s, with none of this run's open \(MaxSessions 0 in its sshd_config\?\)$/m);
+    expect(r.stderr).toContain('no host of the real grid could be reached');
+  }, 90_000);
+});
