@@ -91,6 +91,11 @@ async function whileChannelsRefused<T>(attempt: () => Promise<T>, onRefused: () 
   }
 }
 
+/** sshd has no SFTP server (no Subsystem sftp line in its sshd_config: some hardened hosts). */
+function noSftpServer(err: unknown): boolean {
+  return err instanceof Error && /Unable to start subsystem: sftp/.test(err.message);
+}
+
 /** How the exec transport's task script names an input gone from the storage, one line each on standard error. */
 const MISSING_INPUT = 'gridsweep: missing input: ';
 
@@ -154,8 +159,9 @@ export class SshEndpoint implements Endpoint, CommandShell {
   private openSftp: Sftp | undefined;
   private sftpCalls = 0;
   /**
-   * sshd refused the agent's connection a channel for SFTP: it allows one session (MaxSessions 1), which the
-   * agent holds for the whole connection, so files too large for one request go through it in parts.
+   * The agent's connection cannot have SFTP: sshd refused it a channel (MaxSessions 1, which the agent holds
+   * for the whole connection) or has no SFTP server. Files too large for one request go through the agent
+   * in parts.
    */
   private sftpRefused = false;
   private up = false;
@@ -282,6 +288,9 @@ export class SshEndpoint implements Endpoint, CommandShell {
       // the host's storage.
       if (r.code === null) throw new EndpointDownError(`${this.label}: ${loginCommandCut(r.signal, this.connectionError)}`);
       if (r.code !== 0) throw new PermanentEndpointError(`${this.label}: cannot create the storage directory ${this.runDir}: ${r.stderr.trim()}`);
+      // The exec transport moves every file by SFTP: a host without it can never serve (the agent
+      // carries files itself). Asked once here, where the answer can set the host aside.
+      if (this.spec.transport === 'exec') await atLogin(() => this.checkSftp(ssh), `${this.label}: no answer to opening SFTP within ${loginS} s`);
       if (this.spec.transport === 'agent') {
         const client = ssh.connection as unknown as ExecClient;
         this.agent = await atLogin(() => AgentSession.open(client, this.label, this.forLoginShell(agentCommand())), `${this.label}: the agent did not start within ${loginS} s`);
@@ -586,17 +595,30 @@ export class SshEndpoint implements Endpoint, CommandShell {
     }
   }
 
+  /** Opens and closes an SFTP session; throws PermanentEndpointError if sshd has no SFTP server. */
+  private async checkSftp(ssh: NodeSSH): Promise<void> {
+    try {
+      ((await ssh.requestSFTP()) as unknown as Sftp).end();
+    } catch (err) {
+      if (channelRefused(err)) throw err; // waited for, as the login's commands are
+      // Any other failure (a login shell whose output breaks SFTP, say) is for the transfers to report.
+      if (!noSftpServer(err)) return;
+      throw new PermanentEndpointError(`${this.label}: its sshd offers no SFTP (no "Subsystem sftp" in its sshd_config), through which the exec transport moves files: leave out "transport": "exec" (the agent carries files itself), or enable SFTP there`);
+    }
+  }
+
   /**
    * With the agent, SFTP needs a second channel on the connection. Where it cannot work (the login shell
-   * prints on standard output, which breaks it, or sshd refuses that channel), files go through the agent.
+   * prints on standard output, which breaks it, sshd refuses that channel, or has no SFTP server), files go
+   * through the agent.
    */
   private sftpUnusable(): boolean {
     return this.loginOutput !== undefined || this.sftpRefused;
   }
 
-  /** True, and remembered for the connection, if `err` is the agent's connection refusing SFTP a channel. */
+  /** True, and remembered for the connection, if `err` is the agent's connection refusing SFTP. */
   private refusedSftp(err: unknown): boolean {
-    if (!this.agent || !channelRefused(err)) return false;
+    if (!this.agent || !(channelRefused(err) || noSftpServer(err))) return false;
     this.sftpRefused = true;
     return true;
   }

@@ -152,6 +152,8 @@ export interface NetnsGridOptions {
   readonly sessionPath?: string;
   /** SFTP's server as OpenSSH's sftp-server program, started through the login shell (default: built in). */
   readonly sftpThroughShell?: boolean;
+  /** No SFTP server at all (sshd without a Subsystem sftp line). */
+  readonly noSftp?: boolean;
   /** sshd's MaxSessions: the channels one connection may have open at once (default 20; OpenSSH's own is 10). */
   readonly maxSessions?: number;
   /** The user's login shell on every host (its /etc/passwd entry, seen by that host alone), e.g. /usr/bin/tcsh. */
@@ -448,6 +450,7 @@ const STANDARD_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/
 function sshdConfig(host: NetnsHost, hostKey: string, authorizedKeys: string, options: NetnsGridOptions): string {
   return keyOnlySshdConfig({
     ...(options.sftpThroughShell ? { sftpThroughShell: true } : {}),
+    ...(options.noSftp ? { noSftp: true } : {}),
     port: host.port,
     listenAddress: host.address,
     hostKey,
