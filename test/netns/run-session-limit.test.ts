@@ -8,11 +8,9 @@
 // so every command after the first upload waited for ever. The agent transport keeps the one channel for the
 // agent, and files too large for one of its requests went by SFTP, on a second: the run waited for ever
 // there too. They now go through the agent in parts.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gridForBlock } from '../support/netns-block.js';
-import { expectEachTaskDoneOnce, runCli } from '../support/run-support.js';
+import { runCli } from '../support/run-support.js';
 
 const SEEDS = 4;
 
@@ -46,15 +44,9 @@ describe('gridsweep run on hosts that allow 1 channel per connection', () => {
   }, 90_000);
 
   it('with the agent, runs every task once, an input too large for one request going through the agent in parts', async () => {
-    const o = block.origin(SEEDS, 1);
-    writeFileSync(join(o.dir, 'models', 'large.txt'), 'large model\n'.repeat(20_000));
-    const r = await runCli(['run', o.sweepPath, '--grid', o.gridPath, '--journal', o.journalPath, '--record', o.recordPath, '--heuristic', 'workqueue'], () => undefined, 60);
-    const log = `--- the run's output ---\n${r.stdout}\n${r.stderr}`;
-    expect(r.killedAtLimit, log).toBe(false);
-    expect(r.code, log).toBe(0);
-    expectEachTaskDoneOnce(o, SEEDS);
-    expect(r.stdout, log).toMatch(/^stored +input 2 in c0 \(240000 bytes/m);
-    expect(r.stdout, log).not.toMatch(/^(failed|down|unusable) /m);
+    const { stdout, log } = await block.runSweep(SEEDS, {}, { largeModelBytes: 240_000 });
+    expect(stdout, log).toMatch(/^stored +input 2 in c0 \(240000 bytes/m);
+    expect(stdout, log).not.toMatch(/^(failed|down|unusable) /m);
   }, 90_000);
 });
 
