@@ -164,6 +164,9 @@ export class SshEndpoint implements Endpoint, CommandShell {
    * in parts.
    */
   private sftpRefused = false;
+  /** Connections for long-lived channels (openChannel), beside the main one. */
+  private sideConnections: NodeSSH[] = [];
+  private readonly channelOpens = new PQueue({ concurrency: 1 });
   private up = false;
   private generation = 0;
   /** Rejects with EndpointDownError when the current connection is lost or closed. */
@@ -218,34 +221,39 @@ export class SshEndpoint implements Endpoint, CommandShell {
     return this.options.readyTimeoutMs !== undefined ? this.options.readyTimeoutMs / 1000 : this.spec.deadlines.loginS;
   }
 
-  async connect(): Promise<void> {
-    if (this.up) return;
-    const ssh = new NodeSSH();
-    const knownName = knownHostsName(this.spec.address, this.spec.port);
-    let keyProblem: string | undefined;
+  /** Opens an SSH connection to the host (key exchange and authentication); `keyProblem` hears a refused host key. */
+  private async open(ssh: NodeSSH, keyProblem: (reason: string) => void): Promise<void> {
     let agent: string | undefined;
     if (this.spec.agent) {
       agent = process.env['SSH_AUTH_SOCK'];
       if (!agent) throw new PermanentEndpointError(`${this.label}: "agent": true but SSH_AUTH_SOCK is not set; start ssh-agent or use "identityFile"`);
     }
+    const knownName = knownHostsName(this.spec.address, this.spec.port);
+    await ssh.connect({
+      host: this.spec.address,
+      port: this.spec.port,
+      username: this.spec.user,
+      ...(this.spec.identityFile !== undefined ? { privateKeyPath: this.spec.identityFile } : {}),
+      ...(agent !== undefined ? { agent } : {}),
+      keepaliveInterval: this.spec.keepaliveIntervalMs,
+      keepaliveCountMax: this.spec.keepaliveCountMax,
+      readyTimeout: this.loginS * 1000,
+      hostVerifier: (key: Buffer): boolean => {
+        const verdict = checkHostKey(this.spec.knownHostsFile, knownName, key, this.options.acceptNew);
+        if (!verdict.ok) keyProblem(verdict.reason);
+        return verdict.ok;
+      },
+    });
+  }
+
+  async connect(): Promise<void> {
+    if (this.up) return;
+    const ssh = new NodeSSH();
+    let keyProblem: string | undefined;
     this.connecting = ssh;
     this.connectionError = undefined;
     try {
-      await ssh.connect({
-        host: this.spec.address,
-        port: this.spec.port,
-        username: this.spec.user,
-        ...(this.spec.identityFile !== undefined ? { privateKeyPath: this.spec.identityFile } : {}),
-        ...(agent !== undefined ? { agent } : {}),
-        keepaliveInterval: this.spec.keepaliveIntervalMs,
-        keepaliveCountMax: this.spec.keepaliveCountMax,
-        readyTimeout: this.loginS * 1000,
-        hostVerifier: (key: Buffer): boolean => {
-          const verdict = checkHostKey(this.spec.knownHostsFile, knownName, key, this.options.acceptNew);
-          if (!verdict.ok) keyProblem = verdict.reason;
-          return verdict.ok;
-        },
-      });
+      await this.open(ssh, (reason) => (keyProblem = reason));
       if (this.connecting !== ssh) throw new EndpointDownError(`${this.label}: closed while connecting`);
       // node-ssh stops listening for the client's errors once it is ready; from then on an error with no
       // listener (a keep-alive timeout during the login command, on a link that loses packets) would throw
@@ -656,6 +664,8 @@ export class SshEndpoint implements Endpoint, CommandShell {
     this.connecting = undefined;
     if (connecting) destroy(connecting);
     this.dropConnection('closed');
+    for (const side of this.sideConnections) destroy(side);
+    this.sideConnections = [];
   }
 
   /** Runs an argv on the host through the same quoting as tasks (a Slurm command, a test's, `probe`'s). */
@@ -663,11 +673,50 @@ export class SshEndpoint implements Endpoint, CommandShell {
     return this.exec(shellCommand(argv), 'a command');
   }
 
-  /** Starts an argv on the host on an exec channel of its own (a Slurm pilot's agent, through srun). */
-  openChannel(argv: readonly string[]): Promise<Channel> {
-    const client = this.connection().connection as unknown as ExecClient;
-    return new Promise((resolve, reject) => {
-      client.exec(this.forLoginShell(shellCommand(argv)), (err, channel) => (err ? reject(new EndpointDownError(`${this.label}: cannot open a channel: ${err.message}`)) : resolve(channel)));
-    });
+  /**
+   * Starts an argv on the host on an exec channel of its own (a Slurm pilot's agent, through srun). Such a
+   * channel lives as long as its pilot, and sshd allows a connection MaxSessions channels (10 by default):
+   * so these go on connections of their own, another opened when those have no room, and never take the
+   * main connection's (its commands, transfers and agent would wait for a pilot to end).
+   */
+  async openChannel(argv: readonly string[]): Promise<Channel> {
+    this.connection(); // the host is up
+    const command = this.forLoginShell(shellCommand(argv));
+    // One at a time: pilots starting together share a connection instead of each opening one (sshd
+    // drops connections beyond MaxStartups that have not yet logged in).
+    return (await this.channelOpens.add(() => this.openChannelNow(command)))!;
   }
+
+  private async openChannelNow(command: string): Promise<Channel> {
+    for (const ssh of [...this.sideConnections]) {
+      try {
+        return await execChannel(ssh, command);
+      } catch (err) {
+        // Full (MaxSessions): the next. Anything else: that connection is going; another replaces it.
+        if (channelRefused(err)) continue;
+        this.sideConnections = this.sideConnections.filter((c) => c !== ssh);
+        destroy(ssh);
+      }
+    }
+    const side = new NodeSSH();
+    try {
+      await withDeadline(this.open(side, () => undefined), this.loginS, `${this.label}: no answer to another connection within ${this.loginS} s`, () => destroy(side));
+      const connection = side.connection as unknown as NodeJS.EventEmitter;
+      connection.on('error', () => undefined); // its channels report its loss (node-ssh no longer listens)
+      connection.on('close', () => (this.sideConnections = this.sideConnections.filter((c) => c !== side)));
+      const channel = await execChannel(side, command);
+      this.sideConnections.push(side);
+      return channel;
+    } catch (err) {
+      destroy(side);
+      if (err instanceof EndpointDownError || err instanceof PermanentEndpointError) throw err;
+      throw new EndpointDownError(`${this.label}: cannot open a channel on another connection: ${(err as Error).message}`);
+    }
+  }
+}
+
+/** Opens an exec channel running `command` on `ssh`'s connection. */
+function execChannel(ssh: NodeSSH, command: string): Promise<Channel> {
+  const client = ssh.connection as unknown as ExecClient;
+  return new Promise((resolve, reject) => client.exec(command, (err, channel) => (err ? reject(err) : resolve(channel))));
 }
