@@ -688,9 +688,11 @@ export class SshEndpoint implements Endpoint, CommandShell {
   }
 
   private async openChannelNow(command: string): Promise<Channel> {
+    // Within the login deadline, or that connection is dropped: a host that hangs stalls no later pilot.
+    const onto = (ssh: NodeSSH): Promise<Channel> => withDeadline(execChannel(ssh, command), this.loginS, `${this.label}: no answer to opening a channel within ${this.loginS} s`, () => destroy(ssh));
     for (const ssh of [...this.sideConnections]) {
       try {
-        return await execChannel(ssh, command);
+        return await onto(ssh);
       } catch (err) {
         // Full (MaxSessions): the next. Anything else: that connection is going; another replaces it.
         if (channelRefused(err)) continue;
@@ -704,7 +706,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
       const connection = side.connection as unknown as NodeJS.EventEmitter;
       connection.on('error', () => undefined); // its channels report its loss (node-ssh no longer listens)
       connection.on('close', () => (this.sideConnections = this.sideConnections.filter((c) => c !== side)));
-      const channel = await execChannel(side, command);
+      const channel = await onto(side);
       this.sideConnections.push(side);
       return channel;
     } catch (err) {
