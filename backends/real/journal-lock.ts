@@ -9,7 +9,6 @@ import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { mkdirAtOrigin, writingAtOrigin } from './origin-failure.js';
 
-
 /** Links `draft` as `path`; false when `path` exists. */
 function linked(what: string, draft: string, path: string): boolean {
   try {
