@@ -1,11 +1,12 @@
 // `gridsweep experiment --dashboard` as a user runs it: the built CLI in a child process, with its worker
 // threads and the real simulator, and its page in the system's headless Chromium.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
+import { RESULTS_FOLDER_LOCK } from '../../backends/real/journal-lock.js';
 import { computePixels, launchChromium, socketOutcome } from './chromium.js';
 import { dashboardUrl, gridsweep, killChildren, requireFreshBuild, withPortInUse } from './cli-process.js';
 
@@ -83,6 +84,8 @@ describe('gridsweep experiment --dashboard (built CLI, Chromium)', () => {
     expect(run.out()).toMatch(new RegExp(`^${RUNS} runs: ${RUNS} simulated, 0 from the cache, 0 failed`, 'm'));
     expect(run.out()).toContain('Ctrl-C to stop');
     expect(run.child.exitCode).toBeNull();
+    // The results are written: the folder is free for another experiment while the page is served.
+    expect(existsSync(join(out, RESULTS_FOLDER_LOCK))).toBe(false);
     // Neither the page nor the stream without the token.
     const bare = await browser.newPage();
     try {

@@ -23,7 +23,7 @@ import { expectFileKind } from '../../formats/file-kind.js';
 import { loadRealGrid } from '../../realgrid/real-grid-file.js';
 import { computeCellsOnGrid, estimateCellTimeS, GRID_RUN_FOLDER, type GridCell, type GridCellsOptions, type GridCellsResult } from '../../experiment/grid-cells.js';
 import { runBatchExperimentOnGrid } from '../../experiment/grid-batch.js';
-import { lockResultsFolder, RESULTS_FOLDER_LOCK } from '../../../backends/real/journal-lock.js';
+import { lockResultsFolder, RESULTS_FOLDER_LOCK, type JournalLock } from '../../../backends/real/journal-lock.js';
 import type { ResultStore } from '../../experiment/store.js';
 
 const SPEC_HELP = [
@@ -43,7 +43,8 @@ const SPEC_HELP = [
   'are replaced in every string of these entries. Every run is cached in DIR/runs under a hash of its',
   'inputs\' contents, options, seed and the results version (which changes only when gridsweep starts',
   'computing different results): run the same command again to resume. One experiment at a time per DIR:',
-  `a second on it is refused while the first runs (DIR/${RESULTS_FOLDER_LOCK} names the first's process).`,
+  `a second on it is refused while the first runs (DIR/${RESULTS_FOLDER_LOCK} names the first's process;`,
+  'with --dashboard, until the results are written).',
   'DIR/results.csv and DIR/results.json hold one row per run, DIR/summary.txt the table printed at the end',
   '(median makespan, then mean ± sd over seeds). When it ends, the experiment draws DIR/makespan-line.svg',
   '(median against the swept variable, with the lower bound), DIR/makespan-box.svg (spread over seeds per',
@@ -241,15 +242,15 @@ const command: Command = {
     // computes or writes anything. The lock goes with the command, and its folder if the lock made it.
     const lock = lockResultsFolder(outDir);
     try {
-      return await runIn(args, specPath, outDir, gridPath, withDashboard);
+      return await runIn(args, specPath, outDir, gridPath, withDashboard, lock);
     } finally {
       lock.release();
     }
   },
 };
 
-/** The experiment, its results folder locked. */
-async function runIn(args: CommandArgs, specPath: string, outDir: string, gridPath: string | undefined, withDashboard: boolean): Promise<number> {
+/** The experiment, its results folder locked (released once the results are written, if the dashboard stays served). */
+async function runIn(args: CommandArgs, specPath: string, outDir: string, gridPath: string | undefined, withDashboard: boolean, lock: JournalLock): Promise<number> {
   if (isTimeshareExperiment(readJsonSpec(specPath))) {
     if (gridPath !== undefined) throw new UsageError('a time-sharing experiment runs in worker threads only: leave out --grid');
     if (flagOption(args, 'dashboard')) throw new UsageError('a time-sharing experiment has no dashboard yet');
@@ -346,6 +347,8 @@ async function runIn(args: CommandArgs, specPath: string, outDir: string, gridPa
       board.dashboard.showMatrix({ total, done: total, running: 0, cached, failed: summary.failures.length, finished: true });
       // The grid run is over: Ctrl-C now only stops serving the page (exit 0).
       process.removeListener('SIGINT', stopOnSignal);
+      // The results are written: another experiment may use the folder while the page stays served.
+      lock.release();
       await serveUntilInterrupted(board.dashboard);
     }
     return summary.failures.length > 0 ? EXIT.failure : summary.unfinished > 0 ? EXIT.unfinished : EXIT.ok;
