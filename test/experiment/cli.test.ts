@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import experiment from '../../src/cli/commands/experiment.js';
 import { RESULTS_FOLDER_LOCK } from '../../backends/real/journal-lock.js';
 import { gridsweep, makeScratch, startGridsweep } from './support/grid-experiment.js';
+import { until } from '../real/unit/support/grid-harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gridsweep-expcli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,10 +63,7 @@ describe('gridsweep experiment started twice on one results folder', () => {
   it('refuses the second while the first runs, writing nothing; the first ends as if alone', async () => {
     const out = join(scratch.dir, 'out');
     const first = startGridsweep(['experiment', scratch.specPath, '--out', out, '--jobs', '1']);
-    for (let waited = 0; !first.stderr().includes(' → '); waited += 20) {
-      if (waited > 60_000) throw new Error(`no start after 60 s: ${first.stderr()}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until(() => first.stderr().includes(' → '), 'the first experiment to start', 60_000);
     // Held still, so that it cannot end before the second starts.
     first.kill('SIGSTOP');
     const second = await gridsweep(['experiment', scratch.specPath, '--out', out, '--jobs', '1']);

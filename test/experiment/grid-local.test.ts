@@ -7,6 +7,8 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, write
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
+import { RESULTS_FOLDER_LOCK } from '../../backends/real/journal-lock.js';
+import { until } from '../real/unit/support/grid-harness.js';
 import { cachedKeys, expectSameResults, gridsweep, localGridFile, makeScratch, startGridsweep } from './support/grid-experiment.js';
 
 describe('experiment --grid on local slots', () => {
@@ -138,12 +140,8 @@ describe('experiment --grid started twice on one results folder', () => {
   it('refuses the second while the first runs, saying which run holds the folder; the first ends as if alone', async () => {
     const out = join(scratch.dir, 'out');
     const journal = join(out, 'grid-run', '.gridsweep', 'cells', 'journal.jsonl');
-    const lock = `${journal}.lock`;
     const first = startGridsweep(['experiment', scratch.specPath, '--out', out, '--grid', grid]);
-    for (let waited = 0; !existsSync(journal); waited += 50) {
-      if (waited > 60_000) throw new Error(`no journal after 60 s: ${first.stderr()}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await until(() => existsSync(journal), "the grid run's journal", 60_000);
     // Held still, so that it cannot end before the second starts.
     first.kill('SIGSTOP');
     const second = await gridsweep(['experiment', scratch.specPath, '--out', out, '--grid', grid]);
@@ -155,6 +153,6 @@ describe('experiment --grid started twice on one results folder', () => {
     expect(done.stderr).toContain('real grid: 8 run(s) computed in');
     expect(done.stdout).toContain('8 runs: 8 simulated, 0 from the cache, 0 failed');
     expect(cachedKeys(out)).toHaveLength(8);
-    expect(existsSync(lock)).toBe(false);
+    expect(existsSync(join(out, RESULTS_FOLDER_LOCK))).toBe(false);
   }, 300_000);
 });

@@ -18,7 +18,7 @@ import { listHeuristics } from '../../scheduler/heuristics/registry.js';
 import { loadHeuristicPlugins, strategyChoicesHelp, schedulerFlags, schedulerOptionsFromArgs } from '../scheduler-flags.js';
 import { expandForGrid, originDirOf, runReal, type RealRunResult, type RunLogEvent } from '../../../backends/real/runner.js';
 import { journalHoldsRun, moveAside, outputsDirOf, runFilesOf, shownPath } from '../../../backends/real/run-files.js';
-import { JournalBusyError, lockJournal, type JournalLock } from '../../../backends/real/journal-lock.js';
+import { lockJournal, type JournalLock } from '../../../backends/real/journal-lock.js';
 import { checkReplayPlan, loadReplayPlan } from '../../scheduler/replay/replay-plan.js';
 import { OriginWriteError, originFailureAdvice, writingAtOrigin } from '../../../backends/real/origin-failure.js';
 import { formatComparison } from '../../../backends/real/timeline-compare.js';
@@ -288,12 +288,8 @@ const command: Command = {
     const again = explicitJournal !== undefined && !resume ? 'run the same command again with --resume' : 'run the same command again';
     let lock: JournalLock;
     try {
-      lock = lockJournal(journalPath);
+      lock = lockJournal(journalPath); // refused (JournalBusyError): main.ts says why, exit 1
     } catch (err) {
-      if (err instanceof JournalBusyError) {
-        console.error(`gridsweep run: ${err.message}`);
-        return EXIT.failure;
-      }
       if (!(err instanceof OriginWriteError)) throw err;
       for (const line of originFailureLines(err, again)) console.error(line);
       return EXIT.originWrite;
