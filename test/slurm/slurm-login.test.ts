@@ -3,7 +3,8 @@
 // listening on the root namespace's address on that host's link; sbatch, squeue, scancel and srun (the
 // pilots' agents) run there, and files go through it to the cluster's storage. Every task is verified
 // at the origin exactly once, and the pilots are cancelled at the end; a run killed and resumed collects
-// what its pilots finished and cancels them, all through the login node; `gridsweep probe` runs sinfo there.
+// what its pilots finished and cancels them, all through the login node; a login node stopped or killed
+// mid-run, its pilots' agents with it, comes back and the run finishes; `gridsweep probe` runs sinfo there.
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,12 +32,13 @@ describe('gridsweep run on a Slurm cluster through its login node', () => {
     for (const o of origins) rmSync(o.dir, { recursive: true, force: true });
   }, 90_000);
 
-  const loginGrid = (): GridWriter => {
+  const loginGrid = (extra: Record<string, unknown> = {}): GridWriter => {
     const login = net.clusters[0]!.hosts[0]!;
     return {
       realGridJson: (dir) =>
         JSON.stringify({
           realgrid: 1,
+          ...extra,
           knownHosts: net.knownHosts,
           clusters: [
             {
@@ -98,6 +100,40 @@ describe('gridsweep run on a Slurm cluster through its login node', () => {
     const journal = readJournal(o.journalPath);
     expect(journal.flatMap((e) => (e.type === 'verified' ? [e.work] : [])).sort((a, b) => a - b)).toEqual([...Array(8).keys()]);
     expect(journal.flatMap((e) => (e.type === 'started' ? [e.work] : [])).sort((a, b) => a - b)).toEqual([...Array(8).keys()]);
+    expect(await liveJobs()).toBe('');
+  }, 180_000);
+
+  // The login node carries the pilots' agents (srun, on side connections) as well as the commands and files.
+  it.each(['stopped (SIGSTOP) for 8 s', 'killed (every process) and restarted 3 s later'])('the login node %s mid-run: every task verified once, no pilot left', async (fault) => {
+    const stop = fault.startsWith('stopped');
+    const o = makeOrigin(loginGrid({ keepalive: { intervalS: 1, countMax: 2 }, deadlines: { probeS: 3, loginS: 8, commandS: 10 } }), 4, 2);
+    origins.push(o);
+    let struck = false;
+    let timer: NodeJS.Timeout | undefined;
+    let restarted: Promise<void> | undefined;
+    try {
+      const r = await runCli(argsOf(o), (line) => {
+        if (!struck && line.startsWith('done')) {
+          struck = true;
+          if (stop) {
+            net.hangHost('login');
+            timer = setTimeout(() => net.continueHost('login'), 8000);
+          } else {
+            net.killHost('login');
+            timer = setTimeout(() => (restarted = net.restartHost('login')), 3000);
+          }
+        }
+      }, 150, env);
+      const log = `${r.stdout}\n${r.stderr}`;
+      expect(r.killedAtLimit, log).toBe(false);
+      expect(r.code, log).toBe(0);
+      expect(struck).toBe(true);
+      expectEachTaskDoneOnce(o, 4);
+    } finally {
+      clearTimeout(timer);
+      if (stop) net.continueHost('login');
+      else await (restarted ?? (struck ? net.restartHost('login') : undefined)); // up again for the next test
+    }
     expect(await liveJobs()).toBe('');
   }, 180_000);
 
