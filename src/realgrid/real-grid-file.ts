@@ -33,6 +33,13 @@ import { SSH_CONNECTION_PROPERTIES, type RawSshConnection } from './ssh-connecti
 
 const NAME = '^[A-Za-z0-9_][A-Za-z0-9_.-]*$';
 
+/**
+ * With "transport": "exec" each running task holds one SSH channel of the host's connection, beside up to
+ * three for short commands and transfers and one for the load probe: sshd allows 10 per connection
+ * (MaxSessions). The agent runs every task on its one channel.
+ */
+export const EXEC_MAX_SLOTS = 6;
+
 export const REAL_GRID_SCHEMA = {
   type: 'object',
   additionalProperties: false,
@@ -103,7 +110,7 @@ export const REAL_GRID_SCHEMA = {
                     name: { type: 'string', pattern: NAME, description: 'a host name (letters, digits, _ . -)' },
                     ...SSH_CONNECTION_PROPERTIES,
                     arch: { type: 'integer', minimum: 0, description: 'an architecture index, 0 or more' },
-                    slots: { type: 'integer', minimum: 1, maximum: 6, description: 'concurrent tasks on this host, 1 to 6 (sshd allows 10 sessions per connection)' },
+                    slots: { type: 'integer', minimum: 1, maximum: 1024, description: `concurrent tasks on this host, 1 to 1024 (${EXEC_MAX_SLOTS} at most with "transport": "exec")` },
                   },
                 },
               },
@@ -293,6 +300,13 @@ export function parseRealGrid(text: string, file: string): RealGrid {
     const endpoints: SshEndpointSpec[] = c.hosts.map((h, hi) => {
       const hptr = `${cptr}/hosts/${hi}`;
       const slots = h.slots ?? 1;
+      if (slots > EXEC_MAX_SLOTS && raw.transport === 'exec') {
+        add(
+          `${hptr}/slots`,
+          `host "${h.name}" has ${slots} slots, but with "transport": "exec" each running task holds one of the SSH channels sshd allows a connection (10 by default, MaxSessions), beside the transfers' and the load probe's`,
+          `leave out "transport" (the agent runs every task on one channel), or give the host ${EXEC_MAX_SLOTS} slots at most`,
+        );
+      }
       const hostIds = slots === 1 ? [h.name] : Array.from({ length: slots }, (_, k) => `${h.name}.${k + 1}`);
       hostIds.forEach((id) => claimHost(id, `${hptr}/name`));
       return sshSpec(h.name, h, hptr, hostIds, h.arch);
