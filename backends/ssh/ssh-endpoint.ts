@@ -8,7 +8,7 @@
 // cut mid-way, pending forever otherwise) or when it misses its deadline (backends/transport/deadline.ts): then
 // the connection is dropped and the host counts as down, since a hung host keeps its connection open and
 // answers nothing. A running task has no deadline: the load probe, which has one, is the heartbeat that
-// notices its host hang.
+// notices its host hang. A host with a jump host is connected to through it (jump-hosts.ts).
 import { NodeSSH } from 'node-ssh';
 import PQueue from 'p-queue';
 import { performance } from 'node:perf_hooks';
@@ -33,6 +33,8 @@ import { withDeadline } from '../transport/deadline.js';
 import { agentTaskFor, filesDirOf, INLINE_BYTES, KILL_SCRIPT_S, killScript, parentDirs, parseProbe, PROBE_SCRIPT, workDirOf } from '../transport/host-scripts.js';
 import { AgentSession, agentCommand, taskExitOf, type Channel, type CommandResult, type ExecClient } from '../transport/agent-session.js';
 import { checkHostKey, knownHostsName } from './known-hosts.js';
+import { throughJumpHost, type JumpTerms } from './jump-hosts.js';
+import { destroyConnection } from './destroy-connection.js';
 import { shellCommand, shellQuote } from '../transport/shell-quote.js';
 import { LOGIN_SHELL_COMMAND, readLoginShellAnswer, takesPosixCommands, throughPosixShell } from './login-shell.js';
 
@@ -134,15 +136,6 @@ function loginCommandCut(signal: string | null, connectionError: string | undefi
   return signal ? `the login command was killed (${signal})` : `the connection went down during the login command (${connectionError ?? 'connection closed'})`;
 }
 
-/**
- * Closes a connection at once, established or still being set up. (NodeSSH's dispose() only ends it
- * politely: the socket stays open, and keeps this process alive, until a hung host answers.)
- */
-function destroy(ssh: NodeSSH): void {
-  (ssh.connection as unknown as { destroy(): void } | null)?.destroy();
-  ssh.dispose();
-}
-
 export class SshEndpoint implements Endpoint, CommandShell {
   private ssh: NodeSSH | undefined;
   /** A connection being set up; close() abandons it. */
@@ -230,7 +223,10 @@ export class SshEndpoint implements Endpoint, CommandShell {
       if (!agent) throw new PermanentEndpointError(`${this.label}: "agent": true but SSH_AUTH_SOCK is not set; start ssh-agent or use "identityFile"`);
     }
     const knownName = knownHostsName(this.spec.address, this.spec.port);
+    const jump = this.spec.jump;
+    const sock = jump && (await throughJumpHost(jump, this.spec.address, this.spec.port, this.jumpTerms()));
     await ssh.connect({
+      ...(sock !== undefined ? { sock } : {}),
       host: this.spec.address,
       port: this.spec.port,
       username: this.spec.user,
@@ -244,7 +240,15 @@ export class SshEndpoint implements Endpoint, CommandShell {
         if (!verdict.ok) keyProblem(verdict.reason);
         return verdict.ok;
       },
+    }).catch((err: unknown) => {
+      sock?.destroy();
+      throw err;
     });
+  }
+
+  private jumpTerms(): JumpTerms {
+    const { keepaliveIntervalMs, keepaliveCountMax } = this.spec;
+    return { label: this.label, deadlineS: this.loginS, keepaliveIntervalMs, keepaliveCountMax, acceptNew: this.options.acceptNew };
   }
 
   async connect(): Promise<void> {
@@ -276,7 +280,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
           return step();
         };
         try {
-          return await withDeadline(whileChannelsRefused(attempt, () => (refused = true)), loginS, late, () => destroy(ssh));
+          return await withDeadline(whileChannelsRefused(attempt, () => (refused = true)), loginS, late, () => destroyConnection(ssh));
         } catch (err) {
           if (!refused || !(err instanceof EndpointDownError)) throw err;
           throw new EndpointDownError(`${this.label}: its sshd refused every channel for ${loginS} s, with none of this run's open (MaxSessions 0 in its sshd_config?)`);
@@ -305,7 +309,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
         this.agent = await atLogin(() => AgentSession.open(client, this.label, this.forLoginShell(agentCommand())), `${this.label}: the agent did not start within ${loginS} s`);
       }
     } catch (err) {
-      destroy(ssh);
+      destroyConnection(ssh);
       this.agent?.close();
       this.agent = undefined;
       if (err instanceof EndpointDownError || err instanceof PermanentEndpointError) throw err;
@@ -350,7 +354,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
     this.loseConnection(reason);
     this.agent?.close();
     this.agent = undefined;
-    if (ssh) destroy(ssh);
+    if (ssh) destroyConnection(ssh);
   }
 
   isUp(): boolean {
@@ -663,9 +667,9 @@ export class SshEndpoint implements Endpoint, CommandShell {
     this.generation++;
     const connecting = this.connecting;
     this.connecting = undefined;
-    if (connecting) destroy(connecting);
+    if (connecting) destroyConnection(connecting);
     this.dropConnection('closed');
-    for (const side of this.sideConnections) destroy(side);
+    for (const side of this.sideConnections) destroyConnection(side);
     this.sideConnections = [];
   }
 
@@ -690,7 +694,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
 
   private async openChannelNow(command: string): Promise<Channel> {
     // Within the login deadline, or that connection is dropped: a host that hangs stalls no later pilot.
-    const onto = (ssh: NodeSSH): Promise<Channel> => withDeadline(execChannel(ssh, command), this.loginS, `${this.label}: no answer to opening a channel within ${this.loginS} s`, () => destroy(ssh));
+    const onto = (ssh: NodeSSH): Promise<Channel> => withDeadline(execChannel(ssh, command), this.loginS, `${this.label}: no answer to opening a channel within ${this.loginS} s`, () => destroyConnection(ssh));
     for (const ssh of [...this.sideConnections]) {
       try {
         return await onto(ssh);
@@ -698,12 +702,12 @@ export class SshEndpoint implements Endpoint, CommandShell {
         // Full (MaxSessions): the next. Anything else: that connection is going; another replaces it.
         if (channelRefused(err)) continue;
         this.sideConnections = this.sideConnections.filter((c) => c !== ssh);
-        destroy(ssh);
+        destroyConnection(ssh);
       }
     }
     const side = new NodeSSH();
     try {
-      await withDeadline(this.open(side, () => undefined), this.loginS, `${this.label}: no answer to another connection within ${this.loginS} s`, () => destroy(side));
+      await withDeadline(this.open(side, () => undefined), this.loginS, `${this.label}: no answer to another connection within ${this.loginS} s`, () => destroyConnection(side));
       const connection = side.connection as unknown as NodeJS.EventEmitter;
       connection.on('error', () => undefined); // its channels report its loss (node-ssh no longer listens)
       connection.on('close', () => (this.sideConnections = this.sideConnections.filter((c) => c !== side)));
@@ -711,7 +715,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
       this.sideConnections.push(side);
       return channel;
     } catch (err) {
-      destroy(side);
+      destroyConnection(side);
       if (err instanceof EndpointDownError || err instanceof PermanentEndpointError) throw err;
       throw new EndpointDownError(`${this.label}: cannot open a channel on another connection: ${(err as Error).message}`);
     }

@@ -124,6 +124,11 @@ export interface NetnsGrid {
    * origin and its hosts, at random; undefined makes it lossless again.
    */
   setLinkLoss(cluster: string, share: number | undefined): void;
+  /**
+   * Makes the host refuse every TCP connection from the origin (a compute node behind its cluster's login
+   * node): only its cluster's other hosts reach it. Flushes the host's INPUT chain, as setLinkLoss does.
+   */
+  fenceFromOrigin(name: string): void;
   /** Kills every process in the host's namespace (its sshd, sessions and tasks): the machine dies. */
   killHost(name: string): void;
   /**
@@ -156,6 +161,8 @@ export interface NetnsGridOptions {
   readonly noSftp?: boolean;
   /** sshd's MaxSessions: the channels one connection may have open at once (default 20; OpenSSH's own is 10). */
   readonly maxSessions?: number;
+  /** sshd's AllowTcpForwarding no: the hosts refuse to be jump hosts. */
+  readonly noTcpForwarding?: boolean;
   /** The user's login shell on every host (its /etc/passwd entry, seen by that host alone), e.g. /usr/bin/tcsh. */
   readonly loginShell?: string;
 }
@@ -460,6 +467,7 @@ function sshdConfig(host: NetnsHost, hostKey: string, authorizedKeys: string, op
       'UseDNS no',
       'MaxStartups 200',
       `MaxSessions ${options.maxSessions ?? 20}`,
+      ...(options.noTcpForwarding ? ['AllowTcpForwarding no'] : []),
       ...(options.sessionPath !== undefined ? [`SetEnv PATH=${options.sessionPath}`] : []),
       ...(options.sessionPathPrefix !== undefined && options.sessionPath === undefined ? [`SetEnv PATH=${options.sessionPathPrefix}:${STANDARD_PATH}`] : []),
     ],
@@ -644,6 +652,11 @@ export async function startNetnsGrid(layout: readonly NetnsClusterLayout[], opti
           for (const chain of ['INPUT', 'OUTPUT']) inNs(h.namespace, tools.iptables, '-F', chain);
           for (const rule of rules) inNs(h.namespace, tools.iptables, '-A', ...rule);
         }
+      },
+      fenceFromOrigin(name) {
+        const h = runtime(name).spec;
+        inNs(h.namespace, tools.iptables, '-F', 'INPUT');
+        inNs(h.namespace, tools.iptables, '-A', 'INPUT', '-p', 'tcp', '-s', clusterOf(h.cluster).originAddress, '-j', 'REJECT', '--reject-with', 'tcp-reset');
       },
       killHost(name) {
         killNamespaceProcesses(runtime(name).spec.namespace, tools);

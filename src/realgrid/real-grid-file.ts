@@ -14,7 +14,8 @@
 //     { "name": "c1", "storage": "/scratch/gridsweep", "hosts": [
 //         { "name": "c1.a", "address": "10.0.0.5", "port": 22, "user": "me",
 //           "identityFile": "~/.ssh/id_ed25519", "arch": 0, "slots": 1 },
-//         { "name": "c1.b", "address": "10.0.0.6", "user": "me", "agent": true, "arch": 1 } ] },
+//         { "name": "c1.b", "address": "10.0.0.6", "user": "me", "agent": true, "arch": 1, "slots": 16,
+//           "jump": { "address": "login.example.org" } } ] },   through its login node (OpenSSH's ProxyJump)
 //     { "name": "hpc", "storage": "/scratch/me/gridsweep", "hosts": { "type": "slurm", "partition": "short",
 //         "pilots": 2, "pilotCores": 8, "pilotWalltimeS": 3600, "setup": ["module load perl"] } } ]
 // }
@@ -124,15 +125,21 @@ export const REAL_GRID_SCHEMA = {
 
 const validateRealGrid = compileSchema(REAL_GRID_SCHEMA);
 
-export interface SshEndpointSpec {
-  readonly kind: 'ssh';
-  readonly name: string;
+/** How to log in to a machine over SSH. */
+export interface SshLogin {
   readonly address: string;
   readonly port: number;
   readonly user: string;
   readonly identityFile?: string;
   readonly agent: boolean;
   readonly knownHostsFile: string;
+}
+
+export interface SshEndpointSpec extends SshLogin {
+  readonly kind: 'ssh';
+  readonly name: string;
+  /** The jump host the connection goes through (OpenSSH's ProxyJump), if any. */
+  readonly jump?: SshLogin;
   readonly keepaliveIntervalMs: number;
   readonly keepaliveCountMax: number;
   readonly deadlines: Deadlines;
@@ -239,18 +246,28 @@ export function parseRealGrid(text: string, file: string): RealGrid {
       add(`${cptr}/storage`, `storage of ${what} must be an absolute path on its hosts, got "${c.storage}"`, 'write the full path, e.g. "/scratch/gridsweep"');
     }
   };
+  const loginOf = (h: RawSshConnection): SshLogin => ({
+    address: h.address,
+    port: h.port ?? 22,
+    user: h.user ?? userInfo().username,
+    ...(h.identityFile !== undefined ? { identityFile: fromFile(h.identityFile) } : {}),
+    agent: h.agent === true,
+    knownHostsFile: h.knownHosts ? fromFile(h.knownHosts) : knownHostsDefault,
+  });
   const sshSpec = (name: string, h: RawSshConnection, pointer: string, hostIds: HostId[], arch: number): SshEndpointSpec => {
     if (h.identityFile !== undefined && h.agent) add(pointer, `host "${name}" names both "identityFile" and "agent"`, 'keep one of them');
     if (h.identityFile === undefined && !h.agent) add(pointer, `host "${name}" names no credentials`, 'add "identityFile": "path/to/key" or "agent": true');
+    const jump = h.jump;
+    if (jump?.identityFile !== undefined && jump.agent) add(`${pointer}/jump`, `the jump host of "${name}" names both "identityFile" and "agent"`, 'keep one of them');
+    // The jump host's fields left out are the host's own, but for the port; credentials go together (a
+    // key named for the jump host replaces the host's agent, and the other way round).
+    const credentials = jump?.identityFile !== undefined || jump?.agent === true ? jump : h;
+    const jumpLogin = jump && loginOf({ ...h, ...jump, port: jump.port ?? 22, identityFile: credentials?.identityFile, agent: credentials?.agent });
     return {
       kind: 'ssh',
       name,
-      address: h.address,
-      port: h.port ?? 22,
-      user: h.user ?? userInfo().username,
-      ...(h.identityFile !== undefined ? { identityFile: fromFile(h.identityFile) } : {}),
-      agent: h.agent === true,
-      knownHostsFile: h.knownHosts ? fromFile(h.knownHosts) : knownHostsDefault,
+      ...loginOf(h),
+      ...(jumpLogin !== undefined ? { jump: jumpLogin } : {}),
       keepaliveIntervalMs,
       keepaliveCountMax,
       deadlines,

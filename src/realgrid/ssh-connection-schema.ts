@@ -1,6 +1,6 @@
 // How a real grid file says to reach a machine over SSH (an SSH host, a Slurm cluster's login node): the
-// schema properties both share.
-export const SSH_CONNECTION_PROPERTIES = {
+// schema properties both share, a jump host among them.
+const SSH_MACHINE_PROPERTIES = {
   address: { type: 'string', minLength: 1, description: 'a host name or IP address' },
   port: { type: 'integer', minimum: 1, maximum: 65535, description: 'a TCP port' },
   user: { type: 'string', minLength: 1, description: 'a user name' },
@@ -9,11 +9,27 @@ export const SSH_CONNECTION_PROPERTIES = {
   knownHosts: { type: 'string', minLength: 1, description: 'a known_hosts file path' },
 } as const;
 
-export interface RawSshConnection {
+export const SSH_CONNECTION_PROPERTIES = {
+  ...SSH_MACHINE_PROPERTIES,
+  jump: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['address'],
+    properties: SSH_MACHINE_PROPERTIES,
+    description:
+      'a jump host to connect through, as OpenSSH\'s ProxyJump: {"address", "port", "user", "identityFile" or "agent": true, "knownHosts"}; port 22 unless given, the user, credentials and known_hosts file the host\'s own unless given',
+  },
+} as const;
+
+interface RawSshMachine {
   address: string;
   port?: number;
   user?: string;
   identityFile?: string;
   agent?: true;
   knownHosts?: string;
+}
+
+export interface RawSshConnection extends RawSshMachine {
+  jump?: RawSshMachine;
 }

@@ -11,7 +11,7 @@ import { expandSweep } from '../../src/sweep/expand.js';
 import { parseSweep } from '../../src/sweep/sweep-file.js';
 import { InputError } from '../../src/util/diagnostics.js';
 import { PACKAGE_ROOT } from '../../src/util/package-root.js';
-import { parseRealGrid } from '../../src/realgrid/real-grid-file.js';
+import { parseRealGrid, type SshEndpointSpec } from '../../src/realgrid/real-grid-file.js';
 import { DEFAULT_DEADLINES } from '../../backends/transport/deadline.js';
 import { EXAMPLE_DIR } from './support/origin.js';
 
@@ -158,6 +158,22 @@ describe('real grid files', () => {
     expect(parsed.clusters[0]!.endpoints[0]).toMatchObject({ deadlines: { ...DEFAULT_DEADLINES, probeS: 3 } });
     expect(() => parseRealGrid(grid({ loginS: 0 }), 'g.json')).toThrow(/g\.json:4:\d+: error: .*loginS/s);
     expect(() => parseRealGrid(grid({ probe: 3 }), 'g.json')).toThrow(/g\.json:\d+:\d+: error: .*probe/s);
+  });
+
+  it('reads a jump host, its fields left out being the host\'s own but for the port', () => {
+    const grid = (jump: object, host: object = {}) =>
+      JSON.stringify({ realgrid: 1, knownHosts: '/kh', clusters: [{ name: 'c1', storage: '/s', hosts: [{ name: 'h', address: 'node', port: 2222, user: 'me', identityFile: '/k', arch: 0, ...host, jump }] }] }, null, 2);
+    const jumpOf = (text: string) => (parseRealGrid(text, '/g/g.json').clusters[0]!.endpoints[0] as SshEndpointSpec).jump;
+    expect(jumpOf(grid({ address: 'login' }))).toEqual({ address: 'login', port: 22, user: 'me', identityFile: '/k', agent: false, knownHostsFile: '/kh' });
+    expect(jumpOf(grid({ address: 'login', port: 22022, user: 'other', identityFile: 'jk', knownHosts: 'jkh' }))).toEqual({ address: 'login', port: 22022, user: 'other', identityFile: '/g/jk', agent: false, knownHostsFile: '/g/jkh' });
+    // Credentials go together: the jump host's agent replaces the host's key.
+    expect(jumpOf(grid({ address: 'login', agent: true }))).toEqual({ address: 'login', port: 22, user: 'me', agent: true, knownHostsFile: '/kh' });
+    expect(jumpOf(grid({ address: 'login' }, { identityFile: undefined, agent: true }))).toEqual({ address: 'login', port: 22, user: 'me', agent: true, knownHostsFile: '/kh' });
+    const both = grid({ address: 'login', agent: true, identityFile: 'jk' });
+    const line = both.split('\n').findIndex((l) => l.includes('"jump"')) + 1;
+    expect(() => parseRealGrid(both, 'g.json')).toThrow(new RegExp(`g\\.json:${line}:\\d+: error: the jump host of "h" names both "identityFile" and "agent"`));
+    expect(() => parseRealGrid(grid({ port: 22 }), 'g.json')).toThrow(/g\.json:\d+:\d+: error: .*address/s);
+    expect(() => parseRealGrid(grid({ address: 'login', jump: { address: 'x' } }), 'g.json')).toThrow(/g\.json:\d+:\d+: error: .*jump/s);
   });
 
   it('reports missing credentials, duplicate names and relative SSH storage with their place', () => {
