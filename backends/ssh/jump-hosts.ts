@@ -10,7 +10,7 @@
 // connections run through it) and they are retried as any host that went down.
 import { NodeSSH } from 'node-ssh';
 import type { Duplex } from 'node:stream';
-import type { SshLogin } from '../../src/realgrid/real-grid-file.js';
+import type { SshLogin } from '../../src/realgrid/ssh-login.js';
 import { EndpointDownError, PermanentEndpointError } from '../transport/endpoint.js';
 import { withDeadline } from '../transport/deadline.js';
 import { checkHostKey, knownHostsName } from './known-hosts.js';
@@ -43,6 +43,19 @@ function nameOf(jump: SshLogin): string {
   return `${jump.user}@${knownHostsName(jump.address, jump.port)}`;
 }
 
+/**
+ * Why the shared connection could not be opened, said of no host in particular (every host waiting on it
+ * hears it, each under its own name); `lasting` when no retry mends it.
+ */
+class JumpLoginError extends Error {
+  constructor(
+    message: string,
+    readonly lasting: boolean,
+  ) {
+    super(message);
+  }
+}
+
 function open(key: string, jump: SshLogin, terms: JumpTerms): JumpConnection {
   const ssh = new NodeSSH();
   let keyProblem: string | undefined;
@@ -51,7 +64,7 @@ function open(key: string, jump: SshLogin, terms: JumpTerms): JumpConnection {
     let agent: string | undefined;
     if (jump.agent) {
       agent = process.env['SSH_AUTH_SOCK'];
-      if (!agent) throw new PermanentEndpointError(`${terms.label}: its jump host ${nameOf(jump)} is to use ssh-agent, but SSH_AUTH_SOCK is not set; start ssh-agent or give the jump host an "identityFile"`);
+      if (!agent) throw new JumpLoginError(`its jump host ${nameOf(jump)} is to use ssh-agent, but SSH_AUTH_SOCK is not set; start ssh-agent or give the jump host an "identityFile"`, true);
     }
     try {
       await ssh.connect({
@@ -72,14 +85,14 @@ function open(key: string, jump: SshLogin, terms: JumpTerms): JumpConnection {
     } catch (err) {
       const message = (err as Error).message;
       const jumpHost = `its jump host ${nameOf(jump)}`;
-      if (keyProblem !== undefined) throw new PermanentEndpointError(`${terms.label}: ${jumpHost}: ${keyProblem}`);
+      if (keyProblem !== undefined) throw new JumpLoginError(`${jumpHost}: ${keyProblem}`, true);
       if (/privateKeyPath does not exist|Cannot parse privateKey|passphrase/i.test(message)) {
-        throw new PermanentEndpointError(`${terms.label}: cannot use the identity file ${jump.identityFile} for ${jumpHost}: ${message}`);
+        throw new JumpLoginError(`cannot use the identity file ${jump.identityFile} for ${jumpHost}: ${message}`, true);
       }
       if (/All configured authentication methods failed/i.test(message)) {
-        throw new PermanentEndpointError(`${terms.label}: ${jumpHost} refused the login; check the jump host's "user" and the key in its authorized_keys`);
+        throw new JumpLoginError(`${jumpHost} refused the login; check the jump host's "user" and the key in its authorized_keys`, true);
       }
-      throw new EndpointDownError(`${terms.label}: cannot connect to ${jumpHost}: ${message}`);
+      throw new JumpLoginError(`cannot connect to ${jumpHost}: ${message}`, false);
     }
     const client = ssh.connection as unknown as NodeJS.EventEmitter;
     // node-ssh no longer listens once ready: an error (a keep-alive timeout) must not escape. The channels
@@ -131,6 +144,7 @@ export async function throughJumpHost(jump: SshLogin, address: string, port: num
   } catch (err) {
     release(key, connection);
     if (err instanceof EndpointDownError || err instanceof PermanentEndpointError) throw err;
+    if (err instanceof JumpLoginError) throw err.lasting ? new PermanentEndpointError(`${terms.label}: ${err.message}`) : new EndpointDownError(`${terms.label}: ${err.message}`);
     const target = knownHostsName(address, port);
     if ((err as { reason?: unknown }).reason === SSH_OPEN_ADMINISTRATIVELY_PROHIBITED) {
       throw new PermanentEndpointError(`${terms.label}: ${jumpHost} refuses to forward connections to ${target} (AllowTcpForwarding or PermitOpen in its sshd_config)`);

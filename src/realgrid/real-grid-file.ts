@@ -21,8 +21,7 @@
 // }
 // A Slurm cluster's hosts are the cores of the pilot jobs gridsweep submits with sbatch on this machine
 // (backends/slurm); its storage must be shared between this machine and the cluster's nodes.
-import { readFileSync } from 'node:fs';
-import { homedir, userInfo } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ClusterId, HostId, SourcePos } from '../model/grid.js';
 import { DEFAULT_DEADLINES, type Deadlines } from './deadlines.js';
@@ -31,6 +30,8 @@ import { parseJsonSource } from '../sweep/json-source.js';
 import { checkAgainstSchema, compileSchema } from '../sweep/schema-check.js';
 import { SLURM_HOSTS_SCHEMA, slurmSpecOf, type RawSlurmHosts, type SlurmSpec } from './slurm-spec.js';
 import { SSH_CONNECTION_PROPERTIES, type RawSshConnection } from './ssh-connection-schema.js';
+import { SshConfig } from './ssh-config.js';
+import { currentSshEnvironment, sshLoginOf, type SshEnvironment, type SshLogin, type SshLoginContext } from './ssh-login.js';
 
 const NAME = '^[A-Za-z0-9_][A-Za-z0-9_.-]*$';
 
@@ -49,6 +50,11 @@ export const REAL_GRID_SCHEMA = {
     realgrid: { const: 1, description: 'the format version, 1' },
     origin: { type: 'string', minLength: 1, description: 'the origin directory, relative to this file' },
     knownHosts: { type: 'string', minLength: 1, description: 'a known_hosts file path' },
+    sshConfig: {
+      type: ['string', 'boolean'],
+      minLength: 1,
+      description: 'an OpenSSH client configuration to read the SSH hosts\' settings from, or false to read none (default: ~/.ssh/config)',
+    },
     keepalive: {
       type: 'object',
       additionalProperties: false,
@@ -125,16 +131,6 @@ export const REAL_GRID_SCHEMA = {
 
 const validateRealGrid = compileSchema(REAL_GRID_SCHEMA);
 
-/** How to log in to a machine over SSH. */
-export interface SshLogin {
-  readonly address: string;
-  readonly port: number;
-  readonly user: string;
-  readonly identityFile?: string;
-  readonly agent: boolean;
-  readonly knownHostsFile: string;
-}
-
 export interface SshEndpointSpec extends SshLogin {
   readonly kind: 'ssh';
   readonly name: string;
@@ -196,8 +192,15 @@ export interface RealGrid {
   readonly deadlines: Deadlines;
 }
 
-function expandHome(p: string): string {
-  return p === '~' ? homedir() : p.startsWith('~/') ? join(homedir(), p.slice(2)) : p;
+/**
+ * The ssh client configuration the file says to read: "sshConfig" (a path), none with false, else
+ * ~/.ssh/config where there is one.
+ */
+function readSshConfig(setting: string | boolean | undefined, fromFile: (p: string) => string, env: SshEnvironment): SshConfig | undefined {
+  if (setting === false) return undefined;
+  const path = typeof setting === 'string' ? fromFile(setting) : join(env.home, '.ssh', 'config');
+  if (typeof setting !== 'string' && !existsSync(path)) return undefined;
+  return SshConfig.read(path, env);
 }
 
 interface RawHost extends RawSshConnection {
@@ -213,13 +216,18 @@ interface RawCluster {
 interface RawGrid {
   origin?: string;
   knownHosts?: string;
+  sshConfig?: string | boolean;
   keepalive?: { intervalS?: number; countMax?: number };
   deadlines?: Partial<Deadlines>;
   transport?: 'exec' | 'agent';
   clusters: RawCluster[];
 }
 
-export function parseRealGrid(text: string, file: string): RealGrid {
+/**
+ * Reads a real grid file's text (`file` names it in errors and anchors its relative paths). `env` is the
+ * user's, for ~ and the SSH defaults (a test gives its own).
+ */
+export function parseRealGrid(text: string, file: string, env: SshEnvironment = currentSshEnvironment()): RealGrid {
   const source = parseJsonSource(text, file);
   checkAgainstSchema(source, validateRealGrid, 'real grid file');
   const raw = source.value as RawGrid;
@@ -228,8 +236,7 @@ export function parseRealGrid(text: string, file: string): RealGrid {
   const add = (pointer: string, message: string, hint: string): void => {
     problems.push({ severity: 'error', pos: source.positionOf(pointer), message, hint });
   };
-  const fromFile = (p: string): string => resolve(base, expandHome(p));
-  const knownHostsDefault = raw.knownHosts ? fromFile(raw.knownHosts) : join(homedir(), '.ssh', 'known_hosts');
+  const fromFile = (p: string): string => resolve(base, p === '~' ? env.home : p.startsWith('~/') ? join(env.home, p.slice(2)) : p);
   const keepaliveIntervalMs = Math.round((raw.keepalive?.intervalS ?? 10) * 1000);
   const keepaliveCountMax = raw.keepalive?.countMax ?? 3;
   const deadlines: Deadlines = { ...DEFAULT_DEADLINES, ...raw.deadlines };
@@ -246,36 +253,29 @@ export function parseRealGrid(text: string, file: string): RealGrid {
       add(`${cptr}/storage`, `storage of ${what} must be an absolute path on its hosts, got "${c.storage}"`, 'write the full path, e.g. "/scratch/gridsweep"');
     }
   };
-  const loginOf = (h: RawSshConnection): SshLogin => ({
-    address: h.address,
-    port: h.port ?? 22,
-    user: h.user ?? userInfo().username,
-    ...(h.identityFile !== undefined ? { identityFile: fromFile(h.identityFile) } : {}),
-    agent: h.agent === true,
-    knownHostsFile: h.knownHosts ? fromFile(h.knownHosts) : knownHostsDefault,
-  });
-  const sshSpec = (name: string, h: RawSshConnection, pointer: string, hostIds: HostId[], arch: number): SshEndpointSpec => {
-    if (h.identityFile !== undefined && h.agent) add(pointer, `host "${name}" names both "identityFile" and "agent"`, 'keep one of them');
-    if (h.identityFile === undefined && !h.agent) add(pointer, `host "${name}" names no credentials`, 'add "identityFile": "path/to/key" or "agent": true');
-    const jump = h.jump;
-    if (jump?.identityFile !== undefined && jump.agent) add(`${pointer}/jump`, `the jump host of "${name}" names both "identityFile" and "agent"`, 'keep one of them');
-    // The jump host's fields left out are the host's own, but for the port; credentials go together (a
-    // key named for the jump host replaces the host's agent, and the other way round).
-    const credentials = jump?.identityFile !== undefined || jump?.agent === true ? jump : h;
-    const jumpLogin = jump && loginOf({ ...h, ...jump, port: jump.port ?? 22, identityFile: credentials?.identityFile, agent: credentials?.agent });
-    return {
-      kind: 'ssh',
-      name,
-      ...loginOf(h),
-      ...(jumpLogin !== undefined ? { jump: jumpLogin } : {}),
-      keepaliveIntervalMs,
-      keepaliveCountMax,
-      deadlines,
-      transport: raw.transport ?? 'agent',
-      hostIds,
-      arch,
-    };
+  // Read at the first SSH machine: a grid of local slots does not depend on it.
+  let sshConfig: SshConfig | undefined | null = null;
+  const loginContext: SshLoginContext = {
+    get config() {
+      if (sshConfig === null) sshConfig = readSshConfig(raw.sshConfig, fromFile, env);
+      return sshConfig;
+    },
+    env,
+    fromFile,
+    gridKnownHosts: raw.knownHosts ? fromFile(raw.knownHosts) : undefined,
+    problem: add,
   };
+  const sshSpec = (name: string, h: RawSshConnection, pointer: string, hostIds: HostId[], arch: number): SshEndpointSpec => ({
+    kind: 'ssh',
+    name,
+    ...sshLoginOf(loginContext, name, h, pointer),
+    keepaliveIntervalMs,
+    keepaliveCountMax,
+    deadlines,
+    transport: raw.transport ?? 'agent',
+    hostIds,
+    arch,
+  });
 
   const clusters: RealClusterSpec[] = raw.clusters.map((c, ci) => {
     const cptr = `/clusters/${ci}`;

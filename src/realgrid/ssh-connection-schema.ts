@@ -21,7 +21,7 @@ export const SSH_CONNECTION_PROPERTIES = {
   },
 } as const;
 
-interface RawSshMachine {
+export interface RawSshMachine {
   address: string;
   port?: number;
   user?: string;

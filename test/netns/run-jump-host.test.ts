@@ -1,10 +1,12 @@
 // `gridsweep run` on compute nodes that only their cluster's login node reaches: the nodes refuse every
 // connection from the origin, and the grid file names the login node as their "jump" host (OpenSSH's
-// ProxyJump). The run goes through one connection to the login node, shared by the nodes behind it, and
-// survives that node stopped (SIGSTOP) and killed mid-run, as it survives any host going down.
+// ProxyJump), or an ssh client configuration names it their ProxyJump. The run goes through one connection to
+// the login node, shared by the nodes behind it, and survives that node stopped (SIGSTOP) and killed
+// mid-run, as it survives any host going down.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gridForBlock, type BlockGrid } from '../support/netns-block.js';
 import { expectEachTaskDoneOnce, runCli, type Origin } from '../support/run-support.js';
@@ -72,6 +74,35 @@ describe('gridsweep run on nodes reached only through their login node', () => {
     // Both nodes' connections ride on one connection to the login node, for the whole run.
     expect(seen.length, log).toBeGreaterThan(1);
     expect(new Set(seen), log).toEqual(new Set([1]));
+  }, 90_000);
+
+  it('reaches the nodes by their aliases in an ssh client configuration, as ssh would', async () => {
+    const seeds = 2;
+    const o = block.origin(seeds, 1);
+    const g = block.grid;
+    const configPath = join(o.dir, 'ssh_config');
+    writeFileSync(
+      configPath,
+      [
+        ...NODES.flatMap((n) => [`Host ${n}`, `  HostName ${g.host(n).address}`]),
+        'Host gw',
+        `  HostName ${g.host('gw').address}`,
+        'Host n*',
+        '  ProxyJump gw',
+        'Host *',
+        `  User ${g.user}`,
+        `  IdentityFile ${g.identityFile}`,
+        `  UserKnownHostsFile ${g.knownHosts}`,
+      ].join('\n'),
+    );
+    // The hosts by alias alone: no user, credentials, known_hosts file nor jump host in the grid file.
+    const hosts = NODES.map((n) => ({ name: n, address: n, arch: 0 }));
+    writeFileSync(o.gridPath, JSON.stringify({ realgrid: 1, origin: o.dir, sshConfig: configPath, keepalive: { intervalS: 1, countMax: 3 }, clusters: [{ name: 'c0', storage: g.cluster('c0').storage, hosts }] }));
+    const r = await runCli(runArgs(o), () => undefined, 60);
+    const log = `--- the run's output ---\n${r.stdout}\n${r.stderr}`;
+    expect(r.code, log).toBe(0);
+    expect(r.stdout, log).not.toMatch(/^(failed|down|unusable) /im);
+    expectEachTaskDoneOnce(o, seeds);
   }, 90_000);
 
   for (const fault of ['stopped', 'killed'] as const) {

@@ -190,7 +190,8 @@ describe('real grid files', () => {
     );
     let msg = '';
     try {
-      parseRealGrid(text, 'g.json');
+      // No agent, no key in a home without ~/.ssh: no credentials to be found.
+      parseRealGrid(text, 'g.json', { home: '/nonexistent-home', localUser: 'me', agentSocket: undefined });
     } catch (err) {
       msg = (err as Error).message;
     }

@@ -159,7 +159,9 @@ const command: Command = {
   details: [
     'The real grid file (JSON) names the origin directory and, per cluster, its storage directory and its',
     'hosts: {"type": "local", "slots": N} or a list of SSH hosts {name, address, port, user, identityFile or',
-    '"agent": true, arch, knownHosts, slots}. See apps/examples/sweep-sim/grid-ssh.json.',
+    '"agent": true, arch, knownHosts, slots, jump}. See apps/examples/sweep-sim/grid-ssh.json. What an SSH',
+    "host leaves out comes from ~/.ssh/config for its address, as for ssh (HostName, Port, User, IdentityFile,",
+    'UserKnownHostsFile, ProxyJump), then ssh\'s defaults (the agent, ~/.ssh/id_ed25519, id_ecdsa or id_rsa).',
     'SSH host keys are checked against known_hosts (hashed or plain); --accept-new adds unknown hosts as',
     "OpenSSH's StrictHostKeyChecking=accept-new does, and a changed key is always refused.",
     'Where things go: outputs where the sweep file says, under the origin (the run prints the directory at',

@@ -1,0 +1,218 @@
+// OpenSSH's client configuration (ssh_config(5), ~/.ssh/config), read for what a real grid file's SSH host
+// leaves out, so that a host named by an alias connects where `ssh ALIAS` would (as GNU parallel's do, since
+// it runs ssh): HostName, Port, User, IdentityFile, UserKnownHostsFile and ProxyJump.
+//
+// Read as ssh reads it: lines before the first Host line apply to every host; a Host line's patterns match
+// the name given (wildcards * and ?, a pattern starting with ! excludes, case ignored); the first value
+// found for a keyword wins, so the specific blocks go first and `Host *` last; Include reads other files
+// there (relative to ~/.ssh, * and ? in the last part of the path). Tokens %h %p %r %u %n %d %% and a
+// leading ~ are expanded in the paths, %h and %% in HostName. Not read: Match blocks (but `Match all`),
+// every other keyword, and /etc/ssh/ssh_config. A ProxyCommand cannot be followed: the caller refuses a
+// host that has one and no jump host.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join } from 'node:path';
+import type { SourcePos } from '../model/grid.js';
+import { InputError, unreadableFile } from '../util/diagnostics.js';
+
+/** A keyword's value and where it was read. */
+export interface SshConfigValue {
+  readonly value: string;
+  readonly pos: SourcePos;
+}
+
+/** What the configuration says of one host name: the keywords read here, each as first found. */
+export interface SshConfigHost {
+  readonly hostName?: SshConfigValue;
+  readonly port?: SshConfigValue;
+  readonly user?: SshConfigValue;
+  readonly identityFile?: SshConfigValue;
+  readonly userKnownHostsFile?: SshConfigValue;
+  readonly proxyJump?: SshConfigValue;
+  readonly proxyCommand?: SshConfigValue;
+}
+
+/** The user the paths' tokens name. */
+export interface SshConfigUser {
+  readonly home: string;
+  readonly localUser: string;
+}
+
+const KEYWORDS: Readonly<Record<string, keyof SshConfigHost>> = {
+  hostname: 'hostName',
+  port: 'port',
+  user: 'user',
+  identityfile: 'identityFile',
+  userknownhostsfile: 'userKnownHostsFile',
+  proxyjump: 'proxyJump',
+  proxycommand: 'proxyCommand',
+};
+
+/** Include's depth limit, as OpenSSH's. */
+const MAX_INCLUDE_DEPTH = 16;
+
+interface Entry {
+  readonly key: keyof SshConfigHost;
+  /** The value's words, as written (quotes removed). */
+  readonly words: readonly string[];
+  readonly pos: SourcePos;
+}
+
+interface Block {
+  /** Host patterns; undefined for a Match block other than `Match all`, which never applies here. */
+  readonly patterns: readonly string[] | undefined;
+  readonly entries: Entry[];
+}
+
+function errorAt(pos: SourcePos, message: string, hint: string): InputError {
+  return new InputError([{ severity: 'error', pos, message, hint }]);
+}
+
+/** A line's words: split at blanks, double quotes keeping blanks; `Keyword=value` splits at the '='. */
+function words(line: string, file: string, lineNo: number): { readonly word: string; readonly column: number }[] {
+  const out: { word: string; column: number }[] = [];
+  let i = 0;
+  while (i < line.length) {
+    while (i < line.length && /\s/.test(line[i]!)) i++;
+    if (i >= line.length || line[i] === '#') break;
+    // The '=' between the keyword and its value (with blanks around it or not).
+    if (out.length === 1 && line[i] === '=') {
+      i++;
+      continue;
+    }
+    const column = i + 1;
+    let word = '';
+    if (line[i] === '"') {
+      const end = line.indexOf('"', i + 1);
+      if (end < 0) throw errorAt({ file, line: lineNo, column }, 'an unterminated quote in the ssh client configuration', 'close the quote');
+      word = line.slice(i + 1, end);
+      i = end + 1;
+    } else {
+      while (i < line.length && !/\s/.test(line[i]!) && !(out.length === 0 && line[i] === '=')) word += line[i++];
+    }
+    out.push({ word, column });
+  }
+  return out;
+}
+
+function globMatch(pattern: string, name: string): boolean {
+  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${source}$`, 'i').test(name);
+}
+
+/** Whether a Host line's patterns take `name`: one matches, and no negated one does. */
+function hostMatches(patterns: readonly string[], name: string): boolean {
+  let matched = false;
+  for (const p of patterns) {
+    if (p.startsWith('!')) {
+      if (globMatch(p.slice(1), name)) return false;
+    } else if (globMatch(p, name)) {
+      matched = true;
+    }
+  }
+  return matched;
+}
+
+/** The files an Include word names, in order (a missing one names none, as for ssh). */
+function includedFiles(word: string, user: SshConfigUser): string[] {
+  const path = word.startsWith('~/') ? join(user.home, word.slice(2)) : isAbsolute(word) ? word : join(user.home, '.ssh', word);
+  const base = basename(path);
+  if (!/[*?]/.test(base)) return existsSync(path) ? [path] : [];
+  const dir = dirname(path);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => globMatch(base, f) && statSync(join(dir, f)).isFile())
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+export class SshConfig {
+  private constructor(
+    private readonly blocks: readonly Block[],
+    private readonly user: SshConfigUser,
+  ) {}
+
+  /** Reads the configuration at `path` and what it includes; an InputError names a malformed line. */
+  static read(path: string, user: SshConfigUser): SshConfig {
+    const blocks: Block[] = [{ patterns: ['*'], entries: [] }];
+    const readFile = (file: string, depth: number): void => {
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (err) {
+        throw unreadableFile(file, 'the ssh client configuration', err, { hint: 'check the path, or give "sshConfig": false in the real grid file' });
+      }
+      const lines = text.split(/\r?\n/);
+      for (let n = 0; n < lines.length; n++) {
+        const ws = words(lines[n]!, file, n + 1);
+        if (ws.length === 0) continue;
+        const keyword = ws[0]!.word.toLowerCase();
+        const pos = { file, line: n + 1, column: ws[0]!.column };
+        const args = ws.slice(1).map((w) => w.word);
+        if (keyword === 'host') {
+          blocks.push({ patterns: args, entries: [] });
+        } else if (keyword === 'match') {
+          blocks.push({ patterns: args.length === 1 && args[0]!.toLowerCase() === 'all' ? ['*'] : undefined, entries: [] });
+        } else if (keyword === 'include') {
+          if (depth >= MAX_INCLUDE_DEPTH) throw errorAt(pos, `Include nested more than ${MAX_INCLUDE_DEPTH} deep in the ssh client configuration`, 'look for a file that includes itself');
+          for (const a of args) for (const f of includedFiles(a, user)) readFile(f, depth + 1);
+        } else {
+          const key = KEYWORDS[keyword];
+          if (key === undefined) continue;
+          if (args.length === 0) throw errorAt(pos, `${ws[0]!.word} without a value in the ssh client configuration`, 'give it a value, or remove the line');
+          blocks[blocks.length - 1]!.entries.push({ key, words: args, pos });
+        }
+      }
+    };
+    readFile(path, 0);
+    return new SshConfig(blocks, user);
+  }
+
+  /** What the configuration says of the host `name` (as the grid file or a ProxyJump names it). */
+  lookUp(name: string): SshConfigHost {
+    const found: { -readonly [K in keyof SshConfigHost]?: SshConfigValue } = {};
+    for (const block of this.blocks) {
+      if (block.patterns === undefined || !hostMatches(block.patterns, name)) continue;
+      for (const e of block.entries) {
+        if (found[e.key] !== undefined) continue;
+        // ProxyCommand keeps its words (a command line); the others take their first.
+        found[e.key] = { value: e.key === 'proxyCommand' ? e.words.join(' ') : e.words[0]!, pos: e.pos };
+      }
+    }
+    if (found.hostName) found.hostName = { ...found.hostName, value: expandTokens(found.hostName.value, { h: name }, found.hostName.pos) };
+    return found;
+  }
+
+  /** A path keyword's value with its tokens and a leading ~ expanded, for the host `name` reached as `remote`. */
+  path(v: SshConfigValue, name: string, remote: { readonly host: string; readonly port: number; readonly user: string }): string {
+    const expanded = expandTokens(v.value, { h: remote.host, p: String(remote.port), r: remote.user, u: this.user.localUser, n: name, d: this.user.home }, v.pos);
+    return expanded === '~' ? this.user.home : expanded.startsWith('~/') ? join(this.user.home, expanded.slice(2)) : expanded;
+  }
+}
+
+/** Replaces %x tokens by `values` (and %% by %); an unknown token is an error at the value. */
+function expandTokens(text: string, values: Readonly<Record<string, string>>, pos: SourcePos): string {
+  return text.replace(/%(.)/g, (whole, token: string) => {
+    if (token === '%') return '%';
+    const v = values[token];
+    if (v === undefined) throw errorAt(pos, `the token ${whole} in the ssh client configuration is not one gridsweep expands here`, `write the value out, or use %h %p %r %u %n %d`);
+    return v;
+  });
+}
+
+/** ProxyJump's value as a jump host: [user@]host[:port] or ssh://[user@]host[:port]; undefined for "none". */
+export function parseProxyJump(v: SshConfigValue): { readonly host: string; readonly user?: string; readonly port?: number } | undefined {
+  if (v.value.toLowerCase() === 'none') return undefined;
+  if (v.value.includes(',')) throw errorAt(v.pos, `ProxyJump ${v.value} has more than one hop; gridsweep goes through one jump host`, 'reach the last jump host directly, or through one jump host');
+  const m = /^(?:ssh:\/\/)?(?:([^@]+)@)?(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(v.value);
+  if (!m) throw errorAt(v.pos, `ProxyJump ${v.value} is not [user@]host[:port]`, 'write it as [user@]host[:port]');
+  const port = m[3] === undefined ? undefined : Number(m[3]);
+  if (port !== undefined && !(port >= 1 && port <= 65535)) throw errorAt(v.pos, `ProxyJump ${v.value}: the port is not 1 to 65535`, 'give a TCP port');
+  return { host: m[2]!.replace(/^\[(.*)\]$/, '$1'), ...(m[1] !== undefined ? { user: m[1] } : {}), ...(port !== undefined ? { port } : {}) };
+}
+
+/** Port's value as a TCP port. */
+export function parsePort(v: SshConfigValue): number {
+  const port = Number(v.value);
+  if (!/^\d+$/.test(v.value) || !(port >= 1 && port <= 65535)) throw errorAt(v.pos, `Port ${v.value} in the ssh client configuration is not a TCP port`, 'give a port, 1 to 65535');
+  return port;
+}

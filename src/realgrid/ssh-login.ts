@@ -1,0 +1,113 @@
+// How an SSH machine of a real grid file (a host, a Slurm login node, a jump host) is logged in to. Each
+// setting comes from the first of: the grid file's own field; the ssh client configuration's value for the
+// address the grid file gives (an alias there, ssh-config.ts); for a jump host, the host's own setting; then
+// what ssh itself would use — port 22, the local user, ~/.ssh/known_hosts, and as credentials the SSH agent
+// (when SSH_AUTH_SOCK is set) with the first of ~/.ssh/id_ed25519, id_ecdsa and id_rsa that exists. The
+// port is the machine's own (22 for a jump host the grid file gives none), and the known_hosts file a jump
+// host does not name is its host's; the grid file's knownHosts for the whole file comes before the
+// configuration's UserKnownHostsFile.
+import { existsSync } from 'node:fs';
+import { homedir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { parsePort, parseProxyJump, type SshConfig } from './ssh-config.js';
+import type { RawSshConnection, RawSshMachine } from './ssh-connection-schema.js';
+
+/** How to log in to a machine over SSH. */
+export interface SshLogin {
+  readonly address: string;
+  readonly port: number;
+  readonly user: string;
+  readonly identityFile?: string;
+  /** Offer the keys of the SSH agent (SSH_AUTH_SOCK). */
+  readonly agent: boolean;
+  readonly knownHostsFile: string;
+}
+
+/** What the defaults depend on: the user's home, name and SSH agent. */
+export interface SshEnvironment {
+  readonly home: string;
+  readonly localUser: string;
+  /** SSH_AUTH_SOCK, if set. */
+  readonly agentSocket: string | undefined;
+}
+
+export function currentSshEnvironment(): SshEnvironment {
+  return { home: homedir(), localUser: userInfo().username, agentSocket: process.env['SSH_AUTH_SOCK'] || undefined };
+}
+
+const DEFAULT_KEYS = ['id_ed25519', 'id_ecdsa', 'id_rsa'];
+
+export interface SshLoginContext {
+  readonly config: SshConfig | undefined;
+  readonly env: SshEnvironment;
+  /** A path as the grid file writes it, made absolute (relative to the file, ~ expanded). */
+  readonly fromFile: (path: string) => string;
+  /** The grid file's knownHosts for every host, made absolute, if it names one. */
+  readonly gridKnownHosts: string | undefined;
+  /** Records a problem at a JSON pointer of the grid file. */
+  readonly problem: (pointer: string, message: string, hint: string) => void;
+}
+
+/** How to log in to `name` (described by `h` at `pointer`), with its jump host if it has one. */
+export function sshLoginOf(ctx: SshLoginContext, name: string, h: RawSshConnection, pointer: string): SshLogin & { readonly jump?: SshLogin } {
+  if (h.identityFile !== undefined && h.agent) ctx.problem(pointer, `host "${name}" names both "identityFile" and "agent"`, 'keep one of them');
+  const login = machineLogin(ctx, h, undefined);
+  if (login.identityFile === undefined && !login.agent) {
+    ctx.problem(pointer, `host "${name}" names no credentials, and none were found`, `add "identityFile": "path/to/key" or "agent": true (or an IdentityFile for ${h.address} in ~/.ssh/config, or start ssh-agent)`);
+  }
+  const configured = ctx.config?.lookUp(h.address);
+  if (h.jump !== undefined) {
+    if (h.jump.identityFile !== undefined && h.jump.agent) ctx.problem(`${pointer}/jump`, `the jump host of "${name}" names both "identityFile" and "agent"`, 'keep one of them');
+    return { ...login, jump: machineLogin(ctx, h.jump, login) };
+  }
+  if (configured?.proxyJump !== undefined) {
+    const hop = parseProxyJump(configured.proxyJump);
+    if (hop === undefined) return login;
+    const jumpConfigured = ctx.config?.lookUp(hop.host).proxyJump;
+    if (jumpConfigured !== undefined && parseProxyJump(jumpConfigured) !== undefined) {
+      ctx.problem(pointer, `host "${name}" goes through ${hop.host}, which goes through another jump host (${where(jumpConfigured.pos)}); gridsweep goes through one`, `reach ${hop.host} directly, or give "${name}" a "jump" in the grid file`);
+    }
+    return { ...login, jump: machineLogin(ctx, { address: hop.host, ...(hop.port !== undefined ? { port: hop.port } : {}), ...(hop.user !== undefined ? { user: hop.user } : {}) }, login) };
+  }
+  if (configured?.proxyCommand !== undefined && configured.proxyCommand.value.toLowerCase() !== 'none') {
+    ctx.problem(pointer, `host "${name}": the ssh client configuration gives it a ProxyCommand (${where(configured.proxyCommand.pos)}), which gridsweep does not run`, `give ${h.address} a ProxyJump there instead, or a "jump" here`);
+  }
+  return login;
+}
+
+function where(pos: { readonly file: string; readonly line: number }): string {
+  return `${pos.file}:${pos.line}`;
+}
+
+/** One machine's login: its own fields, the configuration's for its address, `inherited`'s, the defaults. */
+function machineLogin(ctx: SshLoginContext, m: RawSshMachine, inherited: SshLogin | undefined): SshLogin {
+  const { config, env } = ctx;
+  const c = config?.lookUp(m.address) ?? {};
+  const address = c.hostName?.value ?? m.address;
+  const port = m.port ?? (c.port !== undefined ? parsePort(c.port) : 22);
+  const user = m.user ?? c.user?.value ?? inherited?.user ?? env.localUser;
+  const remote = { host: address, port, user };
+  // A jump host's keys are looked for where its host's are, unless it names a file of its own.
+  const knownHostsFile =
+    m.knownHosts !== undefined
+      ? ctx.fromFile(m.knownHosts)
+      : (inherited?.knownHostsFile ??
+        ctx.gridKnownHosts ??
+        (c.userKnownHostsFile !== undefined ? config!.path(c.userKnownHostsFile, m.address, remote) : join(env.home, '.ssh', 'known_hosts')));
+  let identityFile: string | undefined;
+  let agent: boolean;
+  if (m.identityFile !== undefined || m.agent === true) {
+    identityFile = m.identityFile !== undefined ? ctx.fromFile(m.identityFile) : undefined;
+    agent = m.agent === true;
+  } else if (c.identityFile !== undefined) {
+    identityFile = config!.path(c.identityFile, m.address, remote);
+    agent = env.agentSocket !== undefined;
+  } else if (inherited !== undefined) {
+    identityFile = inherited.identityFile;
+    agent = inherited.agent;
+  } else {
+    identityFile = DEFAULT_KEYS.map((k) => join(env.home, '.ssh', k)).find((p) => existsSync(p));
+    agent = env.agentSocket !== undefined;
+  }
+  return { address, port, user, ...(identityFile !== undefined ? { identityFile } : {}), agent, knownHostsFile };
+}

@@ -1,0 +1,132 @@
+// Real grid files read with an ssh client configuration (~/.ssh/config): a host named by an alias gets
+// what `ssh ALIAS` would use, the grid file's own fields first; the defaults are ssh's (the agent, the
+// first default key). Each case writes a home of its own.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseRealGrid, type SshEndpointSpec } from '../../src/realgrid/real-grid-file.js';
+import type { SshEnvironment } from '../../src/realgrid/ssh-login.js';
+
+const homes: string[] = [];
+afterAll(() => {
+  for (const h of homes) rmSync(h, { recursive: true, force: true });
+});
+
+/** A home with ~/.ssh/config holding `config`, other files of ~/.ssh, and the environment naming it. */
+function home(config: string | undefined, files: Record<string, string> = {}, agentSocket?: string): SshEnvironment {
+  const dir = mkdtempSync(join(tmpdir(), 'gridsweep-home-'));
+  homes.push(dir);
+  mkdirSync(join(dir, '.ssh', 'config.d'), { recursive: true });
+  if (config !== undefined) writeFileSync(join(dir, '.ssh', 'config'), config);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, '.ssh', name), text);
+  return { home: dir, localUser: 'local', agentSocket };
+}
+
+function gridText(hosts: object[], extra: object = {}): string {
+  return JSON.stringify({ realgrid: 1, ...extra, clusters: [{ name: 'c1', storage: '/s', hosts: hosts.map((h, i) => ({ name: `h${i}`, arch: 0, ...h })) }] }, null, 2);
+}
+
+function hostsOf(env: SshEnvironment, hosts: object[], extra: object = {}): SshEndpointSpec[] {
+  return parseRealGrid(gridText(hosts, extra), '/grid/g.json', env).clusters[0]!.endpoints as SshEndpointSpec[];
+}
+
+function errorOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (err) {
+    return (err as Error).message;
+  }
+  return 'no error';
+}
+
+describe('real grid files and the ssh client configuration', () => {
+  it('takes an alias\'s HostName, Port, User, IdentityFile and UserKnownHostsFile, the first value found winning', () => {
+    const env = home(
+      [
+        '# the cluster',
+        'Host node? !node9',
+        '  HostName %h.cluster.example.org',
+        '  Port=2222',
+        '  User alice',
+        '  IdentityFile ~/.ssh/cluster_%r',
+        '',
+        'Host node1',
+        '  User never # a later block: User was found above',
+        'Host *',
+        '  User everyone',
+        '  IdentityFile "%d/.ssh/my key"',
+        '  UserKnownHostsFile ~/.ssh/known_%h_%p',
+      ].join('\n'),
+    );
+    const [n1, n9, other] = hostsOf(env, [{ address: 'node1' }, { address: 'node9' }, { address: 'other', port: 23, user: 'bob' }]);
+    expect(n1).toMatchObject({ address: 'node1.cluster.example.org', port: 2222, user: 'alice', identityFile: join(env.home, '.ssh/cluster_alice'), agent: false, knownHostsFile: join(env.home, '.ssh/known_node1.cluster.example.org_2222') });
+    // Excluded by !node9: only Host * applies.
+    expect(n9).toMatchObject({ address: 'node9', port: 22, user: 'everyone', identityFile: join(env.home, '.ssh/my key') });
+    // The grid file's fields come first.
+    expect(other).toMatchObject({ address: 'other', port: 23, user: 'bob', knownHostsFile: join(env.home, '.ssh/known_other_23') });
+  });
+
+  it('puts the grid file\'s own fields, and its knownHosts for every host, first', () => {
+    const env = home('Host n\n  HostName 10.0.0.1\n  User alice\n  IdentityFile ~/k\n  UserKnownHostsFile ~/kh\n');
+    const [h] = hostsOf(env, [{ address: 'n', user: 'bob', agent: true }], { knownHosts: 'grid_known_hosts' });
+    expect(h).toMatchObject({ address: '10.0.0.1', user: 'bob', agent: true, knownHostsFile: '/grid/grid_known_hosts' });
+    expect(h!.identityFile).toBeUndefined();
+  });
+
+  it('reads Include (relative to ~/.ssh, globbed, in name order) and skips Match blocks but Match all', () => {
+    const env = home('Include config.d/*.conf\nMatch user root\n  User matched\nMatch all\n  Port 2200\n', {
+      'config.d/20-b.conf': 'Host n\n  User second\n',
+      'config.d/10-a.conf': 'Host n\n  User first\n',
+      'config.d/ignored.txt': 'Host n\n  HostName ignored\n',
+    });
+    expect(hostsOf(env, [{ address: 'n', identityFile: 'k' }])[0]).toMatchObject({ address: 'n', user: 'first', port: 2200 });
+  });
+
+  it('follows a ProxyJump, the jump host looked up too, its settings left out being the host\'s', () => {
+    const env = home('Host node*\n  ProxyJump carol@login:2022\n  User alice\n  IdentityFile ~/k\nHost login\n  HostName login.example.org\nHost direct\n  ProxyJump none\n');
+    const [n, d] = hostsOf(env, [{ address: 'node1' }, { address: 'direct', identityFile: 'k' }]);
+    expect(n!.jump).toEqual({ address: 'login.example.org', port: 2022, user: 'carol', identityFile: join(env.home, 'k'), agent: false, knownHostsFile: join(env.home, '.ssh/known_hosts') });
+    expect(d!.jump).toBeUndefined();
+    // The grid file's jump comes first.
+    expect(hostsOf(env, [{ address: 'node1', jump: { address: 'other' } }])[0]!.jump).toMatchObject({ address: 'other', user: 'alice' });
+  });
+
+  it('refuses a ProxyCommand, two hops and a bad Port, each at its place', () => {
+    const env = home('Host pc\n  ProxyCommand ssh -W %h:%p gw\nHost two\n  ProxyJump a,b\nHost hop\n  ProxyJump mid\nHost mid\n  ProxyJump far\nHost bad\n  Port 70000\n');
+    const config = join(env.home, '.ssh', 'config');
+    expect(errorOf(() => hostsOf(env, [{ address: 'pc', identityFile: 'k' }]))).toMatch(
+      new RegExp(`^/grid/g\\.json:\\d+:\\d+: error: host "h0": the ssh client configuration gives it a ProxyCommand \\(${config}:2\\), which gridsweep does not run\\n  fix: give pc a ProxyJump there instead, or a "jump" here$`),
+    );
+    expect(errorOf(() => hostsOf(env, [{ address: 'two', identityFile: 'k' }]))).toBe(`${config}:4:3: error: ProxyJump a,b has more than one hop; gridsweep goes through one jump host\n  fix: reach the last jump host directly, or through one jump host`);
+    expect(errorOf(() => hostsOf(env, [{ address: 'hop', identityFile: 'k' }]))).toMatch(/error: host "h0" goes through mid, which goes through another jump host/);
+    expect(errorOf(() => hostsOf(env, [{ address: 'bad', identityFile: 'k' }]))).toBe(`${config}:10:3: error: Port 70000 in the ssh client configuration is not a TCP port\n  fix: give a port, 1 to 65535`);
+    // "jump" in the grid file: no ProxyCommand is looked for.
+    expect(hostsOf(env, [{ address: 'pc', identityFile: 'k', jump: { address: 'gw' } }])[0]!.jump).toMatchObject({ address: 'gw' });
+  });
+
+  it('names a malformed line of the configuration', () => {
+    const env = home('Host n\n  IdentityFile "~/unclosed\n');
+    expect(errorOf(() => hostsOf(env, [{ address: 'n' }]))).toBe(`${join(env.home, '.ssh', 'config')}:2:16: error: an unterminated quote in the ssh client configuration\n  fix: close the quote`);
+  });
+
+  it('reads another configuration with "sshConfig", none with false, and a grid of local slots never', () => {
+    const env = home('Host n\n  User from-default\n  IdentityFile ~/k\n', { other: 'Host n\n  User from-other\n  IdentityFile ~/k\n' });
+    expect(hostsOf(env, [{ address: 'n' }])[0]!.user).toBe('from-default');
+    expect(hostsOf(env, [{ address: 'n' }], { sshConfig: join(env.home, '.ssh', 'other') })[0]!.user).toBe('from-other');
+    expect(hostsOf(env, [{ address: 'n', identityFile: 'k' }], { sshConfig: false })[0]!.user).toBe('local');
+    expect(errorOf(() => hostsOf(env, [{ address: 'n' }], { sshConfig: '/nowhere/config' }))).toMatch(/^\/nowhere\/config:1:1: error: cannot read the ssh client configuration \(no such file\)/);
+    const broken = home('Host "n\n');
+    const local = JSON.stringify({ realgrid: 1, clusters: [{ name: 'c1', storage: '/s', hosts: { type: 'local', slots: 1 } }] });
+    expect(parseRealGrid(local, '/grid/g.json', broken).clusters).toHaveLength(1);
+  });
+
+  it('uses ssh\'s own credentials when none are named: the agent, and the first default key', () => {
+    const keyed = home(undefined, { id_ecdsa: 'key', id_rsa: 'key' }, '/run/agent.sock');
+    expect(hostsOf(keyed, [{ address: 'n' }])[0]).toMatchObject({ identityFile: join(keyed.home, '.ssh/id_ecdsa'), agent: true, user: 'local', knownHostsFile: join(keyed.home, '.ssh/known_hosts') });
+    const agentOnly = hostsOf(home(undefined, {}, '/run/agent.sock'), [{ address: 'n' }])[0]!;
+    expect(agentOnly.agent).toBe(true);
+    expect(agentOnly.identityFile).toBeUndefined();
+    expect(errorOf(() => hostsOf(home(undefined), [{ address: 'n' }]))).toMatch(/error: host "h0" names no credentials, and none were found\n  fix: add "identityFile": "path\/to\/key" or "agent": true \(or an IdentityFile for n in ~\/\.ssh\/config, or start ssh-agent\)/);
+  });
+});
