@@ -105,6 +105,20 @@ describe('gridsweep run on nodes reached only through their login node', () => {
     expectEachTaskDoneOnce(o, seeds);
   }, 90_000);
 
+  it('sets every node aside, each under its own name, when the login node\'s key is unknown', async () => {
+    const o = originThroughLoginNode(block, 1, 1);
+    const grid = JSON.parse(readFileSync(o.gridPath, 'utf8')) as { clusters: { hosts: { jump: { knownHosts?: string } }[] }[] };
+    writeFileSync(join(o.dir, 'empty_known_hosts'), '');
+    for (const h of grid.clusters[0]!.hosts) h.jump.knownHosts = join(o.dir, 'empty_known_hosts');
+    writeFileSync(o.gridPath, JSON.stringify(grid));
+    const r = await runCli(runArgs(o), () => undefined, 60);
+    expect(r.killedAtLimit).toBe(false);
+    for (const n of NODES) {
+      expect(r.stdout).toMatch(new RegExp(`^UNUSABLE ${n}: ${n} \\(root@[\\d.]+\\): its jump host root@([\\d.]+): \\1 is not in ${o.dir}/empty_known_hosts\\. Add its key`, 'm'));
+    }
+    expect(r.stderr).toContain('no host of the real grid could be reached');
+  }, 60_000);
+
   for (const fault of ['stopped', 'killed'] as const) {
     it(`finishes every task once when the login node is ${fault} mid-run`, async () => {
       const seeds = 4;
