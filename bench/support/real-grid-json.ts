@@ -28,13 +28,17 @@ export interface StartedSshGrid {
   readonly slotsPerHost?: number;
 }
 
-/** Every host with architecture 0 and a keepalive of 1 s x 3, so that a dead host is noticed quickly. */
+/**
+ * Every host with architecture 0 and a keepalive of 1 s x 3, so that a dead host is noticed quickly. The
+ * file reads no ssh client configuration: the machine's ~/.ssh/config does not change what a test runs.
+ */
 export function realGridJsonForStartedHosts(g: StartedSshGrid): string {
   return JSON.stringify(
     {
       realgrid: 1,
       origin: g.originDir,
       knownHosts: g.knownHosts,
+      sshConfig: false,
       keepalive: { intervalS: 1, countMax: 3 },
       ...g.extra,
       clusters: g.clusters.map((c) => ({
