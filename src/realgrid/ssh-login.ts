@@ -2,11 +2,12 @@
 // setting comes from the first of: the grid file's own field; the ssh client configuration's value for the
 // address the grid file gives (an alias there, ssh-config.ts); for a jump host, the host's own setting; then
 // what ssh itself would use — port 22, the local user, ~/.ssh/known_hosts, and as credentials the SSH agent
-// (when SSH_AUTH_SOCK is set) with the first of ~/.ssh/id_ed25519, id_ecdsa and id_rsa that exists. The
+// (when SSH_AUTH_SOCK is set) with the first of ~/.ssh/id_ed25519, id_ecdsa and id_rsa that exists (one
+// protected by a passphrase is left to the agent). The
 // port is the machine's own (22 for a jump host the grid file gives none), and the known_hosts file a jump
 // host does not name is its host's; the grid file's knownHosts for the whole file comes before the
 // configuration's UserKnownHostsFile.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { parsePort, parseProxyJump, type SshConfig } from './ssh-config.js';
@@ -100,14 +101,44 @@ function machineLogin(ctx: SshLoginContext, m: RawSshMachine, inherited: SshLogi
     identityFile = m.identityFile !== undefined ? ctx.fromFile(m.identityFile) : undefined;
     agent = m.agent === true;
   } else if (c.identityFile !== undefined) {
-    identityFile = config!.path(c.identityFile, m.address, remote);
-    agent = env.agentSocket !== undefined;
+    ({ identityFile, agent } = keyBesideAgent(config!.path(c.identityFile, m.address, remote), env));
   } else if (inherited !== undefined) {
     identityFile = inherited.identityFile;
     agent = inherited.agent;
   } else {
-    identityFile = DEFAULT_KEYS.map((k) => join(env.home, '.ssh', k)).find((p) => existsSync(p));
-    agent = env.agentSocket !== undefined;
+    ({ identityFile, agent } = keyBesideAgent(
+      DEFAULT_KEYS.map((k) => join(env.home, '.ssh', k)).find((p) => existsSync(p)),
+      env,
+    ));
   }
   return { address, port, user, ...(identityFile !== undefined ? { identityFile } : {}), agent, knownHostsFile };
+}
+
+/**
+ * A key the grid file did not name, with the agent when there is one, as ssh offers both. A key protected
+ * by a passphrase is left to the agent, which usually holds it (gridsweep cannot ask for the passphrase);
+ * with no agent it stays, and the login says it cannot be used.
+ */
+function keyBesideAgent(identityFile: string | undefined, env: SshEnvironment): { identityFile: string | undefined; agent: boolean } {
+  const agent = env.agentSocket !== undefined;
+  return { identityFile: identityFile !== undefined && agent && isEncryptedKeyFile(identityFile) ? undefined : identityFile, agent };
+}
+
+/** Whether a private key file is protected by a passphrase (OpenSSH's format or PEM); false if unreadable. */
+export function isEncryptedKeyFile(path: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return false;
+  }
+  if (/Proc-Type:\s*4,ENCRYPTED|-----BEGIN ENCRYPTED PRIVATE KEY-----/.test(text)) return true;
+  const body = /-----BEGIN OPENSSH PRIVATE KEY-----([\s\S]*?)-----END OPENSSH PRIVATE KEY-----/.exec(text)?.[1];
+  if (body === undefined) return false;
+  // "openssh-key-v1\0", then the cipher's name as an SSH string: "none" when there is no passphrase.
+  const bytes = Buffer.from(body.replace(/\s+/g, ''), 'base64');
+  const magic = 'openssh-key-v1\0';
+  if (bytes.length < magic.length + 4 || bytes.toString('latin1', 0, magic.length) !== magic) return false;
+  const nameLength = bytes.readUInt32BE(magic.length);
+  return bytes.toString('latin1', magic.length + 4, magic.length + 4 + nameLength) !== 'none';
 }

@@ -1,12 +1,14 @@
 // Real grid files read with an ssh client configuration (~/.ssh/config): a host named by an alias gets
 // what `ssh ALIAS` would use, the grid file's own fields first; the defaults are ssh's (the agent, the
 // first default key). Each case writes a home of its own.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRealGrid, type SshEndpointSpec } from '../../src/realgrid/real-grid-file.js';
-import type { SshEnvironment } from '../../src/realgrid/ssh-login.js';
+import { isEncryptedKeyFile, type SshEnvironment } from '../../src/realgrid/ssh-login.js';
 
 const homes: string[] = [];
 afterAll(() => {
@@ -119,6 +121,40 @@ describe('real grid files and the ssh client configuration', () => {
     const broken = home('Host "n\n');
     const local = JSON.stringify({ realgrid: 1, clusters: [{ name: 'c1', storage: '/s', hosts: { type: 'local', slots: 1 } }] });
     expect(parseRealGrid(local, '/grid/g.json', broken).clusters).toHaveLength(1);
+  });
+
+  it('leaves a default or configured key protected by a passphrase to the agent, and keeps it without one', () => {
+    const keys = mkdtempSync(join(tmpdir(), 'gridsweep-keys-'));
+    homes.push(keys);
+    const keygen = (name: string, passphrase: string, format: string[] = []) => {
+      execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', passphrase, '-f', join(keys, name), ...format]);
+      return readFileSync(join(keys, name), 'utf8');
+    };
+    const locked = keygen('locked', 'secret');
+    const open = keygen('open', '');
+    const pem = (type: 'pkcs1' | 'pkcs8', cipher?: string) =>
+      generateKeyPairSync('rsa', { modulusLength: 1024, privateKeyEncoding: { type, format: 'pem', ...(cipher !== undefined ? { cipher, passphrase: 'secret' } : {}) }, publicKeyEncoding: { type: 'spki', format: 'pem' } }).privateKey;
+    const cases = [
+      [locked, true],
+      [open, false],
+      [pem('pkcs1', 'aes-128-cbc'), true],
+      [pem('pkcs8', 'aes-128-cbc'), true],
+      [pem('pkcs1'), false],
+    ] as const;
+    for (const [text, encrypted] of cases) {
+      writeFileSync(join(keys, 'probe'), text);
+      expect(isEncryptedKeyFile(join(keys, 'probe'))).toBe(encrypted);
+    }
+    expect(isEncryptedKeyFile(join(keys, 'missing'))).toBe(false);
+    const withAgent = home('Host c\n  IdentityFile ~/.ssh/configured\n', { id_ed25519: locked, configured: locked }, '/run/agent.sock');
+    const [d, c] = hostsOf(withAgent, [{ address: 'n' }, { address: 'c' }]);
+    expect([d!.identityFile, d!.agent, c!.identityFile, c!.agent]).toEqual([undefined, true, undefined, true]);
+    const noAgent = home(undefined, { id_ed25519: locked });
+    expect(hostsOf(noAgent, [{ address: 'n' }])[0]).toMatchObject({ identityFile: join(noAgent.home, '.ssh/id_ed25519'), agent: false });
+    const openKey = home(undefined, { id_ed25519: open }, '/run/agent.sock');
+    expect(hostsOf(openKey, [{ address: 'n' }])[0]).toMatchObject({ identityFile: join(openKey.home, '.ssh/id_ed25519'), agent: true });
+    // Named in the grid file: kept as named.
+    expect(hostsOf(withAgent, [{ address: 'n', identityFile: '~/.ssh/id_ed25519' }])[0]).toMatchObject({ identityFile: join(withAgent.home, '.ssh/id_ed25519'), agent: false });
   });
 
   it('uses ssh\'s own credentials when none are named: the agent, and the first default key', () => {

@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { PACKAGE_ROOT } from '../../../src/util/package-root.js';
 
-/** Starts `gridsweep ARGS` in the package root, stdout and stderr piped. */
-export function spawnGridsweep(args: readonly string[]): ChildProcessByStdio<null, Readable, Readable> {
-  return spawn(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `gridsweep ARGS` in the package root, stdout and stderr piped (`env`: its environment). */
+export function spawnGridsweep(args: readonly string[], env: NodeJS.ProcessEnv = process.env): ChildProcessByStdio<null, Readable, Readable> {
+  return spawn(process.execPath, ['--import', 'tsx', join(PACKAGE_ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
 }
 
 /** Runs `gridsweep ARGS` to its end: its exit code and all it wrote. */
-export function runGridsweep(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawnGridsweep(args);
+export function runGridsweep(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnGridsweep(args, env);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
