@@ -3,12 +3,12 @@
 // bounded with p-queue (sshd allows 10 sessions per connection): running tasks in one queue (one per slot,
 // at most 6 here), short operations in another (3), the load probe in a third (1). With the agent
 // (agent-session.ts) every command goes through its one channel instead, under the same queues, and a host
-// may have any number of slots. Every operation is abandoned
-// with EndpointDownError the moment its connection is lost (ssh2 leaves some calls, such as an SFTP download
-// cut mid-way, pending forever otherwise) or when it misses its deadline (backends/transport/deadline.ts): then
-// the connection is dropped and the host counts as down, since a hung host keeps its connection open and
-// answers nothing. A running task has no deadline: the load probe, which has one, is the heartbeat that
-// notices its host hang. A host with a jump host is connected to through it (jump-hosts.ts).
+// may have any number of slots. Every operation is abandoned with EndpointDownError the moment its
+// connection is lost (ssh2 leaves some calls, such as an SFTP download cut mid-way, pending forever
+// otherwise) or when it misses its deadline (backends/transport/deadline.ts): then the connection is dropped
+// and the host counts as down, since a hung host keeps its connection open and answers nothing. A running
+// task has no deadline: the load probe, which has one, is the heartbeat that notices its host hang. A host
+// with a jump host is connected to through it (jump-hosts.ts).
 import { NodeSSH } from 'node-ssh';
 import PQueue from 'p-queue';
 import { performance } from 'node:perf_hooks';
