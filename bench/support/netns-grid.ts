@@ -125,10 +125,11 @@ export interface NetnsGrid {
    */
   setLinkLoss(cluster: string, share: number | undefined): void;
   /**
-   * Makes the host refuse every TCP connection from the origin (a compute node behind its cluster's login
-   * node): only its cluster's other hosts reach it. Flushes the host's INPUT chain, as setLinkLoss does.
+   * Makes the host's sshd refuse every connection from the origin (a compute node behind its cluster's login
+   * node): only its cluster's other hosts reach it; its own connections out are untouched. False lifts the
+   * fence. Flushes the host's INPUT chain, as setLinkLoss does.
    */
-  fenceFromOrigin(name: string): void;
+  fenceFromOrigin(name: string, fenced?: boolean): void;
   /** Kills every process in the host's namespace (its sshd, sessions and tasks): the machine dies. */
   killHost(name: string): void;
   /**
@@ -653,10 +654,10 @@ export async function startNetnsGrid(layout: readonly NetnsClusterLayout[], opti
           for (const rule of rules) inNs(h.namespace, tools.iptables, '-A', ...rule);
         }
       },
-      fenceFromOrigin(name) {
+      fenceFromOrigin(name, fenced = true) {
         const h = runtime(name).spec;
         inNs(h.namespace, tools.iptables, '-F', 'INPUT');
-        inNs(h.namespace, tools.iptables, '-A', 'INPUT', '-p', 'tcp', '-s', clusterOf(h.cluster).originAddress, '-j', 'REJECT', '--reject-with', 'tcp-reset');
+        if (fenced) inNs(h.namespace, tools.iptables, '-A', 'INPUT', '-p', 'tcp', '--dport', String(h.port), '-s', clusterOf(h.cluster).originAddress, '-j', 'REJECT', '--reject-with', 'tcp-reset');
       },
       killHost(name) {
         killNamespaceProcesses(runtime(name).spec.namespace, tools);

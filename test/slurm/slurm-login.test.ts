@@ -4,7 +4,8 @@
 // pilots' agents) run there, and files go through it to the cluster's storage. Every task is verified
 // at the origin exactly once, and the pilots are cancelled at the end; a run killed and resumed collects
 // what its pilots finished and cancels them, all through the login node; a login node stopped or killed
-// mid-run, its pilots' agents with it, comes back and the run finishes; `gridsweep probe` runs sinfo there.
+// mid-run, its pilots' agents with it, comes back and the run finishes; a login node that only a gateway
+// reaches is driven through that jump host; `gridsweep probe` runs sinfo there.
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +24,7 @@ describe('gridsweep run on a Slurm cluster through its login node', () => {
   beforeAll(async () => {
     // Two channels per connection (OpenSSH's default is 10): the pilots' agents, one channel each, go on
     // connections of their own beside the main one, a second opened for the third pilot.
-    net = await startNetnsGrid([{ name: 'site', hosts: ['login'] }], { maxSessions: 2 });
+    net = await startNetnsGrid([{ name: 'site', hosts: ['login', 'gw'] }], { maxSessions: 2 });
     slurm = await startSlurm({ cpus: 4, address: net.clusters[0]!.originAddress });
   }, 90_000);
   afterAll(async () => {
@@ -32,8 +33,8 @@ describe('gridsweep run on a Slurm cluster through its login node', () => {
     for (const o of origins) rmSync(o.dir, { recursive: true, force: true });
   }, 90_000);
 
-  const loginGrid = (extra: Record<string, unknown> = {}): GridWriter => {
-    const login = net.clusters[0]!.hosts[0]!;
+  const loginGrid = (extra: Record<string, unknown> = {}, jump?: { address: string }): GridWriter => {
+    const login = net.host('login');
     return {
       realGridJson: (dir) =>
         JSON.stringify({
@@ -50,7 +51,7 @@ describe('gridsweep run on a Slurm cluster through its login node', () => {
                 pilotCores: 1,
                 pilotWalltimeS: 600,
                 env: { SLURM_CONF: slurm.conf },
-                login: { address: login.address, port: login.port, user: net.user, identityFile: net.identityFile },
+                login: { address: login.address, port: login.port, user: net.user, identityFile: net.identityFile, ...(jump !== undefined ? { jump } : {}) },
               },
             },
           ],
@@ -133,6 +134,25 @@ describe('gridsweep run on a Slurm cluster through its login node', () => {
       clearTimeout(timer);
       if (stop) net.continueHost('login');
       else await (restarted ?? (struck ? net.restartHost('login') : undefined)); // up again for the next test
+    }
+    expect(await liveJobs()).toBe('');
+  }, 180_000);
+
+  // Commands, files and the pilots' side connections all ride on channels the gateway forwards.
+  it('a login node that only its gateway reaches: every task verified once, through the jump host', async () => {
+    const o = makeOrigin(loginGrid({}, { address: net.host('gw').address }), 4, 1);
+    origins.push(o);
+    net.fenceFromOrigin('login');
+    try {
+      const r = await runCli(argsOf(o), () => undefined, 150, env);
+      const log = `${r.stdout}\n${r.stderr}`;
+      expect(r.killedAtLimit, log).toBe(false);
+      expect(r.code, log).toBe(0);
+      expect(r.stdout, log).toMatch(/pilots on hpc: 3 submitted, 3 started/);
+      expect(r.stdout, log).not.toMatch(/^(down|UNUSABLE) /m);
+      expectEachTaskDoneOnce(o, 4);
+    } finally {
+      net.fenceFromOrigin('login', false);
     }
     expect(await liveJobs()).toBe('');
   }, 180_000);
