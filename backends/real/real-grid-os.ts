@@ -23,6 +23,7 @@ import type { FileId, WorkId } from '../../src/model/application.js';
 import type { ClusterId, HostId } from '../../src/model/grid.js';
 import type { RecordSink } from '../../src/record/events.js';
 import type { ExpandedSweep } from '../../src/sweep/expand.js';
+import { EXEC_MAX_SLOTS } from '../../src/realgrid/real-grid-file.js';
 import type { Deadlines } from '../transport/deadline.js';
 import { GridMeasurements } from './grid-measurements.js';
 import { EndpointDownError, type Endpoint, type LoadSample } from '../transport/endpoint.js';
@@ -64,6 +65,8 @@ export interface RealGridOptions extends ConnectionOptions {
 export class RealGridOS implements GridOS, InformationService {
   private events: SchedulerEvents | undefined;
   private readonly measured = new GridMeasurements();
+  /** SSH hosts whose cores beyond their one slot were pointed out (once per run). */
+  private readonly coresNoted = new Set<string>();
   private readonly records: RunRecords;
   private readonly hosts: HostMembership;
   private readonly clusters: ClusterLinks;
@@ -168,6 +171,11 @@ export class RealGridOS implements GridOS, InformationService {
   }
 
   private probed(e: Endpoint, sample: LoadSample, first: boolean): void {
+    const spec = e.spec;
+    if (spec.kind === 'ssh' && spec.slotsLeftOut && sample.cores > 1 && !this.coresNoted.has(spec.name)) {
+      this.coresNoted.add(spec.name);
+      this.o.log({ kind: 'cores', machine: spec.name, cores: sample.cores, slots: spec.transport === 'exec' ? Math.min(sample.cores, EXEC_MAX_SLOTS) : sample.cores });
+    }
     const t = this.o.clock.nowS();
     this.measured.probed(e.spec.hostIds, t, sample);
     if (first) this.measured.latencyProbed(e.clusterId, t, sample.rttMs);

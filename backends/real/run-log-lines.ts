@@ -18,6 +18,8 @@ export function runLogLine(e: Exclude<RunLogEvent, { kind: 'start' }>, task: (wo
       return `up      ${e.machine}`;
     case 'unusable':
       return `UNUSABLE ${e.machine}: ${e.reason}`;
+    case 'cores':
+      return `note    ${e.machine} has ${e.cores} cores and runs one task at a time: "slots": ${e.slots} in the real grid file would run ${e.slots} at once there`;
     case 'joining':
       return `joining ${e.machine} (cluster ${e.cluster}), added to the real grid file`;
     case 'leaving':

@@ -11,6 +11,8 @@ export type ProgressEvent =
   | { readonly kind: 'down'; readonly machine: string; readonly reason: string }
   | { readonly kind: 'up'; readonly machine: string }
   | { readonly kind: 'unusable'; readonly machine: string; readonly reason: string }
+  /** An SSH host given no "slots" has more cores than its one slot (said once per host and run). */
+  | { readonly kind: 'cores'; readonly machine: string; readonly cores: number; readonly slots: number }
   /** A machine added to the real grid file is joining the run. */
   | { readonly kind: 'joining'; readonly machine: string; readonly cluster: ClusterId }
   /** A machine removed from the real grid file: it finishes its current task, then leaves. */

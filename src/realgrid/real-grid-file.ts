@@ -143,6 +143,8 @@ export interface SshEndpointSpec extends SshLogin {
   readonly transport: 'exec' | 'agent';
   /** The scheduler's hosts served by this endpoint (one per slot). */
   readonly hostIds: readonly HostId[];
+  /** The grid file gave this host no "slots" (it has one). */
+  readonly slotsLeftOut?: true;
   readonly arch: number;
 }
 
@@ -326,7 +328,7 @@ export function parseRealGrid(text: string, file: string, env: SshEnvironment = 
       }
       const hostIds = slots === 1 ? [h.name] : Array.from({ length: slots }, (_, k) => `${h.name}.${k + 1}`);
       hostIds.forEach((id) => claimHost(id, `${hptr}/name`));
-      return sshSpec(h.name, h, hptr, hostIds, h.arch);
+      return { ...sshSpec(h.name, h, hptr, hostIds, h.arch), ...(h.slots === undefined ? { slotsLeftOut: true as const } : {}) };
     });
     return { id: c.name, kind: 'ssh', storageDir: c.storage, endpoints, pos };
   });

@@ -2,6 +2,7 @@
 // channels per connection (MaxSessions, 10 by default here), since every task travels on the agent's one
 // channel. 16 tasks on one 16-slot host all run at once; each writes when it started and ended, and the
 // intervals must share an instant. The exec transport, a channel per task, refuses such a host in the file.
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -40,6 +41,20 @@ describe('an SSH host with more slots than sshd allows channels', () => {
     const lastStart = Math.max(...spans.map((s) => s[0]!));
     const firstEnd = Math.min(...spans.map((s) => s[1]!));
     expect(lastStart, `the last task started ${(lastStart - firstEnd).toFixed(1)} s after the first ended`).toBeLessThan(firstEnd);
+    // Its slots were given: nothing to point out.
+    expect(r.stdout).not.toMatch(/^note /m);
+  }, 60_000);
+
+  it('points out, once, the cores of a host given no "slots"', async () => {
+    const origin = sshd.makeOrigin({ sweep: 1, command: ['true'], parameters: { seed: { from: 1, to: 3 } }, estimates: { runTimeS: 0.1, outputSizeBytes: 0 } });
+    const gridPath = join(origin.dir, 'grid.json');
+    writeFileSync(gridPath, sshd.farm.realGridJson(origin.dir));
+    const r = await runGridsweep(['run', origin.sweepPath, '--grid', gridPath, '--journal', join(origin.dir, 'journal.jsonl'), '--no-watch', '--sample-period', '0.2']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    // The host is this machine, in a session of sshd's.
+    const cores = Number(execFileSync('nproc', { encoding: 'utf8' }).trim());
+    const notes = r.stdout.split('\n').filter((l) => l.startsWith('note '));
+    expect(notes).toEqual(cores > 1 ? [`note    many has ${cores} cores and runs one task at a time: "slots": ${cores} in the real grid file would run ${cores} at once there`] : []);
   }, 60_000);
 
   it('refuses such a host with "transport": "exec", which holds a channel per task', () => {
