@@ -139,6 +139,9 @@ export async function throughJumpHost(jump: SshLogin, address: string, port: num
       opening.then((late) => late.destroy(), () => undefined);
     });
     const owner = connection;
+    // The target gone (its TCP connection ended), the jump host's sshd closes the channel only once this
+    // side has closed it too: the host's connection, done for, may no longer be there to.
+    channel.once('end', () => channel.destroy());
     channel.once('close', () => release(key, owner));
     return channel;
   } catch (err) {

@@ -149,6 +149,40 @@ describe('gridsweep run on nodes reached only through their login node', () => {
       expectEachTaskDoneOnce(o, seeds);
     }, 100_000);
   }
+
+  it('carries on with the other node when one behind the login node is killed mid-run', async () => {
+    const seeds = 4;
+    const o = originThroughLoginNode(block, seeds, 3, { deadlines: { probeS: 2, loginS: 3, commandS: 5 }, keepalive: { intervalS: 1, countMax: 2 } });
+    let restarted: Promise<void> | undefined;
+    const seen: number[] = [];
+    const r = await runCli(runArgs(o), (line) => {
+      if (restarted === undefined && line.startsWith('start ')) {
+        restarted = new Promise((done) =>
+          setTimeout(() => {
+            block.grid.killHost('n1');
+            // The harness waits for the restarted sshd's banner from the origin: the fence is lifted meanwhile.
+            setTimeout(() => {
+              block.grid.fenceFromOrigin('n1', false);
+              void block.grid.restartHost('n1').finally(() => {
+                block.grid.fenceFromOrigin('n1');
+                done();
+              });
+            }, 3000);
+          }, 1000),
+        );
+      }
+      if (/^(down|up) /.test(line)) seen.push(connectionsFromOrigin(block));
+    }, 80);
+    await restarted;
+    const log = `--- the run's output ---\n${r.stdout}\n${r.stderr}`;
+    expect(r.killedAtLimit, log).toBe(false);
+    expect(r.code, log).toBe(0);
+    expect(r.stdout, log).toMatch(/^down +n1\b/m);
+    expect(r.stdout, log).not.toMatch(/^down +n2\b/m);
+    // n2's connection rode on the shared one to the login node all along.
+    expect(new Set(seen), log).toEqual(new Set([1]));
+    expectEachTaskDoneOnce(o, seeds);
+  }, 100_000);
 });
 
 describe('gridsweep run through a login node that refuses to forward', () => {
