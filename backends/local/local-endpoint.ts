@@ -122,6 +122,17 @@ export class LocalEndpoint implements Endpoint {
     return (await readFile(join(this.workDir(workKey), '.gridsweep.exit'), 'utf8').catch(() => '')).trim() === '0';
   }
 
+  async stillRunning(workKey: string): Promise<boolean> {
+    const group = Number((await readFile(join(this.workDir(workKey), '.gridsweep.pid'), 'utf8').catch(() => '')).trim());
+    if (!Number.isInteger(group) || group <= 0) return false;
+    try {
+      process.kill(-group, 0);
+      return true;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  }
+
   async removeWork(workKey: string): Promise<void> {
     if (this.link.isUp()) await this.removals.add(this.workDir(workKey));
     else await rm(this.workDir(workKey), { recursive: true, force: true });

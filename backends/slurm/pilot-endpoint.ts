@@ -109,6 +109,11 @@ export class PilotEndpoint implements Endpoint {
     return this.storage.endedWell(workKey);
   }
 
+  /** Its tasks run on the pilot's node, whose processes this machine cannot see: it cannot tell. */
+  stillRunning(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+
   async probe(): Promise<LoadSample> {
     const t0 = performance.now();
     const r = await this.link.on('the load probe', this.launch.deadlines.probeS, (a) => a.run(PROBE_SCRIPT));

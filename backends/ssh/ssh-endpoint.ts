@@ -30,7 +30,7 @@ import { Batcher } from '../transport/batcher.js';
 import { downloadInParts, uploadInParts } from '../transport/agent-parts.js';
 import type { CommandShell } from '../transport/command-shell.js';
 import { withDeadline } from '../transport/deadline.js';
-import { agentTaskFor, filesDirOf, INLINE_BYTES, KILL_SCRIPT_S, killScript, parentDirs, parseProbe, PROBE_SCRIPT, workDirOf } from '../transport/host-scripts.js';
+import { agentTaskFor, filesDirOf, INLINE_BYTES, KILL_SCRIPT_S, killScript, parentDirs, parseProbe, PROBE_SCRIPT, runningScript, workDirOf } from '../transport/host-scripts.js';
 import { AgentSession, agentCommand, taskExitOf, type Channel, type CommandResult, type ExecClient } from '../transport/agent-session.js';
 import { checkHostKey, knownHostsName } from './known-hosts.js';
 import { throughJumpHost, type JumpTerms } from './jump-hosts.js';
@@ -645,6 +645,10 @@ export class SshEndpoint implements Endpoint, CommandShell {
   async endedWell(workKey: string): Promise<boolean> {
     const exitFile = shellQuote(posix.join(this.workDir(workKey), '.gridsweep.exit'));
     return (await this.mustExec(`cat ${exitFile} 2>/dev/null; true`, 'checking how a task ended')).trim() === '0';
+  }
+
+  async stillRunning(workKey: string): Promise<boolean> {
+    return (await this.mustExec(runningScript(this.workDir(workKey)), 'checking whether a task runs')).trim() === 'running';
   }
 
   async removeWork(workKey: string): Promise<void> {

@@ -101,6 +101,11 @@ export interface Endpoint {
   adopt(runId: string, workKey: string): Promise<boolean>;
   /** This run's task attempt `workKey`, lost with its connection, has exited 0 since (its directory says so). */
   endedWell(workKey: string): Promise<boolean>;
+  /**
+   * This run's task attempt `workKey`, lost with its connection and not ended well: whether its process
+   * group still runs (a machine killed or restarted leaves none). True where the endpoint cannot tell.
+   */
+  stillRunning(workKey: string): Promise<boolean>;
   probe(): Promise<LoadSample>;
   /** Removes this run's directory from the storage. */
   removeRunDir(): Promise<void>;

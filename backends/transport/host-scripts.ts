@@ -55,6 +55,12 @@ export function killScript(workDir: string): string {
   return `p=$(cat ${pidFile} 2>/dev/null) && [ -n "$p" ] && { kill -TERM -"$p" 2>/dev/null; sleep ${KILL_GRACE_S}; kill -KILL -"$p" 2>/dev/null; }; true`;
 }
 
+/** Prints "running" while the task in `workDir` has a live process group (its pid file names it). */
+export function runningScript(workDir: string): string {
+  const pidFile = shellQuote(posix.join(workDir, '.gridsweep.pid'));
+  return `p=$(cat ${pidFile} 2>/dev/null) && [ -n "$p" ] && kill -0 -"$p" 2>/dev/null && echo running; true`;
+}
+
 export const PROBE_SCRIPT = 'cat /proc/loadavg; nproc';
 
 /** The load probe's answer (`rttMs`: how long it took), or why it is no answer. */

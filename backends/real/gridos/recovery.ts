@@ -1,8 +1,9 @@
 // Task attempts that ran while the controller could not see them. A lost attempt (its machine's or its
 // cluster's connection went down while it ran, or its outputs were computed in a cluster that went down)
 // is looked for when a machine of its cluster answers again: one that exited 0 with all its outputs counts
-// as computed there (sched_work_recovered) instead of running again. One still running, when the machine
-// that answered is the one that ran it, is adopted, not killed: its exit is watched on disk (the agent
+// as computed there (sched_work_recovered) instead of running again. One still running (its process group
+// alive), when the machine that answered is the one that ran it, is adopted, not killed; one whose machine
+// was killed or restarted meanwhile is forgotten. An adopted attempt's exit is watched on disk (the agent
 // outlives the controller's connection and writes how the task ended in its directory) every
 // `watchPeriodS`; if it exits 0 before the copy the scheduler planned meanwhile is computed, it is
 // recovered then (the scheduler cancels that copy); once the Work is computed, done or given up some other
@@ -78,9 +79,10 @@ export class Recovery {
         if (!this.d.works.awaitingComputation(a.work)) return;
         try {
           if (!(await e.endedWell(a.workKey))) {
-            // Adopted only through the machine that ran it (its agent is there to write how it ends); one
-            // of another machine (a pilot killed with its job, say) is forgotten, as it always was.
-            if (e.spec.hostIds.includes(a.host)) this.adopt(e, a);
+            // Adopted only through the machine that ran it (its agent is there to write how it ends), and
+            // only while it runs; one of another machine (a pilot killed with its job, say), or one whose
+            // machine was killed or restarted meanwhile, is forgotten.
+            if (e.spec.hostIds.includes(a.host) && (await e.stillRunning(a.workKey))) this.adopt(e, a);
             return;
           }
           const outputs = await reportedOutputs(e, a.workKey, this.d.sweep.tasks[a.work]!.outputs.map((o) => o.path));
@@ -139,7 +141,8 @@ export class Recovery {
     }
     try {
       if (!(await e.endedWell(a.workKey))) {
-        this.watchLater(e, a);
+        // Ended otherwise, or gone with its machine: its Work runs again, as planned.
+        if (await e.stillRunning(a.workKey)) this.watchLater(e, a);
         return;
       }
       const outputs = await reportedOutputs(e, a.workKey, this.d.sweep.tasks[a.work]!.outputs.map((o) => o.path));

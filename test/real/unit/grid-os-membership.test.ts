@@ -190,6 +190,20 @@ describe('host membership', { timeout: 5000 }, () => {
     expect(readFileSync(join(h.originDir, 'out/0.txt'), 'utf8')).toBe('w0.a1 out/0.txt\n');
   });
 
+  it('back after it was killed or restarted: the lost attempt, gone with it, is not adopted', async () => {
+    h = makeHarness({ clusters: { c1: { m1: ['h1'], m2: ['h2'] } }, reconnectS: 0.02, samplePeriodS: 0.01 });
+    await h.start();
+    await computing(0, 'h1', 'm1');
+    machine('m1').goDown('connection reset');
+    h.storages.get('c1')!.work.get('w0.a1')!.state = 'killed'; // its processes died with the machine
+    await until(() => h!.scheduler.calls.length === 3, 'h1 back');
+    await new Promise((r) => setTimeout(r, 30)); // the looks at lost attempts are over
+    expect(h.scheduler.calls).toEqual(['new_host h1 h2', 'host_failed h1', 'new_host h1']);
+    expect(h.log.some((e) => e.kind === 'adopted')).toBe(false);
+    // Work 0 runs again, as planned.
+    await computing(0, 'h2', 'm2', 2);
+  });
+
   it('an adopted attempt whose Work is computed first elsewhere is killed then, on its machine', async () => {
     h = makeHarness({ clusters: { c1: { m1: ['h1'], m2: ['h2'] } }, reconnectS: 0.02, samplePeriodS: 0.01 });
     await h.start();

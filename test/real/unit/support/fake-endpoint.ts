@@ -188,6 +188,11 @@ export class FakeEndpoint implements Endpoint {
     return a !== undefined && a.state === 'exited' && a.exitCode === 0;
   }
 
+  async stillRunning(workKey: string): Promise<boolean> {
+    this.mustBeUp();
+    return this.storage.work.get(workKey)?.state === 'running';
+  }
+
   async probe(): Promise<LoadSample> {
     this.mustBeUp();
     return { load1: 0, cores: this.spec.hostIds.length, rttMs: 1 };
