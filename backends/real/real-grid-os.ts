@@ -380,10 +380,9 @@ export class RealGridOS implements GridOS, InformationService {
         // about the task; the next run finds how it ended from the journal.
         if (h.running !== running || this.originFailure) return;
         if (exit.missingInputs !== undefined && exit.missingInputs.length > 0) {
-          // Not the task's failure: the cluster's storage lost files it held (a scratch purge, say). It is
-          // failed as a storage that misbehaves is: its tasks run again, and its inputs are sent again
-          // once it is offered again.
-          this.failCluster(this.clusters.get(h.info.clusterId), `its storage lost ${exit.missingInputs.join(', ')} (removed since stored?): inputs are sent again`);
+          // Not the task's failure: the cluster's storage lost files it held (a scratch purge, say).
+          const missing = exit.missingInputs;
+          this.inputsLost(h, running, task.inputs.filter((f) => missing.includes(f.path)).map((f) => f.fileId), missing);
           return;
         }
         this.o.taskLogs?.logs.write(workId, exit);
@@ -606,6 +605,26 @@ export class RealGridOS implements GridOS, InformationService {
     this.clusters.markDown(c, undefined);
     for (const [work] of lost) this.works.computed.delete(work);
     if (this.events) this.events.sched_disk_failed([c.id]);
+  }
+
+  /**
+   * The task `running` on `h` did not start: its cluster's storage lost the inputs `fileIds` (at the task's
+   * `paths`). Those alone are forgotten and sent again when needed; the task runs again, not counted as a
+   * failure, and the cluster's other tasks run on. A scheduler without sched_input_lost has the whole
+   * cluster failed instead, its tasks running again.
+   */
+  private inputsLost(h: Host, running: RunningWork, fileIds: readonly FileId[], paths: readonly string[]): void {
+    const c = this.clusters.get(h.info.clusterId);
+    const events = this.events;
+    if (!events?.sched_input_lost || fileIds.length === 0) {
+      this.failCluster(c, `its storage lost ${paths.join(', ')} (removed since stored?): inputs are sent again`);
+      return;
+    }
+    for (const fileId of fileIds) c.stored.delete(fileId);
+    this.o.log({ kind: 'input-lost', cluster: c.id, paths, work: running.work });
+    this.loseRunningWork(h, `its cluster's storage lost ${paths.join(', ')}`);
+    events.sched_input_lost(fileIds, c.id);
+    events.sched_work_failed([running.work], { reason: 'input-lost', hostId: h.info.id });
   }
 
   /** A cluster whose machines are up but whose storage misbehaves: fail it, then offer it again later. */

@@ -18,6 +18,8 @@ export function runLogLine(e: Exclude<RunLogEvent, { kind: 'start' }>, task: (wo
       return `up      ${e.machine}`;
     case 'unusable':
       return `UNUSABLE ${e.machine}: ${e.reason}`;
+    case 'input-lost':
+      return `lost    ${e.paths.join(', ')} from the storage of ${e.cluster} (removed since stored?): sent again; ${task(e.work)} runs again`;
     case 'cores':
       return `note    ${e.machine} has ${e.cores} cores and runs one task at a time: "slots": ${e.slots} in the real grid file would run ${e.slots} at once there`;
     case 'joining':

@@ -11,6 +11,8 @@ export type ProgressEvent =
   | { readonly kind: 'down'; readonly machine: string; readonly reason: string }
   | { readonly kind: 'up'; readonly machine: string }
   | { readonly kind: 'unusable'; readonly machine: string; readonly reason: string }
+  /** Inputs gone from a cluster's storage (a purge) when a task was to start there: sent again, the task runs again. */
+  | { readonly kind: 'input-lost'; readonly cluster: ClusterId; readonly paths: readonly string[]; readonly work: WorkId }
   /** An SSH host given no "slots" has more cores than its one slot (said once per host and run). */
   | { readonly kind: 'cores'; readonly machine: string; readonly cores: number; readonly slots: number }
   /** A machine added to the real grid file is joining the run. */

@@ -1,5 +1,5 @@
-// The scheduler's event entry points: the seven sched_* functions of Berman et al. 1999, §7.3.2, and an eighth for
-// real runs (sched_work_recovered). A backend (simulated or real) calls them when the grid changes or work
+// The scheduler's event entry points: the seven sched_* functions of Berman et al. 1999, §7.3.2, and two for
+// real runs (sched_work_recovered, sched_input_lost). A backend (simulated or real) calls them when the grid changes or work
 // finishes; nothing else reaches the scheduler.
 import type { FileId, WorkId, WorkSpec } from '../model/application.js';
 import type { ClusterId, HostId } from '../model/grid.js';
@@ -10,9 +10,14 @@ export type Transfer =
   | { readonly kind: 'input'; readonly fileId: FileId; readonly clusterId: ClusterId }
   | { readonly kind: 'output'; readonly workId: WorkId; readonly clusterId: ClusterId };
 
-/** Why a Work failed. `host-failed`: its host went away; `exit`: it ran and failed (real runs only). */
+/**
+ * Why a Work failed. `host-failed`: its host went away; `exit`: it ran and failed; `input-lost`: an input
+ * it was to read was gone from its cluster's storage when it was to start (sched_input_lost says which),
+ * which is not its failure (the last two: real runs only).
+ */
 export type WorkFailure =
   | { readonly reason: 'host-failed'; readonly hostId: HostId }
+  | { readonly reason: 'input-lost'; readonly hostId: HostId }
   | {
       readonly reason: 'exit';
       readonly hostId: HostId;
@@ -48,4 +53,10 @@ export interface SchedulerEvents {
    * output goes on the link. Calls do_schedule.
    */
   sched_work_recovered?(works: readonly WorkId[], hostId: HostId): void;
+  /**
+   * Real runs only: inputs a cluster's storage held are gone from it (a scratch file system's purge), the
+   * rest of the cluster as it was. Each goes on the link again when a Work there needs it. Calls do_schedule.
+   * Without it, the backend fails the whole cluster (sched_disk_failed) instead.
+   */
+  sched_input_lost?(files: readonly FileId[], clusterId: ClusterId): void;
 }

@@ -275,8 +275,9 @@ export class Scheduler implements SchedulerEvents {
     for (const workId of works) {
       if (host?.running?.workId === workId) this.failRunning(host, failure.reason);
     }
-    // A program that failed leaves its host free (a lost host is handled by sched_host_failed).
-    if (failure.reason === 'exit') this.doSchedule();
+    // A program that failed, or could not start, leaves its host free (a lost host is handled by
+    // sched_host_failed).
+    if (failure.reason !== 'host-failed') this.doSchedule();
   }
 
   sched_disk_failed(clusters: readonly ClusterId[]): void {
@@ -341,6 +342,17 @@ export class Scheduler implements SchedulerEvents {
       this.setStatus(ws, 'computed');
       if (!cluster.queue.hasOutput(workId)) cluster.queue.push({ kind: 'output', workId, planS: this.deps.clock.nowS() });
     }
+    this.doSchedule();
+  }
+
+  sched_input_lost(files: readonly FileId[], clusterId: ClusterId): void {
+    if (this.recording) for (const file of files) this.recordCall('sched_input_lost', { file, clusters: [clusterId] });
+    const cluster = this.clusters.get(clusterId);
+    if (cluster === undefined || !cluster.up) return;
+    for (const fileId of files) cluster.stored.delete(fileId);
+    // Hosts waiting on inputs look again: the one they wait for may be among them.
+    cluster.inputDrops++;
+    cluster.hostsVersion++;
     this.doSchedule();
   }
 

@@ -302,6 +302,7 @@ export interface ClusterState {
 /** A cluster's `stored`: the scheduler's IdSet, or any Set of file ids (tests build states by hand). */
 export interface StoredFileSet extends ReadonlySet<FileId> {
   add(fileId: FileId): unknown;
+  delete(fileId: FileId): unknown;
 }
 
 /**
