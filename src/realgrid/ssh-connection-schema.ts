@@ -17,7 +17,7 @@ export const SSH_CONNECTION_PROPERTIES = {
     required: ['address'],
     properties: SSH_MACHINE_PROPERTIES,
     description:
-      'a jump host to connect through, as OpenSSH\'s ProxyJump: {"address", "port", "user", "identityFile" or "agent": true, "knownHosts"}; port 22 unless given, the user, credentials and known_hosts file the host\'s own unless given',
+      'a jump host to connect through, as OpenSSH\'s ProxyJump: {"address", "port", "user", "identityFile" or "agent": true, "knownHosts"}; what it leaves out comes from the ssh client configuration for its address, else is the host\'s own (port 22)',
   },
 } as const;
 
