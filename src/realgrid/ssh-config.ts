@@ -5,10 +5,11 @@
 // Read as ssh reads it: lines before the first Host line apply to every host; a Host line's patterns match
 // the name given (wildcards * and ?, a pattern starting with ! excludes, case ignored); the first value
 // found for a keyword wins, so the specific blocks go first and `Host *` last; Include reads other files
-// there (relative to ~/.ssh, * and ? in the last part of the path). Tokens %h %p %r %u %n %d %% and a
-// leading ~ are expanded in the paths, %h and %% in HostName. Not read: Match blocks (but `Match all`),
-// every other keyword, and /etc/ssh/ssh_config. A ProxyCommand cannot be followed: the caller refuses a
-// host that has one and no jump host.
+// there (relative to ~/.ssh, * and ? in the last part of the path); Match blocks apply by host,
+// originalhost, user and localuser (comma-separated patterns), all, canonical and final, and never by exec
+// (it would run a command). Tokens %h %p %r %u %n %d %% and a leading ~ are expanded in the paths, %h and
+// %% in HostName. Not read: every other keyword, and /etc/ssh/ssh_config. A ProxyCommand cannot be
+// followed: the caller refuses a host that has one and no jump host.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { SourcePos } from '../model/grid.js';
@@ -57,9 +58,13 @@ interface Entry {
   readonly pos: SourcePos;
 }
 
+/** What a Match line asks: each criterion must hold (`exec` never does here: it would run a command). */
+type MatchCriterion = { readonly kind: 'all' } | { readonly kind: 'exec' } | { readonly kind: 'host' | 'originalhost' | 'user' | 'localuser'; readonly patterns: readonly string[] };
+
 interface Block {
-  /** Host patterns; undefined for a Match block other than `Match all`, which never applies here. */
-  readonly patterns: readonly string[] | undefined;
+  /** A Host line's patterns, or a Match line's criteria. */
+  readonly host?: readonly string[];
+  readonly match?: readonly MatchCriterion[];
   readonly entries: Entry[];
 }
 
@@ -99,7 +104,7 @@ function globMatch(pattern: string, name: string): boolean {
   return new RegExp(`^${source}$`, 'i').test(name);
 }
 
-/** Whether a Host line's patterns take `name`: one matches, and no negated one does. */
+/** Whether patterns (a Host line's, or a Match criterion's list) take `name`: one matches, and no negated one does. */
 function hostMatches(patterns: readonly string[], name: string): boolean {
   let matched = false;
   for (const p of patterns) {
@@ -110,6 +115,27 @@ function hostMatches(patterns: readonly string[], name: string): boolean {
     }
   }
   return matched;
+}
+
+/** A Match line's words as criteria; an InputError for one it does not know or without its patterns. */
+function matchCriteria(args: readonly string[], pos: SourcePos): MatchCriterion[] {
+  const out: MatchCriterion[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!.toLowerCase();
+    // canonical and final name passes of ssh's own reading; read once here, their blocks apply.
+    if (word === 'all' || word === 'canonical' || word === 'final') out.push({ kind: 'all' });
+    else if (word === 'exec') {
+      out.push({ kind: 'exec' });
+      i++;
+    } else if (word === 'host' || word === 'originalhost' || word === 'user' || word === 'localuser') {
+      const list = args[++i];
+      if (list === undefined) throw errorAt(pos, `Match ${word} without patterns in the ssh client configuration`, 'give the patterns, or remove the line');
+      out.push({ kind: word, patterns: list.split(',') });
+    } else {
+      throw errorAt(pos, `Match ${args[i]} is not a criterion gridsweep reads (all, canonical, final, exec, host, originalhost, user, localuser)`, 'remove it, or write the block as a Host block');
+    }
+  }
+  return out;
 }
 
 /** The files an Include word names, in order (a missing one names none, as for ssh). */
@@ -133,7 +159,7 @@ export class SshConfig {
 
   /** Reads the configuration at `path` and what it includes; an InputError names a malformed line. */
   static read(path: string, user: SshConfigUser): SshConfig {
-    const blocks: Block[] = [{ patterns: ['*'], entries: [] }];
+    const blocks: Block[] = [{ host: ['*'], entries: [] }];
     const readFile = (file: string, depth: number): void => {
       let text: string;
       try {
@@ -149,9 +175,9 @@ export class SshConfig {
         const pos = { file, line: n + 1, column: ws[0]!.column };
         const args = ws.slice(1).map((w) => w.word);
         if (keyword === 'host') {
-          blocks.push({ patterns: args, entries: [] });
+          blocks.push({ host: args, entries: [] });
         } else if (keyword === 'match') {
-          blocks.push({ patterns: args.length === 1 && args[0]!.toLowerCase() === 'all' ? ['*'] : undefined, entries: [] });
+          blocks.push({ match: matchCriteria(args, pos), entries: [] });
         } else if (keyword === 'include') {
           if (depth >= MAX_INCLUDE_DEPTH) throw errorAt(pos, `Include nested more than ${MAX_INCLUDE_DEPTH} deep in the ssh client configuration`, 'look for a file that includes itself');
           for (const a of args) for (const f of includedFiles(a, user)) readFile(f, depth + 1);
@@ -167,11 +193,31 @@ export class SshConfig {
     return new SshConfig(blocks, user);
   }
 
-  /** What the configuration says of the host `name` (as the grid file or a ProxyJump names it). */
-  lookUp(name: string): SshConfigHost {
+  /**
+   * What the configuration says of the host `name` (as the grid file or a ProxyJump names it); `user`: the
+   * user the grid file gives it, if any (Match user reads it, else the configuration's so far).
+   */
+  lookUp(name: string, user?: string): SshConfigHost {
     const found: { -readonly [K in keyof SshConfigHost]?: SshConfigValue } = {};
+    // As ssh does, a Match reads the HostName and User found so far.
+    const holds = (c: MatchCriterion): boolean => {
+      switch (c.kind) {
+        case 'all':
+          return true;
+        case 'exec':
+          return false;
+        case 'host':
+          return hostMatches(c.patterns, found.hostName ? expandTokens(found.hostName.value, { h: name }, found.hostName.pos) : name);
+        case 'originalhost':
+          return hostMatches(c.patterns, name);
+        case 'user':
+          return hostMatches(c.patterns, user ?? found.user?.value ?? this.user.localUser);
+        case 'localuser':
+          return hostMatches(c.patterns, this.user.localUser);
+      }
+    };
     for (const block of this.blocks) {
-      if (block.patterns === undefined || !hostMatches(block.patterns, name)) continue;
+      if (block.host !== undefined ? !hostMatches(block.host, name) : !block.match!.every(holds)) continue;
       for (const e of block.entries) {
         if (found[e.key] !== undefined) continue;
         // ProxyCommand keeps its words (a command line); the others take their first.

@@ -56,7 +56,7 @@ export function sshLoginOf(ctx: SshLoginContext, name: string, h: RawSshConnecti
   if (login.identityFile === undefined && !login.agent) {
     ctx.problem(pointer, `host "${name}" names no credentials, and none were found`, `add "identityFile": "path/to/key" or "agent": true (or an IdentityFile for ${h.address} in ~/.ssh/config, or start ssh-agent)`);
   }
-  const configured = ctx.config?.lookUp(h.address);
+  const configured = ctx.config?.lookUp(h.address, h.user);
   if (h.jump !== undefined) {
     if (h.jump.identityFile !== undefined && h.jump.agent) ctx.problem(`${pointer}/jump`, `the jump host of "${name}" names both "identityFile" and "agent"`, 'keep one of them');
     return { ...login, jump: machineLogin(ctx, h.jump, login) };
@@ -83,7 +83,7 @@ function where(pos: { readonly file: string; readonly line: number }): string {
 /** One machine's login: its own fields, the configuration's for its address, `inherited`'s, the defaults. */
 function machineLogin(ctx: SshLoginContext, m: RawSshMachine, inherited: SshLogin | undefined): SshLogin {
   const { config, env } = ctx;
-  const c = config?.lookUp(m.address) ?? {};
+  const c = config?.lookUp(m.address, m.user) ?? {};
   const address = c.hostName?.value ?? m.address;
   const port = m.port ?? (c.port !== undefined ? parsePort(c.port) : 22);
   const user = m.user ?? c.user?.value ?? inherited?.user ?? env.localUser;

@@ -76,13 +76,38 @@ describe('real grid files and the ssh client configuration', () => {
     expect(h!.identityFile).toBeUndefined();
   });
 
-  it('reads Include (relative to ~/.ssh, globbed, in name order) and skips Match blocks but Match all', () => {
+  it('reads Include (relative to ~/.ssh, globbed, in name order), and Match blocks in their place', () => {
     const env = home('Include config.d/*.conf\nMatch user root\n  User matched\nMatch all\n  Port 2200\n', {
       'config.d/20-b.conf': 'Host n\n  User second\n',
       'config.d/10-a.conf': 'Host n\n  User first\n',
       'config.d/ignored.txt': 'Host n\n  HostName ignored\n',
     });
     expect(hostsOf(env, [{ address: 'n', identityFile: 'k' }])[0]).toMatchObject({ address: 'n', user: 'first', port: 2200 });
+  });
+
+  it('applies Match blocks by host (after HostName), originalhost, user and localuser, never by exec', () => {
+    const env = home(
+      [
+        'Host n1',
+        '  HostName n1.cluster.example.org',
+        'Match exec "true" host *',
+        '  Port 1',
+        'Match host *.cluster.example.org originalhost n1,!n2',
+        '  Port 2201',
+        'Match user bob',
+        '  IdentityFile ~/bob_key',
+        'Match localuser local host n2',
+        '  User from-localuser',
+        'Match all',
+        '  IdentityFile ~/k',
+      ].join('\n'),
+    );
+    const [n1, n2, bob] = hostsOf(env, [{ address: 'n1' }, { address: 'n2' }, { address: 'n3', user: 'bob' }]);
+    expect(n1).toMatchObject({ address: 'n1.cluster.example.org', port: 2201, user: 'local', identityFile: join(env.home, 'k') });
+    expect(n2).toMatchObject({ address: 'n2', port: 22, user: 'from-localuser' });
+    expect(bob).toMatchObject({ user: 'bob', identityFile: join(env.home, 'bob_key') });
+    const bad = home('Match address 10.0.0.0/8\n  User x\n');
+    expect(errorOf(() => hostsOf(bad, [{ address: 'n' }]))).toMatch(/config:1:1: error: Match address is not a criterion gridsweep reads/);
   });
 
   it('follows a ProxyJump, the jump host looked up too, its settings left out being the host\'s', () => {
