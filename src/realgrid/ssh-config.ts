@@ -7,7 +7,7 @@
 // found for a keyword wins, so the specific blocks go first and `Host *` last; Include reads other files
 // there (relative to ~/.ssh, * and ? in the last part of the path); Match blocks apply by host,
 // originalhost, user and localuser (comma-separated patterns), all, canonical and final, and never by exec
-// (it would run a command). Tokens %h %p %r %u %n %d %% and a leading ~ are expanded in the paths, %h and
+// (it would run a command) nor by the other criteria. Tokens %h %p %r %u %n %d %% and a leading ~ are expanded in the paths, %h and
 // %% in HostName. Not read: every other keyword, and /etc/ssh/ssh_config. A ProxyCommand cannot be
 // followed: the caller refuses a host that has one and no jump host.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -58,8 +58,11 @@ interface Entry {
   readonly pos: SourcePos;
 }
 
-/** What a Match line asks: each criterion must hold (`exec` never does here: it would run a command). */
-type MatchCriterion = { readonly kind: 'all' } | { readonly kind: 'exec' } | { readonly kind: 'host' | 'originalhost' | 'user' | 'localuser'; readonly patterns: readonly string[] };
+/**
+ * What a Match line asks: each criterion must hold. `never`: exec (it would run a command) and the criteria
+ * not read here (address, tagged, version, ...), so that such a block does not apply.
+ */
+type MatchCriterion = { readonly kind: 'all' } | { readonly kind: 'never' } | { readonly kind: 'host' | 'originalhost' | 'user' | 'localuser'; readonly patterns: readonly string[] };
 
 interface Block {
   /** A Host line's patterns, or a Match line's criteria. */
@@ -117,23 +120,20 @@ function hostMatches(patterns: readonly string[], name: string): boolean {
   return matched;
 }
 
-/** A Match line's words as criteria; an InputError for one it does not know or without its patterns. */
+/** A Match line's words as criteria (each but all, canonical and final takes the word after it). */
 function matchCriteria(args: readonly string[], pos: SourcePos): MatchCriterion[] {
   const out: MatchCriterion[] = [];
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!.toLowerCase();
     // canonical and final name passes of ssh's own reading; read once here, their blocks apply.
-    if (word === 'all' || word === 'canonical' || word === 'final') out.push({ kind: 'all' });
-    else if (word === 'exec') {
-      out.push({ kind: 'exec' });
-      i++;
-    } else if (word === 'host' || word === 'originalhost' || word === 'user' || word === 'localuser') {
-      const list = args[++i];
-      if (list === undefined) throw errorAt(pos, `Match ${word} without patterns in the ssh client configuration`, 'give the patterns, or remove the line');
-      out.push({ kind: word, patterns: list.split(',') });
-    } else {
-      throw errorAt(pos, `Match ${args[i]} is not a criterion gridsweep reads (all, canonical, final, exec, host, originalhost, user, localuser)`, 'remove it, or write the block as a Host block');
+    if (word === 'all' || word === 'canonical' || word === 'final') {
+      out.push({ kind: 'all' });
+      continue;
     }
+    const list = args[++i];
+    if (list === undefined) throw errorAt(pos, `Match ${args[i - 1]} without its argument in the ssh client configuration`, 'give it one, or remove the line');
+    if (word === 'host' || word === 'originalhost' || word === 'user' || word === 'localuser') out.push({ kind: word, patterns: list.split(',') });
+    else out.push({ kind: 'never' });
   }
   return out;
 }
@@ -204,7 +204,7 @@ export class SshConfig {
       switch (c.kind) {
         case 'all':
           return true;
-        case 'exec':
+        case 'never':
           return false;
         case 'host':
           return hostMatches(c.patterns, found.hostName ? expandTokens(found.hostName.value, { h: name }, found.hostName.pos) : name);

@@ -85,7 +85,7 @@ describe('real grid files and the ssh client configuration', () => {
     expect(hostsOf(env, [{ address: 'n', identityFile: 'k' }])[0]).toMatchObject({ address: 'n', user: 'first', port: 2200 });
   });
 
-  it('applies Match blocks by host (after HostName), originalhost, user and localuser, never by exec', () => {
+  it('applies Match blocks by host (after HostName), originalhost, user and localuser, never by exec nor others', () => {
     const env = home(
       [
         'Host n1',
@@ -106,8 +106,9 @@ describe('real grid files and the ssh client configuration', () => {
     expect(n1).toMatchObject({ address: 'n1.cluster.example.org', port: 2201, user: 'local', identityFile: join(env.home, 'k') });
     expect(n2).toMatchObject({ address: 'n2', port: 22, user: 'from-localuser' });
     expect(bob).toMatchObject({ user: 'bob', identityFile: join(env.home, 'bob_key') });
-    const bad = home('Match address 10.0.0.0/8\n  User x\n');
-    expect(errorOf(() => hostsOf(bad, [{ address: 'n' }]))).toMatch(/config:1:1: error: Match address is not a criterion gridsweep reads/);
+    // A criterion not read here: its block does not apply. A criterion without its argument is an error.
+    expect(hostsOf(home('Match address 10.0.0.0/8\n  User x\nHost *\n  IdentityFile ~/k\n'), [{ address: 'n' }])[0]!.user).toBe('local');
+    expect(errorOf(() => hostsOf(home('Match host\n  User x\n'), [{ address: 'n' }]))).toMatch(/config:1:1: error: Match host without its argument/);
   });
 
   it('follows a ProxyJump, the jump host looked up too, its settings left out being the host\'s', () => {
