@@ -7,9 +7,9 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freeServerPort } from './free-port.js';
 
 export interface TestSlurm {
   readonly dir: string;
@@ -26,17 +26,6 @@ export interface TestSlurm {
 }
 
 const BINARIES = ['/usr/sbin/munged', '/usr/sbin/slurmctld', '/usr/sbin/slurmd', '/usr/bin/sbatch', '/usr/bin/srun', '/usr/bin/squeue', '/usr/bin/scancel'];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function run(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -97,7 +86,7 @@ export async function startSlurm(options: TestSlurmOptions = {}): Promise<TestSl
   const socket = join(dir, 'munge', 'munge.socket');
   const tag = Math.random().toString(36).slice(2, 8);
   const nodeName = `gs${tag}`;
-  const [ctldPort, slurmdPort] = [await freePort(), await freePort()];
+  const [ctldPort, slurmdPort] = [await freeServerPort(), await freeServerPort()];
   const conf = join(dir, 'slurm.conf');
   const host = hostname();
   writeFileSync(

@@ -6,9 +6,9 @@
 // users and use /run/sshd, root. Nothing listens beyond 127.0.0.1.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { freeServerPort } from '../../bench/support/free-port.js';
 import { realGridJsonForStartedHosts } from '../../bench/support/real-grid-json.js';
 import { waitForSshBanner } from '../../bench/support/ssh-banner.js';
 import { keyOnlySshdConfig } from '../../bench/support/sshd-config.js';
@@ -56,17 +56,6 @@ function requireSshd(): void {
   if (process.getuid?.() !== 0) {
     throw new Error('the SSH tests start sshd and must run as root (sshd needs /run/sshd and to set up sessions).');
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Every process descended from `pid` (read from /proc). */
@@ -146,7 +135,7 @@ export async function startSshdFarm(layout: Readonly<Record<string, readonly str
         mkdirSync(root, { recursive: true });
         const hostKey = join(root, 'ssh_host_ed25519_key');
         execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', name, '-f', hostKey]);
-        const port = await freePort();
+        const port = await freeServerPort();
         const config = join(root, 'sshd_config');
         writeFileSync(
           config,
