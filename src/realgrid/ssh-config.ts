@@ -6,10 +6,11 @@
 // the name given (wildcards * and ?, a pattern starting with ! excludes, case ignored); the first value
 // found for a keyword wins, so the specific blocks go first and `Host *` last; Include reads other files
 // there (relative to ~/.ssh, * and ? in the last part of the path); Match blocks apply by host,
-// originalhost, user and localuser (comma-separated patterns), all, canonical and final, and never by exec
-// (it would run a command) nor by the other criteria. Tokens %h %p %r %u %n %d %% and a leading ~ are expanded in the paths, %h and
-// %% in HostName. Not read: every other keyword, and /etc/ssh/ssh_config. A ProxyCommand cannot be
-// followed: the caller refuses a host that has one and no jump host.
+// originalhost, user and localuser (comma-separated patterns, a criterion negated by a leading !), all,
+// canonical and final, and never by exec (it would run a command) nor by the other criteria. Tokens
+// %h %p %r %u %n %d %% and a leading ~ are expanded in the paths, %h and %% in HostName. Not read: every
+// other keyword, and /etc/ssh/ssh_config. A ProxyCommand cannot be followed: the caller refuses a host that
+// has one and no jump host.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { SourcePos } from '../model/grid.js';
@@ -62,7 +63,10 @@ interface Entry {
  * What a Match line asks: each criterion must hold. `never`: exec (it would run a command) and the criteria
  * not read here (address, tagged, version, ...), so that such a block does not apply.
  */
-type MatchCriterion = { readonly kind: 'all' } | { readonly kind: 'never' } | { readonly kind: 'host' | 'originalhost' | 'user' | 'localuser'; readonly patterns: readonly string[] };
+type MatchCriterion =
+  | { readonly kind: 'all' }
+  | { readonly kind: 'never' }
+  | { readonly kind: 'host' | 'originalhost' | 'user' | 'localuser'; readonly patterns: readonly string[]; readonly negated: boolean };
 
 interface Block {
   /** A Host line's patterns, or a Match line's criteria. */
@@ -120,11 +124,15 @@ function hostMatches(patterns: readonly string[], name: string): boolean {
   return matched;
 }
 
-/** A Match line's words as criteria (each but all, canonical and final takes the word after it). */
+/**
+ * A Match line's words as criteria (each but all, canonical and final takes the word after it; a leading
+ * ! negates one read here, and leaves one not read here never holding).
+ */
 function matchCriteria(args: readonly string[], pos: SourcePos): MatchCriterion[] {
   const out: MatchCriterion[] = [];
   for (let i = 0; i < args.length; i++) {
-    const word = args[i]!.toLowerCase();
+    const negated = args[i]!.startsWith('!');
+    const word = args[i]!.toLowerCase().replace(/^!/, '');
     // canonical and final name passes of ssh's own reading; read once here, their blocks apply.
     if (word === 'all' || word === 'canonical' || word === 'final') {
       out.push({ kind: 'all' });
@@ -132,7 +140,7 @@ function matchCriteria(args: readonly string[], pos: SourcePos): MatchCriterion[
     }
     const list = args[++i];
     if (list === undefined) throw errorAt(pos, `Match ${args[i - 1]} without its argument in the ssh client configuration`, 'give it one, or remove the line');
-    if (word === 'host' || word === 'originalhost' || word === 'user' || word === 'localuser') out.push({ kind: word, patterns: list.split(',') });
+    if (word === 'host' || word === 'originalhost' || word === 'user' || word === 'localuser') out.push({ kind: word, patterns: list.split(','), negated });
     else out.push({ kind: 'never' });
   }
   return out;
@@ -201,20 +209,19 @@ export class SshConfig {
     const found: { -readonly [K in keyof SshConfigHost]?: SshConfigValue } = {};
     // As ssh does, a Match reads the HostName and User found so far.
     const holds = (c: MatchCriterion): boolean => {
-      switch (c.kind) {
-        case 'all':
-          return true;
-        case 'never':
-          return false;
-        case 'host':
-          return hostMatches(c.patterns, found.hostName ? expandTokens(found.hostName.value, { h: name }, found.hostName.pos) : name);
-        case 'originalhost':
-          return hostMatches(c.patterns, name);
-        case 'user':
-          return hostMatches(c.patterns, user ?? found.user?.value ?? this.user.localUser);
-        case 'localuser':
-          return hostMatches(c.patterns, this.user.localUser);
-      }
+      if (c.kind === 'all') return true;
+      if (c.kind === 'never') return false;
+      const subject =
+        c.kind === 'host'
+          ? found.hostName
+            ? expandTokens(found.hostName.value, { h: name }, found.hostName.pos)
+            : name
+          : c.kind === 'originalhost'
+            ? name
+            : c.kind === 'user'
+              ? (user ?? found.user?.value ?? this.user.localUser)
+              : this.user.localUser;
+      return hostMatches(c.patterns, subject) !== c.negated;
     };
     for (const block of this.blocks) {
       if (block.host !== undefined ? !hostMatches(block.host, name) : !block.match!.every(holds)) continue;

@@ -98,6 +98,8 @@ describe('real grid files and the ssh client configuration', () => {
         '  IdentityFile ~/bob_key',
         'Match localuser local host n2',
         '  User from-localuser',
+        'Match !originalhost n1,n2',
+        '  User not-n1-nor-n2',
         'Match all',
         '  IdentityFile ~/k',
       ].join('\n'),
@@ -106,6 +108,8 @@ describe('real grid files and the ssh client configuration', () => {
     expect(n1).toMatchObject({ address: 'n1.cluster.example.org', port: 2201, user: 'local', identityFile: join(env.home, 'k') });
     expect(n2).toMatchObject({ address: 'n2', port: 22, user: 'from-localuser' });
     expect(bob).toMatchObject({ user: 'bob', identityFile: join(env.home, 'bob_key') });
+    // Negated: n1 and n2 are excluded; n4 (no user in the grid file) takes it.
+    expect(hostsOf(env, [{ address: 'n4' }])[0]!.user).toBe('not-n1-nor-n2');
     // A criterion not read here: its block does not apply. A criterion without its argument is an error.
     expect(hostsOf(home('Match address 10.0.0.0/8\n  User x\nHost *\n  IdentityFile ~/k\n'), [{ address: 'n' }])[0]!.user).toBe('local');
     expect(errorOf(() => hostsOf(home('Match host\n  User x\n'), [{ address: 'n' }]))).toMatch(/config:1:1: error: Match host without its argument/);
