@@ -13,18 +13,13 @@ import type { Duplex } from 'node:stream';
 import type { SshLogin } from '../../src/realgrid/ssh-login.js';
 import { EndpointDownError, PermanentEndpointError } from '../transport/endpoint.js';
 import { withDeadline } from '../transport/deadline.js';
-import { checkHostKey, knownHostsName } from './known-hosts.js';
-import { destroyConnection } from './destroy-connection.js';
+import { knownHostsName } from './known-hosts.js';
+import { connectAs, destroyConnection, lastingLoginFailure, type LoginTerms } from './login-connection.js';
 
-/** How to open the shared connection, and what to call the host in messages. */
-export interface JumpTerms {
+/** How to open the shared connection (its deadline is also the channel's), and what to call the host in messages. */
+export interface JumpTerms extends LoginTerms {
   /** The host reached through the jump host, as messages name it. */
   readonly label: string;
-  /** Seconds the jump host may take to log in, then to open the channel. */
-  readonly deadlineS: number;
-  readonly keepaliveIntervalMs: number;
-  readonly keepaliveCountMax: number;
-  readonly acceptNew: boolean;
 }
 
 interface JumpConnection {
@@ -59,7 +54,6 @@ class JumpLoginError extends Error {
 function open(key: string, jump: SshLogin, terms: JumpTerms): JumpConnection {
   const ssh = new NodeSSH();
   let keyProblem: string | undefined;
-  const knownName = knownHostsName(jump.address, jump.port);
   const ready = (async (): Promise<void> => {
     let agent: string | undefined;
     if (jump.agent) {
@@ -67,29 +61,16 @@ function open(key: string, jump: SshLogin, terms: JumpTerms): JumpConnection {
       if (!agent) throw new JumpLoginError(`its jump host ${nameOf(jump)} is to use ssh-agent, but SSH_AUTH_SOCK is not set; start ssh-agent or give the jump host an "identityFile"`, true);
     }
     try {
-      await ssh.connect({
-        host: jump.address,
-        port: jump.port,
-        username: jump.user,
-        ...(jump.identityFile !== undefined ? { privateKeyPath: jump.identityFile } : {}),
-        ...(agent !== undefined ? { agent } : {}),
-        keepaliveInterval: terms.keepaliveIntervalMs,
-        keepaliveCountMax: terms.keepaliveCountMax,
-        readyTimeout: terms.deadlineS * 1000,
-        hostVerifier: (hostKey: Buffer): boolean => {
-          const verdict = checkHostKey(jump.knownHostsFile, knownName, hostKey, terms.acceptNew);
-          if (!verdict.ok) keyProblem = verdict.reason;
-          return verdict.ok;
-        },
-      });
+      await connectAs(ssh, jump, agent, terms, (reason) => (keyProblem = reason));
     } catch (err) {
       const message = (err as Error).message;
       const jumpHost = `its jump host ${nameOf(jump)}`;
       if (keyProblem !== undefined) throw new JumpLoginError(`${jumpHost}: ${keyProblem}`, true);
-      if (/privateKeyPath does not exist|Cannot parse privateKey|passphrase/i.test(message)) {
+      const lasting = lastingLoginFailure(message);
+      if (lasting === 'identity file') {
         throw new JumpLoginError(`cannot use the identity file ${jump.identityFile} for ${jumpHost}: ${message}`, true);
       }
-      if (/All configured authentication methods failed/i.test(message)) {
+      if (lasting === 'refused') {
         throw new JumpLoginError(`${jumpHost} refused the login; check the jump host's "user" and the key in its authorized_keys`, true);
       }
       throw new JumpLoginError(`cannot connect to ${jumpHost}: ${message}`, false);

@@ -32,9 +32,9 @@ import type { CommandShell } from '../transport/command-shell.js';
 import { withDeadline } from '../transport/deadline.js';
 import { agentTaskFor, filesDirOf, INLINE_BYTES, KILL_SCRIPT_S, killScript, parentDirs, parseProbe, PROBE_SCRIPT, runningScript, workDirOf } from '../transport/host-scripts.js';
 import { AgentSession, agentCommand, taskExitOf, type Channel, type CommandResult, type ExecClient } from '../transport/agent-session.js';
-import { checkHostKey, knownHostsName } from './known-hosts.js';
-import { throughJumpHost, type JumpTerms } from './jump-hosts.js';
-import { destroyConnection } from './destroy-connection.js';
+import { knownHostsName } from './known-hosts.js';
+import { throughJumpHost } from './jump-hosts.js';
+import { connectAs, destroyConnection, lastingLoginFailure, type LoginTerms } from './login-connection.js';
 import { shellCommand, shellQuote } from '../transport/shell-quote.js';
 import { LOGIN_SHELL_COMMAND, readLoginShellAnswer, takesPosixCommands, throughPosixShell } from './login-shell.js';
 
@@ -222,33 +222,18 @@ export class SshEndpoint implements Endpoint, CommandShell {
       agent = process.env['SSH_AUTH_SOCK'];
       if (!agent) throw new PermanentEndpointError(`${this.label}: "agent": true but SSH_AUTH_SOCK is not set; start ssh-agent or use "identityFile"`);
     }
-    const knownName = knownHostsName(this.spec.address, this.spec.port);
+    const terms = this.loginTerms();
     const jump = this.spec.jump;
-    const sock = jump && (await throughJumpHost(jump, this.spec.address, this.spec.port, this.jumpTerms()));
-    await ssh.connect({
-      ...(sock !== undefined ? { sock } : {}),
-      host: this.spec.address,
-      port: this.spec.port,
-      username: this.spec.user,
-      ...(this.spec.identityFile !== undefined ? { privateKeyPath: this.spec.identityFile } : {}),
-      ...(agent !== undefined ? { agent } : {}),
-      keepaliveInterval: this.spec.keepaliveIntervalMs,
-      keepaliveCountMax: this.spec.keepaliveCountMax,
-      readyTimeout: this.loginS * 1000,
-      hostVerifier: (key: Buffer): boolean => {
-        const verdict = checkHostKey(this.spec.knownHostsFile, knownName, key, this.options.acceptNew);
-        if (!verdict.ok) keyProblem(verdict.reason);
-        return verdict.ok;
-      },
-    }).catch((err: unknown) => {
+    const sock = jump && (await throughJumpHost(jump, this.spec.address, this.spec.port, { ...terms, label: this.label }));
+    await connectAs(ssh, this.spec, agent, terms, keyProblem, sock).catch((err: unknown) => {
       sock?.destroy();
       throw err;
     });
   }
 
-  private jumpTerms(): JumpTerms {
+  private loginTerms(): LoginTerms {
     const { keepaliveIntervalMs, keepaliveCountMax } = this.spec;
-    return { label: this.label, deadlineS: this.loginS, keepaliveIntervalMs, keepaliveCountMax, acceptNew: this.options.acceptNew };
+    return { deadlineS: this.loginS, keepaliveIntervalMs, keepaliveCountMax, acceptNew: this.options.acceptNew };
   }
 
   async connect(): Promise<void> {
@@ -316,10 +301,11 @@ export class SshEndpoint implements Endpoint, CommandShell {
       if (this.connecting !== ssh) throw new EndpointDownError(`${this.label}: closed while connecting`);
       if (keyProblem !== undefined) throw new PermanentEndpointError(`${this.label}: ${keyProblem}`);
       const message = (err as Error).message;
-      if (/privateKeyPath does not exist|Cannot parse privateKey|passphrase/i.test(message)) {
+      const lasting = lastingLoginFailure(message);
+      if (lasting === 'identity file') {
         throw new PermanentEndpointError(`${this.label}: cannot use the identity file ${this.spec.identityFile}: ${message}`);
       }
-      if (/All configured authentication methods failed/i.test(message)) {
+      if (lasting === 'refused') {
         throw new PermanentEndpointError(`${this.label}: authentication refused; check "user" and the key in authorized_keys`);
       }
       throw new Error(`${this.label}: ${message}`);
