@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { parsePort, parseProxyJump, type SshConfig } from './ssh-config.js';
+import { parsePort, parseProxyJump, type SshConfig, type SshConfigHost } from './ssh-config.js';
 import type { RawSshConnection, RawSshMachine } from './ssh-connection-schema.js';
 
 /** How to log in to a machine over SSH. */
@@ -52,11 +52,11 @@ export interface SshLoginContext {
 /** How to log in to `name` (described by `h` at `pointer`), with its jump host if it has one. */
 export function sshLoginOf(ctx: SshLoginContext, name: string, h: RawSshConnection, pointer: string): SshLogin & { readonly jump?: SshLogin } {
   if (h.identityFile !== undefined && h.agent) ctx.problem(pointer, `host "${name}" names both "identityFile" and "agent"`, 'keep one of them');
-  const login = machineLogin(ctx, h, undefined);
+  const configured = ctx.config?.lookUp(h.address, h.user);
+  const login = machineLogin(ctx, h, undefined, configured);
   if (login.identityFile === undefined && !login.agent) {
     ctx.problem(pointer, `host "${name}" names no credentials, and none were found`, `add "identityFile": "path/to/key" or "agent": true (or an IdentityFile for ${h.address} in ~/.ssh/config, or start ssh-agent)`);
   }
-  const configured = ctx.config?.lookUp(h.address, h.user);
   if (h.jump !== undefined) {
     if (h.jump.identityFile !== undefined && h.jump.agent) ctx.problem(`${pointer}/jump`, `the jump host of "${name}" names both "identityFile" and "agent"`, 'keep one of them');
     return { ...login, jump: machineLogin(ctx, h.jump, login) };
@@ -80,10 +80,10 @@ function where(pos: { readonly file: string; readonly line: number }): string {
   return `${pos.file}:${pos.line}`;
 }
 
-/** One machine's login: its own fields, the configuration's for its address, `inherited`'s, the defaults. */
-function machineLogin(ctx: SshLoginContext, m: RawSshMachine, inherited: SshLogin | undefined): SshLogin {
+/** One machine's login: its own fields, the configuration's for its address (`configured`, when already looked up), `inherited`'s, the defaults. */
+function machineLogin(ctx: SshLoginContext, m: RawSshMachine, inherited: SshLogin | undefined, configured?: SshConfigHost): SshLogin {
   const { config, env } = ctx;
-  const c = config?.lookUp(m.address, m.user) ?? {};
+  const c = configured ?? config?.lookUp(m.address, m.user) ?? {};
   const address = c.hostName?.value ?? m.address;
   const port = m.port ?? (c.port !== undefined ? parsePort(c.port) : 22);
   const user = m.user ?? c.user?.value ?? inherited?.user ?? env.localUser;
