@@ -7,10 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEndpoint } from '../../backends/local/local-endpoint.js';
-import { SshEndpoint } from '../../backends/ssh/ssh-endpoint.js';
 import type { Endpoint } from '../../backends/transport/endpoint.js';
-import { parseRealGrid, type SshEndpointSpec } from '../../src/realgrid/real-grid-file.js';
 import { startSshdFarm, type SshdFarm } from '../support/sshd.js';
+import { withSshEndpoint } from './support/connected-endpoint.js';
 
 const CONTENT = 'the model parameters\n';
 
@@ -60,16 +59,7 @@ describe('an input deleted from the storage while a task that reads it runs', ()
     });
 
     it('the task reads it all the same', async () => {
-      const grid = parseRealGrid(farm.realGridJson(farm.dir), 'grid.json');
-      const spec = { ...(grid.clusters[0]!.endpoints[0] as SshEndpointSpec), transport };
-      const storage = farm.clusters[0]!.storage;
-      const e = new SshEndpoint(spec, 'c1', storage, `purge-${transport}`, { acceptNew: false });
-      await e.connect();
-      try {
-        await purgeWhileRunning(e, storage, `purge-${transport}`, dir);
-      } finally {
-        await e.close();
-      }
+      await withSshEndpoint(farm, transport, `purge-${transport}`, (e, storage) => purgeWhileRunning(e, storage, `purge-${transport}`, dir));
     });
   });
 });

@@ -8,11 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalEndpoint } from '../../backends/local/local-endpoint.js';
-import { SshEndpoint } from '../../backends/ssh/ssh-endpoint.js';
 import type { Endpoint } from '../../backends/transport/endpoint.js';
 import { workDirOf } from '../../backends/transport/host-scripts.js';
-import { parseRealGrid, type SshEndpointSpec } from '../../src/realgrid/real-grid-file.js';
 import { startSshdFarm, type SshdFarm } from '../support/sshd.js';
+import { withSshEndpoint } from './support/connected-endpoint.js';
 
 const RUN_ID = 'still-running';
 
@@ -66,17 +65,8 @@ describe('whether a lost attempt still runs', () => {
     });
 
     it('asks the host', async () => {
-      const grid = parseRealGrid(farm.realGridJson(farm.dir), 'grid.json');
-      const spec = { ...(grid.clusters[0]!.endpoints[0] as SshEndpointSpec), transport };
-      const storage = farm.clusters[0]!.storage;
-      const e = new SshEndpoint(spec, 'c1', storage, RUN_ID, { acceptNew: false });
-      await e.connect();
-      try {
-        // The loopback host is this machine: the groups started here are its own.
-        await expectAnswers(e, storage);
-      } finally {
-        await e.close();
-      }
+      // The loopback host is this machine: the groups started here are its own.
+      await withSshEndpoint(farm, transport, RUN_ID, expectAnswers);
     });
   });
 });
