@@ -14,6 +14,8 @@ export class CorePlacement implements Placement {
   readonly totalCores: number;
   readonly freeByNode: Int32Array;
   private free: number;
+  /** Every node below this one has no free core (the first-fit allocator starts its walk here). */
+  private fullBelow = 0;
 
   constructor(
     shape: BatchClusterShape,
@@ -43,13 +45,18 @@ export class CorePlacement implements Placement {
   place(job: BatchJob): readonly number[] {
     if (job.cores > this.free) throw new Error(`job ${job.id} (${job.cores} cores) started with ${this.free} free`);
     this.free -= job.cores;
-    return this.allocator.allocate(this.freeByNode, job.cores);
+    const pairs = this.allocator.allocate(this.freeByNode, job.cores, this.fullBelow);
+    const last = this.freeByNode.length;
+    while (this.fullBelow < last && this.freeByNode[this.fullBelow] === 0) this.fullBelow++;
+    return pairs;
   }
 
   release(a: readonly number[]): void {
     for (let i = 0; i < a.length; i += 2) {
-      this.freeByNode[a[i]!] = this.freeByNode[a[i]!]! + a[i + 1]!;
+      const node = a[i]!;
+      this.freeByNode[node] = this.freeByNode[node]! + a[i + 1]!;
       this.free += a[i + 1]!;
+      if (node < this.fullBelow) this.fullBelow = node;
     }
   }
 

@@ -7,9 +7,10 @@ export interface Allocator {
   readonly help: string;
   /**
    * Takes `cores` cores from `freeByNode` (which must hold that many in total) and returns the allocation
-   * as pairs [node, cores, node, cores, …], lowest node first.
+   * as pairs [node, cores, node, cores, …], lowest node first. Every node below `fullBelow` has no free
+   * core (the caller keeps that bound, so an allocator that walks nodes in order may start there).
    */
-  allocate(freeByNode: Int32Array, cores: number): number[];
+  allocate(freeByNode: Int32Array, cores: number, fullBelow?: number): number[];
 }
 
 /** Takes the cores from the nodes in `order`, as many from each as it has, and returns sorted pairs. */

@@ -1,15 +1,16 @@
 // First-fit: the lowest-numbered nodes with free cores, each filled before the next is used.
 // A plain loop rather than takeInOrder(): this runs once per job started, and the generic version cost
-// about 40 % of a million-job simulation.
+// about 40 % of a million-job simulation. It starts at the first node that may have free cores (the
+// placement keeps that bound): on a busy machine the full nodes before it were most of the walk.
 import type { Allocator } from './allocator.js';
 
 export const firstFit: Allocator = {
   name: 'first-fit',
   help: 'lowest-numbered nodes first, each filled before the next',
-  allocate(freeByNode, cores) {
+  allocate(freeByNode, cores, fullBelow = 0) {
     const pairs: number[] = [];
     let left = cores;
-    for (let node = 0; left > 0 && node < freeByNode.length; node++) {
+    for (let node = fullBelow; left > 0 && node < freeByNode.length; node++) {
       const take = Math.min(left, freeByNode[node]!);
       if (take === 0) continue;
       freeByNode[node] = freeByNode[node]! - take;
