@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BatchJob } from '../../src/batch/job.js';
 import { headerValue } from '../../src/batch/swf/fields.js';
+import { SwfReader } from '../../src/batch/swf/reader.js';
 import { SwfWorkload } from '../../src/batch/swf/workload.js';
 import { writeGeneratedWorkload } from '../../src/batch/swf/write-generated.js';
 import { generateWorkload } from '../../src/batch/workload-generator.js';
@@ -60,6 +61,21 @@ describe('reading SWF', () => {
       expect.stringMatching(/hand\.swf: skipped 1 job: cancelled before starting \(status 5, run time ≤ 0\) \(job 3\)$/),
       expect.stringMatching(/hand\.swf: skipped 1 job: more cores than the cluster has \(job 5\)$/),
     ]);
+  });
+
+  it('reads every form of number a field may take, the last line without its newline', () => {
+    // Whole numbers of up to 15 digits are read as the field is found, the rest by the general path.
+    const fields = ['-1', '-0', '0', '007', '12.5', '0.25', '123456789012345', '1234567890123456', '9007199254740991', '3.', '1', '2', '3', '4', '5', '6', '7', '8'];
+    const path = join(dir, 'forms.swf');
+    writeFileSync(path, `; forms\n${fields.join(' ')}\n \t${fields.join('\t ').replace('-1', '42')}`);
+    const reader = new SwfReader(path);
+    expect(reader.next()).toBe(true);
+    expect([...reader.fields]).toEqual(fields.map(Number));
+    expect(Object.is(reader.fields[1], -0)).toBe(true);
+    expect(reader.next()).toBe(true);
+    expect(reader.fields[0]).toBe(42);
+    expect([...reader.fields.subarray(1)]).toEqual(fields.slice(1).map(Number));
+    expect(reader.next()).toBe(false);
   });
 
   it('streams a file larger than its read buffer, line by line', () => {
@@ -121,6 +137,20 @@ describe('malformed SWF: file:line:column, the field, what was expected', () => 
   it('a value that is not a number', () => {
     const err = errorOf(`${GOOD}\n2 5 -1 10 1 -1 -1 four 20 -1 1 1 1 1 1 -1 -1 -1\n`);
     expect(err.diagnostics[0]).toMatchObject({ pos: { line: 2, column: 19 }, message: 'field 8 (requested processors) is not a number', found: "'four'" });
+  });
+
+  it('a field that starts as a number and goes on as something else, a lone sign, a number past 2^53', () => {
+    for (const [field, column, message] of [
+      ['12a', 3, 'field 2 (submit time) is not a number'],
+      ['1e5', 3, 'field 2 (submit time) is not a number'],
+      ['-', 3, 'field 2 (submit time) is not a number'],
+      ['5-', 3, 'field 2 (submit time) is not a number'],
+      ['-12', 3, 'field 2 (submit time) is negative'],
+      ['9007199254740992', 3, 'field 2 (submit time) is too large'],
+    ] as const) {
+      const err = errorOf(`${GOOD}\n2 ${field} -1 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n`);
+      expect(err.diagnostics[0]).toMatchObject({ pos: { line: 2, column }, message, found: `'${field}'` });
+    }
   });
 
   it('a truncated last line', () => {
