@@ -1,14 +1,14 @@
 // One SSH host: one persistent connection (node-ssh over ssh2) with keep-alives, host keys checked against
-// known_hosts, SFTP for files, and every remote command built from single-quoted arguments. Channels are
-// bounded with p-queue (sshd allows 10 sessions per connection): running tasks in one queue (one per slot,
-// at most 6 here), short operations in another (3), the load probe in a third (1). With the agent
+// known_hosts, SFTP for files (sftp-session.ts), and every remote command built from single-quoted arguments.
+// Channels are bounded with p-queue (sshd allows 10 sessions per connection): running tasks in one queue (one
+// per slot, at most 6 here), short operations in another (3), the load probe in a third (1). With the agent
 // (agent-session.ts) every command goes through its one channel instead, under the same queues, and a host
-// may have any number of slots. Every operation is abandoned with EndpointDownError the moment its
-// connection is lost (ssh2 leaves some calls, such as an SFTP download cut mid-way, pending forever
-// otherwise) or when it misses its deadline (backends/transport/deadline.ts): then the connection is dropped
-// and the host counts as down, since a hung host keeps its connection open and answers nothing. A running
-// task has no deadline: the load probe, which has one, is the heartbeat that notices its host hang. A host
-// with a jump host is connected to through it (jump-hosts.ts).
+// may have any number of slots. Every operation is abandoned with EndpointDownError the moment its connection
+// is lost (ssh2 leaves some calls, such as an SFTP download cut mid-way, pending forever otherwise) or when
+// it misses its deadline (backends/transport/deadline.ts): then the connection is dropped and the host counts
+// as down, since a hung host keeps its connection open and answers nothing. A running task has no deadline:
+// the load probe, which has one, is the heartbeat that notices its host hang. A host with a jump host is
+// connected to through it (jump-hosts.ts).
 import { NodeSSH } from 'node-ssh';
 import PQueue from 'p-queue';
 import { performance } from 'node:perf_hooks';
@@ -37,19 +37,11 @@ import { throughJumpHost } from './jump-hosts.js';
 import { connectAs, destroyConnection, lastingLoginFailure, type LoginTerms } from './login-connection.js';
 import { shellCommand, shellQuote } from '../transport/shell-quote.js';
 import { LOGIN_SHELL_COMMAND, readLoginShellAnswer, takesPosixCommands, throughPosixShell } from './login-shell.js';
+import { noSftpServer, SftpSession, type Sftp } from './sftp-session.js';
 
 const SHORT_OPERATION_CHANNELS = 3;
 const REMOVAL_BATCH_MS = 500;
 const REMOVAL_BATCH_MAX = 200;
-
-/** The SFTP session calls we use (ssh2's SFTPWrapper, which ships without types here). */
-interface Sftp {
-  fastPut(local: string, remote: string, cb: (err: Error | null | undefined) => void): void;
-  fastGet(remote: string, local: string, cb: (err: Error | null | undefined) => void): void;
-  ext_openssh_rename(from: string, to: string, cb: (err: Error | null | undefined) => void): void;
-  end(): void;
-  on(event: 'close' | 'error', fn: () => void): void;
-}
 
 /**
  * Why the connection went, when `err` is ssh2's client reporting its own loss (a keep-alive timeout, a socket
@@ -92,11 +84,6 @@ async function whileChannelsRefused<T>(attempt: () => Promise<T>, onRefused: () 
     onRefused();
     await new Promise((resolve) => setTimeout(resolve, waitMs));
   }
-}
-
-/** sshd has no SFTP server (no Subsystem sftp line in its sshd_config: some hardened hosts). */
-function noSftpServer(err: unknown): boolean {
-  return err instanceof Error && /Unable to start subsystem: sftp/.test(err.message);
 }
 
 /** How the exec transport's task script names an input gone from the storage, one line each on standard error. */
@@ -148,10 +135,8 @@ export class SshEndpoint implements Endpoint, CommandShell {
   private posixLogin = true;
   /** With "transport": "agent", the agent on the current connection runs every command. */
   private agent: AgentSession | undefined;
-  private sftp: Promise<Sftp> | undefined;
-  /** The SFTP session once open, and the calls in flight on it (an idle one is closed when a command needs its channel). */
-  private openSftp: Sftp | undefined;
-  private sftpCalls = 0;
+  /** The current connection's SFTP session (an idle one is closed when a command needs its channel). */
+  private readonly sftp = new SftpSession();
   /**
    * The agent's connection cannot have SFTP: sshd refused it a channel (MaxSessions 1, which the agent holds
    * for the whole connection) or has no SFTP server. Files too large for one request go through the agent
@@ -320,8 +305,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
     connection.on('close', () => this.wentDown(generation, this.connectionError ?? 'connection closed'));
     this.ssh = ssh;
     this.up = true;
-    this.sftp = undefined;
-    this.openSftp = undefined;
+    this.sftp.forget();
   }
 
   private wentDown(generation: number, reason: string): void {
@@ -335,8 +319,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
     const ssh = this.ssh;
     this.up = false;
     this.ssh = undefined;
-    this.sftp = undefined;
-    this.openSftp = undefined;
+    this.sftp.forget();
     this.loseConnection(reason);
     this.agent?.close();
     this.agent = undefined;
@@ -391,7 +374,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
       ))!;
     // A refused channel is an answer: the load probe, the heartbeat, takes it as one and tries next time;
     // anything else waits for a channel instead of failing (a task would count it as its own failure).
-    return queue === this.heartbeat ? attempt() : whileChannelsRefused(attempt, () => this.closeIdleSftp());
+    return queue === this.heartbeat ? attempt() : whileChannelsRefused(attempt, () => this.sftp.closeIdle());
   }
 
   private exec(command: string, what: string, deadlineS = this.spec.deadlines.commandS): Promise<CommandResult> {
@@ -404,59 +387,13 @@ export class SshEndpoint implements Endpoint, CommandShell {
     return r.stdout;
   }
 
-  private session(ssh: NodeSSH): Promise<Sftp> {
-    if (!this.sftp) {
-      const p = ssh.requestSFTP().then((s) => s as unknown as Sftp);
-      this.sftp = p;
-      p.then(
-        (s) => {
-          if (this.sftp === p) this.openSftp = s;
-          const forget = (): void => {
-            if (this.sftp !== p) return;
-            this.sftp = undefined;
-            this.openSftp = undefined;
-          };
-          s.on('close', forget);
-          s.on('error', forget);
-        },
-        () => {
-          if (this.sftp === p) this.sftp = undefined;
-        },
-      );
-    }
-    return this.sftp;
-  }
-
-  /**
-   * Closes the SFTP session if no call is using it: it holds one of the channels sshd allows a connection
-   * (MaxSessions), and with a limit of 1 a command refused a channel would otherwise wait for ever. The next
-   * transfer opens a session again.
-   */
-  private closeIdleSftp(): void {
-    const s = this.openSftp;
-    if (s === undefined || this.sftpCalls > 0) return;
-    this.sftp = undefined;
-    this.openSftp = undefined;
-    s.end();
-  }
-
   private async sftpCall(what: string, deadlineS: number, call: (s: Sftp, cb: (err: Error | null | undefined) => void) => void): Promise<void> {
     // Under the agent nothing of this run's can free a channel: the agent holds its own for the whole
     // connection, and SFTP is the only other one. Its refusal is answered at once (refusedSftp).
     const tries = this.agent ? <T>(attempt: () => Promise<T>): Promise<T> => attempt() : whileChannelsRefused;
     try {
       await tries(() =>
-        this.ops.add(() =>
-          this.onConnection(what, deadlineS, async (ssh) => {
-            this.sftpCalls++;
-            try {
-              const s = await this.session(ssh);
-              await new Promise<void>((resolve, reject) => call(s, (err) => (err ? reject(err) : resolve())));
-            } finally {
-              this.sftpCalls--;
-            }
-          }),
-        ),
+        this.ops.add(() => this.onConnection(what, deadlineS, (ssh) => this.sftp.call(ssh, call))),
       );
     } catch (err) {
       if (err instanceof EndpointDownError) throw err;
