@@ -1,6 +1,6 @@
 // OpenSSH's client configuration (ssh_config(5), ~/.ssh/config), read for what a real grid file's SSH host
 // leaves out, so that a host named by an alias connects where `ssh ALIAS` would (as GNU parallel's do, since
-// it runs ssh): HostName, Port, User, IdentityFile, UserKnownHostsFile and ProxyJump.
+// it runs ssh): HostName, Port, User, IdentityFile, UserKnownHostsFile, GlobalKnownHostsFile and ProxyJump.
 //
 // Read as ssh reads it: lines before the first Host line apply to every host; a Host line's patterns match
 // the name given (wildcards * and ?, a pattern starting with ! excludes, case ignored); the first value
@@ -18,7 +18,10 @@ import { InputError, unreadableFile } from '../util/diagnostics.js';
 
 /** A keyword's value and where it was read. */
 export interface SshConfigValue {
+  /** The first word (ProxyCommand: every word, a command line). */
   readonly value: string;
+  /** Every word, as written (quotes removed). */
+  readonly words: readonly string[];
   readonly pos: SourcePos;
 }
 
@@ -29,8 +32,16 @@ export interface SshConfigHost {
   readonly user?: SshConfigValue;
   readonly identityFile?: SshConfigValue;
   readonly userKnownHostsFile?: SshConfigValue;
+  readonly globalKnownHostsFile?: SshConfigValue;
   readonly proxyJump?: SshConfigValue;
   readonly proxyCommand?: SshConfigValue;
+}
+
+/** Where a path keyword's tokens say the host is reached (%h %p %r). */
+export interface SshRemote {
+  readonly host: string;
+  readonly port: number;
+  readonly user: string;
 }
 
 /** The user the paths' tokens name. */
@@ -45,6 +56,7 @@ const KEYWORDS: Readonly<Record<string, keyof SshConfigHost>> = {
   user: 'user',
   identityfile: 'identityFile',
   userknownhostsfile: 'userKnownHostsFile',
+  globalknownhostsfile: 'globalKnownHostsFile',
   proxyjump: 'proxyJump',
   proxycommand: 'proxyCommand',
 };
@@ -228,7 +240,7 @@ export class SshConfig {
       for (const e of block.entries) {
         if (found[e.key] !== undefined) continue;
         // ProxyCommand keeps its words (a command line); the others take their first.
-        found[e.key] = { value: e.key === 'proxyCommand' ? e.words.join(' ') : e.words[0]!, pos: e.pos };
+        found[e.key] = { value: e.key === 'proxyCommand' ? e.words.join(' ') : e.words[0]!, words: e.words, pos: e.pos };
       }
     }
     if (found.hostName) found.hostName = { ...found.hostName, value: expandTokens(found.hostName.value, { h: name }, found.hostName.pos) };
@@ -236,8 +248,18 @@ export class SshConfig {
   }
 
   /** A path keyword's value with its tokens and a leading ~ expanded, for the host `name` reached as `remote`. */
-  path(v: SshConfigValue, name: string, remote: { readonly host: string; readonly port: number; readonly user: string }): string {
-    const expanded = expandTokens(v.value, { h: remote.host, p: String(remote.port), r: remote.user, u: this.user.localUser, n: name, d: this.user.home }, v.pos);
+  path(v: SshConfigValue, name: string, remote: SshRemote): string {
+    return this.expandPath(v.value, v.pos, name, remote);
+  }
+
+  /** The same for every word of a keyword that lists paths (none for `none`). */
+  paths(v: SshConfigValue, name: string, remote: SshRemote): string[] {
+    if (v.words.length === 1 && v.words[0]!.toLowerCase() === 'none') return [];
+    return v.words.map((w) => this.expandPath(w, v.pos, name, remote));
+  }
+
+  private expandPath(text: string, pos: SourcePos, name: string, remote: SshRemote): string {
+    const expanded = expandTokens(text, { h: remote.host, p: String(remote.port), r: remote.user, u: this.user.localUser, n: name, d: this.user.home }, pos);
     return expanded === '~' ? this.user.home : expanded.startsWith('~/') ? join(this.user.home, expanded.slice(2)) : expanded;
   }
 }

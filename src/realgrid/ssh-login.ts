@@ -6,7 +6,9 @@
 // protected by a passphrase is left to the agent). The
 // port is the machine's own (22 for a jump host the grid file gives none), and the known_hosts file a jump
 // host does not name is its host's; the grid file's knownHosts for the whole file comes before the
-// configuration's UserKnownHostsFile.
+// configuration's UserKnownHostsFile. Host keys are also looked for, read only, in the system-wide files
+// (ssh's GlobalKnownHostsFile, /etc/ssh/ssh_known_hosts and ssh_known_hosts2 unless the configuration names
+// others), where clusters often list their nodes' keys.
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +23,10 @@ export interface SshLogin {
   readonly identityFile?: string;
   /** Offer the keys of the SSH agent (SSH_AUTH_SOCK). */
   readonly agent: boolean;
+  /** Where host keys are looked for and a new one is added (accept-new). */
   readonly knownHostsFile: string;
+  /** Where host keys are looked for too, read only: the system-wide files. */
+  readonly globalKnownHostsFiles: readonly string[];
 }
 
 /** What the defaults depend on: the user's home, name and SSH agent. */
@@ -30,10 +35,15 @@ export interface SshEnvironment {
   readonly localUser: string;
   /** SSH_AUTH_SOCK, if set. */
   readonly agentSocket: string | undefined;
+  /** The system-wide known_hosts files ssh reads when its configuration names none. */
+  readonly globalKnownHostsFiles: readonly string[];
 }
 
+/** OpenSSH's default GlobalKnownHostsFile. */
+const SYSTEM_KNOWN_HOSTS = ['/etc/ssh/ssh_known_hosts', '/etc/ssh/ssh_known_hosts2'];
+
 export function currentSshEnvironment(): SshEnvironment {
-  return { home: homedir(), localUser: userInfo().username, agentSocket: process.env['SSH_AUTH_SOCK'] || undefined };
+  return { home: homedir(), localUser: userInfo().username, agentSocket: process.env['SSH_AUTH_SOCK'] || undefined, globalKnownHostsFiles: SYSTEM_KNOWN_HOSTS };
 }
 
 const DEFAULT_KEYS = ['id_ed25519', 'id_ecdsa', 'id_rsa'];
@@ -95,6 +105,8 @@ function machineLogin(ctx: SshLoginContext, m: RawSshMachine, inherited: SshLogi
       : (inherited?.knownHostsFile ??
         ctx.gridKnownHosts ??
         (c.userKnownHostsFile !== undefined ? config!.path(c.userKnownHostsFile, m.address, remote) : join(env.home, '.ssh', 'known_hosts')));
+  const globalKnownHostsFiles =
+    c.globalKnownHostsFile !== undefined ? config!.paths(c.globalKnownHostsFile, m.address, remote) : (inherited?.globalKnownHostsFiles ?? env.globalKnownHostsFiles);
   let identityFile: string | undefined;
   let agent: boolean;
   if (m.identityFile !== undefined || m.agent === true) {
@@ -111,7 +123,7 @@ function machineLogin(ctx: SshLoginContext, m: RawSshMachine, inherited: SshLogi
       env,
     ));
   }
-  return { address, port, user, ...(identityFile !== undefined ? { identityFile } : {}), agent, knownHostsFile };
+  return { address, port, user, ...(identityFile !== undefined ? { identityFile } : {}), agent, knownHostsFile, globalKnownHostsFiles };
 }
 
 /**

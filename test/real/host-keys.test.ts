@@ -1,5 +1,6 @@
-// Host keys: checked against known_hosts (plain and hashed entries); a wrong key is refused before any
-// command runs; --accept-new records an unknown host (hashed) and still refuses a changed key.
+// Host keys: checked against known_hosts (plain and hashed entries) and the system-wide files; a wrong key
+// is refused before any command runs; --accept-new records an unknown host (hashed) and still refuses a
+// changed key.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,10 +20,17 @@ describe('host key verification against a real sshd', () => {
     await farm?.stop();
   });
 
-  function endpointWith(knownHosts: string, acceptNew: boolean, host = 'h1'): SshEndpoint {
+  /** h1 (or `host`) checked against `knownHosts`, and the system-wide files `globalKnownHostsFiles`. */
+  function endpointWith(knownHosts: string, acceptNew: boolean, host = 'h1', globalKnownHostsFiles: readonly string[] = []): SshEndpoint {
     const grid = parseRealGrid(farm.realGridJson(farm.dir, { knownHosts }), join(farm.dir, 'grid.json'));
     const spec = grid.clusters[0]!.endpoints.find((e) => e.name === host) as SshEndpointSpec;
-    return new SshEndpoint(spec, 'c1', farm.clusters[0]!.storage, 'keys', { acceptNew });
+    return new SshEndpoint({ ...spec, globalKnownHostsFiles }, 'c1', farm.clusters[0]!.storage, 'keys', { acceptNew });
+  }
+
+  async function refusal(e: SshEndpoint): Promise<string> {
+    const err = await e.connect().then(() => undefined, (x: unknown) => x);
+    expect(err).toBeInstanceOf(PermanentEndpointError);
+    return (err as Error).message;
   }
 
   it('connects when known_hosts holds the right key', async () => {
@@ -77,5 +85,36 @@ describe('host key verification against a real sshd', () => {
     await e.connect();
     expect(e.isUp()).toBe(true);
     await e.close();
+  });
+
+  it('finds a key in a system-wide known_hosts file, read only, after a missing one', async () => {
+    const empty = join(farm.dir, 'known_hosts_empty');
+    writeFileSync(empty, '');
+    const missing = join(farm.dir, 'no_such_known_hosts');
+    for (const acceptNew of [false, true]) {
+      const e = endpointWith(empty, acceptNew, 'h1', [missing, farm.knownHosts]);
+      await e.connect();
+      expect(e.isUp()).toBe(true);
+      await e.close();
+    }
+    // Known there, so nothing was added to the user's file.
+    expect(readFileSync(empty, 'utf8')).toBe('');
+    // Not there: the user's file is named, and the system-wide file that exists.
+    const other = join(farm.dir, 'global_other_hosts');
+    writeFileSync(other, `[127.0.0.1]:1 ${farm.host('h1').hostKeyPub}\n`);
+    expect(await refusal(endpointWith(empty, false, 'h1', [missing, other]))).toContain(`is not in ${empty} (nor in ${other}). Add its key`);
+  });
+
+  it('refuses a key that a system-wide file holds changed, or marks @revoked, even beside the right one', async () => {
+    const empty = join(farm.dir, 'known_hosts_empty2');
+    writeFileSync(empty, '');
+    const wrong = join(farm.dir, 'global_wrong');
+    writeFileSync(wrong, `# site keys\n[127.0.0.1]:${farm.host('h1').port} ${farm.host('h2').hostKeyPub}\n`);
+    for (const acceptNew of [false, true]) expect(await refusal(endpointWith(empty, acceptNew, 'h1', [wrong]))).toMatch(new RegExp(`HOST KEY MISMATCH .* different from ${wrong}:2\\.`));
+    expect(readFileSync(empty, 'utf8')).toBe('');
+
+    const revoked = join(farm.dir, 'global_revoked');
+    writeFileSync(revoked, `@revoked * ${farm.host('h1').hostKeyPub}\n`);
+    expect(await refusal(endpointWith(farm.knownHosts, false, 'h1', [revoked]))).toContain(`is marked @revoked in ${revoked}:1`);
   });
 });

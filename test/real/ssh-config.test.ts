@@ -22,7 +22,7 @@ function home(config: string | undefined, files: Record<string, string> = {}, ag
   mkdirSync(join(dir, '.ssh', 'config.d'), { recursive: true });
   if (config !== undefined) writeFileSync(join(dir, '.ssh', 'config'), config);
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, '.ssh', name), text);
-  return { home: dir, localUser: 'local', agentSocket };
+  return { home: dir, localUser: 'local', agentSocket, globalKnownHostsFiles: ['/site/known_hosts'] };
 }
 
 function gridText(hosts: object[], extra: object = {}): string {
@@ -76,6 +76,17 @@ describe('real grid files and the ssh client configuration', () => {
     expect(h!.identityFile).toBeUndefined();
   });
 
+  it('looks for host keys in the system-wide files too: GlobalKnownHostsFile\'s (every one, tokens expanded, none), else the environment\'s', () => {
+    const env = home('Host a\n  GlobalKnownHostsFile /etc/ssh/cluster_hosts "~/site keys/%h"\nHost b\n  GlobalKnownHostsFile none\nHost c\n  ProxyJump login\nHost *\n  IdentityFile ~/k\n');
+    const [a, b, c, grid] = hostsOf(env, [{ address: 'a' }, { address: 'b' }, { address: 'c' }, { address: 'd', knownHosts: 'kh' }]);
+    expect(a!.globalKnownHostsFiles).toEqual(['/etc/ssh/cluster_hosts', join(env.home, 'site keys/a')]);
+    expect(b!.globalKnownHostsFiles).toEqual([]);
+    expect(c!.globalKnownHostsFiles).toEqual(['/site/known_hosts']);
+    expect(c!.jump!.globalKnownHostsFiles).toEqual(['/site/known_hosts']);
+    // The grid file's knownHosts is the user's file: the system-wide ones are still read.
+    expect(grid).toMatchObject({ knownHostsFile: '/grid/kh', globalKnownHostsFiles: ['/site/known_hosts'] });
+  });
+
   it('reads Include (relative to ~/.ssh, globbed, in name order), and Match blocks in their place', () => {
     const env = home('Include config.d/*.conf\nMatch user root\n  User matched\nMatch all\n  Port 2200\n', {
       'config.d/20-b.conf': 'Host n\n  User second\n',
@@ -118,7 +129,7 @@ describe('real grid files and the ssh client configuration', () => {
   it('follows a ProxyJump, the jump host looked up too, its settings left out being the host\'s', () => {
     const env = home('Host node*\n  ProxyJump carol@login:2022\n  User alice\n  IdentityFile ~/k\nHost login\n  HostName login.example.org\nHost direct\n  ProxyJump none\n');
     const [n, d] = hostsOf(env, [{ address: 'node1' }, { address: 'direct', identityFile: 'k' }]);
-    expect(n!.jump).toEqual({ address: 'login.example.org', port: 2022, user: 'carol', identityFile: join(env.home, 'k'), agent: false, knownHostsFile: join(env.home, '.ssh/known_hosts') });
+    expect(n!.jump).toEqual({ address: 'login.example.org', port: 2022, user: 'carol', identityFile: join(env.home, 'k'), agent: false, knownHostsFile: join(env.home, '.ssh/known_hosts'), globalKnownHostsFiles: ['/site/known_hosts'] });
     expect(d!.jump).toBeUndefined();
     // The grid file's jump comes first.
     expect(hostsOf(env, [{ address: 'node1', jump: { address: 'other' } }])[0]!.jump).toMatchObject({ address: 'other', user: 'alice' });

@@ -161,14 +161,16 @@ describe('real grid files', () => {
   });
 
   it('reads a jump host, its fields left out being the host\'s own but for the port', () => {
+    // ssh's system-wide known_hosts files, which the user's environment names by default.
+    const SYSTEM_KNOWN_HOSTS = { globalKnownHostsFiles: ['/etc/ssh/ssh_known_hosts', '/etc/ssh/ssh_known_hosts2'] };
     const grid = (jump: object, host: object = {}) =>
       JSON.stringify({ realgrid: 1, knownHosts: '/kh', clusters: [{ name: 'c1', storage: '/s', hosts: [{ name: 'h', address: 'node', port: 2222, user: 'me', identityFile: '/k', arch: 0, ...host, jump }] }] }, null, 2);
     const jumpOf = (text: string) => (parseRealGrid(text, '/g/g.json').clusters[0]!.endpoints[0] as SshEndpointSpec).jump;
-    expect(jumpOf(grid({ address: 'login' }))).toEqual({ address: 'login', port: 22, user: 'me', identityFile: '/k', agent: false, knownHostsFile: '/kh' });
-    expect(jumpOf(grid({ address: 'login', port: 22022, user: 'other', identityFile: 'jk', knownHosts: 'jkh' }))).toEqual({ address: 'login', port: 22022, user: 'other', identityFile: '/g/jk', agent: false, knownHostsFile: '/g/jkh' });
+    expect(jumpOf(grid({ address: 'login' }))).toEqual({ address: 'login', port: 22, user: 'me', identityFile: '/k', agent: false, knownHostsFile: '/kh', ...SYSTEM_KNOWN_HOSTS });
+    expect(jumpOf(grid({ address: 'login', port: 22022, user: 'other', identityFile: 'jk', knownHosts: 'jkh' }))).toEqual({ address: 'login', port: 22022, user: 'other', identityFile: '/g/jk', agent: false, knownHostsFile: '/g/jkh', ...SYSTEM_KNOWN_HOSTS });
     // Credentials go together: the jump host's agent replaces the host's key.
-    expect(jumpOf(grid({ address: 'login', agent: true }))).toEqual({ address: 'login', port: 22, user: 'me', agent: true, knownHostsFile: '/kh' });
-    expect(jumpOf(grid({ address: 'login' }, { identityFile: undefined, agent: true }))).toEqual({ address: 'login', port: 22, user: 'me', agent: true, knownHostsFile: '/kh' });
+    expect(jumpOf(grid({ address: 'login', agent: true }))).toEqual({ address: 'login', port: 22, user: 'me', agent: true, knownHostsFile: '/kh', ...SYSTEM_KNOWN_HOSTS });
+    expect(jumpOf(grid({ address: 'login' }, { identityFile: undefined, agent: true }))).toEqual({ address: 'login', port: 22, user: 'me', agent: true, knownHostsFile: '/kh', ...SYSTEM_KNOWN_HOSTS });
     const both = grid({ address: 'login', agent: true, identityFile: 'jk' });
     const line = both.split('\n').findIndex((l) => l.includes('"jump"')) + 1;
     expect(() => parseRealGrid(both, 'g.json')).toThrow(new RegExp(`g\\.json:${line}:\\d+: error: the jump host of "h" names both "identityFile" and "agent"`));
@@ -191,7 +193,7 @@ describe('real grid files', () => {
     let msg = '';
     try {
       // No agent, no key in a home without ~/.ssh: no credentials to be found.
-      parseRealGrid(text, 'g.json', { home: '/nonexistent-home', localUser: 'me', agentSocket: undefined });
+      parseRealGrid(text, 'g.json', { home: '/nonexistent-home', localUser: 'me', agentSocket: undefined, globalKnownHostsFiles: [] });
     } catch (err) {
       msg = (err as Error).message;
     }
