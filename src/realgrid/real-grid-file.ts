@@ -53,7 +53,7 @@ export const REAL_GRID_SCHEMA = {
     sshConfig: {
       type: ['string', 'boolean'],
       minLength: 1,
-      description: 'an OpenSSH client configuration to read the SSH hosts\' settings from, or false to read none (default: ~/.ssh/config)',
+      description: 'an OpenSSH client configuration to read the SSH hosts\' settings from, or false to read none (default: ~/.ssh/config, then /etc/ssh/ssh_config)',
     },
     keepalive: {
       type: 'object',
@@ -195,14 +195,17 @@ export interface RealGrid {
 }
 
 /**
- * The ssh client configuration the file says to read: "sshConfig" (a path), none with false, else
- * ~/.ssh/config where there is one.
+ * The ssh client configuration the file says to read: "sshConfig" (a path: that file alone, as `ssh -F`
+ * reads it), none with false, else ~/.ssh/config and the system-wide file, those that exist.
  */
 function readSshConfig(setting: string | boolean | undefined, fromFile: (p: string) => string, env: SshEnvironment): SshConfig | undefined {
   if (setting === false) return undefined;
-  const path = typeof setting === 'string' ? fromFile(setting) : join(env.home, '.ssh', 'config');
-  if (typeof setting !== 'string' && !existsSync(path)) return undefined;
-  return SshConfig.read(path, env);
+  const userDir = join(env.home, '.ssh');
+  if (typeof setting === 'string') return SshConfig.read([{ path: fromFile(setting), includeDir: userDir }], env);
+  const files = [{ path: join(userDir, 'config'), includeDir: userDir }];
+  if (env.systemSshConfig !== undefined) files.push({ path: env.systemSshConfig, includeDir: dirname(env.systemSshConfig) });
+  const existing = files.filter((f) => existsSync(f.path));
+  return existing.length > 0 ? SshConfig.read(existing, env) : undefined;
 }
 
 interface RawHost extends RawSshConnection {

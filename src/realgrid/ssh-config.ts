@@ -1,16 +1,17 @@
-// OpenSSH's client configuration (ssh_config(5), ~/.ssh/config), read for what a real grid file's SSH host
-// leaves out, so that a host named by an alias connects where `ssh ALIAS` would (as GNU parallel's do, since
-// it runs ssh): HostName, Port, User, IdentityFile, UserKnownHostsFile, GlobalKnownHostsFile and ProxyJump.
+// OpenSSH's client configuration (ssh_config(5): ~/.ssh/config, then /etc/ssh/ssh_config), read for what a
+// real grid file's SSH host leaves out, so that a host named by an alias connects where `ssh ALIAS` would (as
+// GNU parallel's do, since it runs ssh): HostName, Port, User, IdentityFile, UserKnownHostsFile,
+// GlobalKnownHostsFile and ProxyJump.
 //
-// Read as ssh reads it: lines before the first Host line apply to every host; a Host line's patterns match
-// the name given (wildcards * and ?, a pattern starting with ! excludes, case ignored); the first value
-// found for a keyword wins, so the specific blocks go first and `Host *` last; Include reads other files
-// there (relative to ~/.ssh, * and ? in the last part of the path); Match blocks apply by host,
+// Read as ssh reads it: the user's file, then the system-wide one, each from its start; lines before a file's
+// first Host line apply to every host; a Host line's patterns match the name given (wildcards * and ?, a
+// pattern starting with ! excludes, case ignored); the first value found for a keyword wins, so the specific
+// blocks go first and `Host *` last; Include reads other files there (relative to ~/.ssh in the user's file,
+// to /etc/ssh in the system's, * and ? in the last part of the path); Match blocks apply by host,
 // originalhost, user and localuser (comma-separated patterns, a criterion negated by a leading !), all,
-// canonical and final, and never by exec (it would run a command) nor by the other criteria. Tokens
-// %h %p %r %u %n %d %% and a leading ~ are expanded in the paths, %h and %% in HostName. Not read: every
-// other keyword, and /etc/ssh/ssh_config. A ProxyCommand cannot be followed: the caller refuses a host that
-// has one and no jump host.
+// canonical and final, and never by exec (it would run a command) nor by the other criteria. Tokens %h %p %r
+// %u %n %d %% and a leading ~ are expanded in the paths, %h and %% in HostName. Not read: every other
+// keyword. A ProxyCommand cannot be followed: the caller refuses a host that has one and no jump host.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { SourcePos } from '../model/grid.js';
@@ -158,9 +159,15 @@ function matchCriteria(args: readonly string[], pos: SourcePos): MatchCriterion[
   return out;
 }
 
+/** A configuration file to read, and the folder its relative Include paths start from. */
+export interface SshConfigFile {
+  readonly path: string;
+  readonly includeDir: string;
+}
+
 /** The files an Include word names, in order (a missing one names none, as for ssh). */
-function includedFiles(word: string, user: SshConfigUser): string[] {
-  const path = word.startsWith('~/') ? join(user.home, word.slice(2)) : isAbsolute(word) ? word : join(user.home, '.ssh', word);
+function includedFiles(word: string, user: SshConfigUser, includeDir: string): string[] {
+  const path = word.startsWith('~/') ? join(user.home, word.slice(2)) : isAbsolute(word) ? word : join(includeDir, word);
   const base = basename(path);
   if (!/[*?]/.test(base)) return existsSync(path) ? [path] : [];
   const dir = dirname(path);
@@ -177,10 +184,10 @@ export class SshConfig {
     private readonly user: SshConfigUser,
   ) {}
 
-  /** Reads the configuration at `path` and what it includes; an InputError names a malformed line. */
-  static read(path: string, user: SshConfigUser): SshConfig {
-    const blocks: Block[] = [{ host: ['*'], entries: [] }];
-    const readFile = (file: string, depth: number): void => {
+  /** Reads the configuration `files`, in order, and what they include; an InputError names a malformed line. */
+  static read(files: readonly SshConfigFile[], user: SshConfigUser): SshConfig {
+    const blocks: Block[] = [];
+    const readFile = (file: string, includeDir: string, depth: number): void => {
       let text: string;
       try {
         text = readFileSync(file, 'utf8');
@@ -200,7 +207,7 @@ export class SshConfig {
           blocks.push({ match: matchCriteria(args, pos), entries: [] });
         } else if (keyword === 'include') {
           if (depth >= MAX_INCLUDE_DEPTH) throw errorAt(pos, `Include nested more than ${MAX_INCLUDE_DEPTH} deep in the ssh client configuration`, 'look for a file that includes itself');
-          for (const a of args) for (const f of includedFiles(a, user)) readFile(f, depth + 1);
+          for (const a of args) for (const f of includedFiles(a, user, includeDir)) readFile(f, includeDir, depth + 1);
         } else {
           const key = KEYWORDS[keyword];
           if (key === undefined) continue;
@@ -209,7 +216,11 @@ export class SshConfig {
         }
       }
     };
-    readFile(path, 0);
+    for (const f of files) {
+      // Each file starts as if under `Host *`, whatever block the one before ended in.
+      blocks.push({ host: ['*'], entries: [] });
+      readFile(f.path, f.includeDir, 0);
+    }
     return new SshConfig(blocks, user);
   }
 

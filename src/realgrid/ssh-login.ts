@@ -37,13 +37,15 @@ export interface SshEnvironment {
   readonly agentSocket: string | undefined;
   /** The system-wide known_hosts files ssh reads when its configuration names none. */
   readonly globalKnownHostsFiles: readonly string[];
+  /** The system-wide ssh client configuration, read after the user's (undefined: none). */
+  readonly systemSshConfig: string | undefined;
 }
 
 /** OpenSSH's default GlobalKnownHostsFile. */
 const SYSTEM_KNOWN_HOSTS = ['/etc/ssh/ssh_known_hosts', '/etc/ssh/ssh_known_hosts2'];
 
 export function currentSshEnvironment(): SshEnvironment {
-  return { home: homedir(), localUser: userInfo().username, agentSocket: process.env['SSH_AUTH_SOCK'] || undefined, globalKnownHostsFiles: SYSTEM_KNOWN_HOSTS };
+  return { home: homedir(), localUser: userInfo().username, agentSocket: process.env['SSH_AUTH_SOCK'] || undefined, globalKnownHostsFiles: SYSTEM_KNOWN_HOSTS, systemSshConfig: '/etc/ssh/ssh_config' };
 }
 
 const DEFAULT_KEYS = ['id_ed25519', 'id_ecdsa', 'id_rsa'];

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRealGrid, type SshEndpointSpec } from '../../src/realgrid/real-grid-file.js';
 import { isEncryptedKeyFile, type SshEnvironment } from '../../src/realgrid/ssh-login.js';
@@ -15,14 +15,22 @@ afterAll(() => {
   for (const h of homes) rmSync(h, { recursive: true, force: true });
 });
 
-/** A home with ~/.ssh/config holding `config`, other files of ~/.ssh, and the environment naming it. */
-function home(config: string | undefined, files: Record<string, string> = {}, agentSocket?: string): SshEnvironment {
+/**
+ * A home with ~/.ssh/config holding `config`, other files of ~/.ssh, and the environment naming it; with
+ * `system`, a system-wide configuration in the home's etc/ssh (its files by name there).
+ */
+function home(config: string | undefined, files: Record<string, string> = {}, agentSocket?: string, system?: Record<string, string>): SshEnvironment {
   const dir = mkdtempSync(join(tmpdir(), 'gridsweep-home-'));
   homes.push(dir);
   mkdirSync(join(dir, '.ssh', 'config.d'), { recursive: true });
   if (config !== undefined) writeFileSync(join(dir, '.ssh', 'config'), config);
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, '.ssh', name), text);
-  return { home: dir, localUser: 'local', agentSocket, globalKnownHostsFiles: ['/site/known_hosts'] };
+  for (const [name, text] of Object.entries(system ?? {})) {
+    mkdirSync(dirname(join(dir, 'etc', 'ssh', name)), { recursive: true });
+    writeFileSync(join(dir, 'etc', 'ssh', name), text);
+  }
+  const systemSshConfig = system !== undefined ? join(dir, 'etc', 'ssh', 'ssh_config') : undefined;
+  return { home: dir, localUser: 'local', agentSocket, globalKnownHostsFiles: ['/site/known_hosts'], systemSshConfig };
 }
 
 function gridText(hosts: object[], extra: object = {}): string {
@@ -85,6 +93,24 @@ describe('real grid files and the ssh client configuration', () => {
     expect(c!.jump!.globalKnownHostsFiles).toEqual(['/site/known_hosts']);
     // The grid file's knownHosts is the user's file: the system-wide ones are still read.
     expect(grid).toMatchObject({ knownHostsFile: '/grid/kh', globalKnownHostsFiles: ['/site/known_hosts'] });
+  });
+
+  it('reads the system-wide configuration after the user\'s, each from its start, Include relative to its folder; "sshConfig" alone reads its file', () => {
+    const user = 'Host n1\n  User alice\nHost other\n  User carol\n';
+    const system = {
+      ssh_config: 'IdentityFile ~/site_key\nInclude ssh_config.d/*.conf\nHost n*\n  User bob\n  Port 2200\n',
+      'ssh_config.d/10-nodes.conf': 'Host n2\n  HostName n2.cluster\n',
+    };
+    const env = home(user, {}, undefined, system);
+    const [n1, n2] = hostsOf(env, [{ address: 'n1' }, { address: 'n2' }]);
+    // The user's value first; the system file's first line applies to every host, not to the user's last block.
+    expect(n1).toMatchObject({ address: 'n1', user: 'alice', port: 2200, identityFile: join(env.home, 'site_key') });
+    expect(n2).toMatchObject({ address: 'n2.cluster', user: 'bob', port: 2200, identityFile: join(env.home, 'site_key') });
+    const [alone] = hostsOf(env, [{ address: 'n1', identityFile: '/k' }], { sshConfig: join(env.home, '.ssh', 'config') });
+    expect(alone).toMatchObject({ address: 'n1', user: 'alice', port: 22 });
+    // Without a user's file, the system's alone.
+    const [onlySystem] = hostsOf(home(undefined, {}, undefined, system), [{ address: 'n1' }]);
+    expect(onlySystem).toMatchObject({ user: 'bob', port: 2200 });
   });
 
   it('reads Include (relative to ~/.ssh, globbed, in name order), and Match blocks in their place', () => {

@@ -193,7 +193,7 @@ describe('real grid files', () => {
     let msg = '';
     try {
       // No agent, no key in a home without ~/.ssh: no credentials to be found.
-      parseRealGrid(text, 'g.json', { home: '/nonexistent-home', localUser: 'me', agentSocket: undefined, globalKnownHostsFiles: [] });
+      parseRealGrid(text, 'g.json', { home: '/nonexistent-home', localUser: 'me', agentSocket: undefined, globalKnownHostsFiles: [], systemSshConfig: undefined });
     } catch (err) {
       msg = (err as Error).message;
     }
