@@ -11,7 +11,8 @@
 // originalhost, user and localuser (comma-separated patterns, a criterion negated by a leading !), all,
 // canonical and final, and never by exec (it would run a command) nor by the other criteria. Tokens %h %p %r
 // %u %n %d %% and a leading ~ are expanded in the paths, %h and %% in HostName. Not read: every other
-// keyword. A ProxyCommand cannot be followed: the caller refuses a host that has one and no jump host.
+// keyword. A ProxyCommand is not run: the caller reads one that is a jump host written out
+// (proxy-command.ts) and refuses a host with any other.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { SourcePos } from '../model/grid.js';

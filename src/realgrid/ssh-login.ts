@@ -12,7 +12,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { parsePort, parseProxyJump, type SshConfig, type SshConfigHost } from './ssh-config.js';
+import { proxyCommandHop, type ProxyCommandHop } from './proxy-command.js';
+import { parsePort, parseProxyJump, type SshConfig, type SshConfigHost, type SshConfigValue } from './ssh-config.js';
 import type { RawSshConnection, RawSshMachine } from './ssh-connection-schema.js';
 
 /** How to log in to a machine over SSH. */
@@ -73,19 +74,30 @@ export function sshLoginOf(ctx: SshLoginContext, name: string, h: RawSshConnecti
     if (h.jump.identityFile !== undefined && h.jump.agent) ctx.problem(`${pointer}/jump`, `the jump host of "${name}" names both "identityFile" and "agent"`, 'keep one of them');
     return { ...login, jump: machineLogin(ctx, h.jump, login) };
   }
+  let hop: ProxyCommandHop | undefined;
   if (configured?.proxyJump !== undefined) {
-    const hop = parseProxyJump(configured.proxyJump);
-    if (hop === undefined) return login;
-    const jumpConfigured = ctx.config?.lookUp(hop.host).proxyJump;
-    if (jumpConfigured !== undefined && parseProxyJump(jumpConfigured) !== undefined) {
-      ctx.problem(pointer, `host "${name}" goes through ${hop.host}, which goes through another jump host (${where(jumpConfigured.pos)}); gridsweep goes through one`, `reach ${hop.host} directly, or give "${name}" a "jump" in the grid file`);
+    hop = parseProxyJump(configured.proxyJump);
+  } else if (configured?.proxyCommand !== undefined && configured.proxyCommand.value.toLowerCase() !== 'none') {
+    // `ssh -W %h:%p login` and the like are a jump host written out; any other command is not run.
+    hop = proxyCommandHop(configured.proxyCommand);
+    if (hop === undefined) {
+      ctx.problem(pointer, `host "${name}": the ssh client configuration gives it a ProxyCommand (${where(configured.proxyCommand.pos)}), which gridsweep does not run`, `give ${h.address} a ProxyJump there instead, or a "jump" here`);
     }
-    return { ...login, jump: machineLogin(ctx, { address: hop.host, ...(hop.port !== undefined ? { port: hop.port } : {}), ...(hop.user !== undefined ? { user: hop.user } : {}) }, login) };
   }
-  if (configured?.proxyCommand !== undefined && configured.proxyCommand.value.toLowerCase() !== 'none') {
-    ctx.problem(pointer, `host "${name}": the ssh client configuration gives it a ProxyCommand (${where(configured.proxyCommand.pos)}), which gridsweep does not run`, `give ${h.address} a ProxyJump there instead, or a "jump" here`);
+  if (hop === undefined) return login;
+  const jumpConfigured = ctx.config?.lookUp(hop.host);
+  const further = jumpConfigured?.proxyJump ?? jumpConfigured?.proxyCommand;
+  if (further !== undefined && further.value.toLowerCase() !== 'none') {
+    ctx.problem(pointer, `host "${name}" goes through ${hop.host}, which goes through another jump host (${where(further.pos)}); gridsweep goes through one`, `reach ${hop.host} directly, or give "${name}" a "jump" in the grid file`);
   }
-  return login;
+  const identityFile = hop.identityFile !== undefined ? ctx.config!.path(asValue(hop.identityFile, configured!.proxyCommand!), hop.host, { host: hop.host, port: hop.port ?? 22, user: hop.user ?? login.user }) : undefined;
+  const jump = machineLogin(ctx, { address: hop.host, ...(hop.port !== undefined ? { port: hop.port } : {}), ...(hop.user !== undefined ? { user: hop.user } : {}), ...(identityFile !== undefined ? { identityFile } : {}) }, login);
+  return { ...login, jump };
+}
+
+/** A word of a configuration value as a value of its own (for path expansion, at the same place). */
+function asValue(word: string, of: SshConfigValue): SshConfigValue {
+  return { value: word, words: [word], pos: of.pos };
 }
 
 function where(pos: { readonly file: string; readonly line: number }): string {

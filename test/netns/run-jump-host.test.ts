@@ -76,7 +76,8 @@ describe('gridsweep run on nodes reached only through their login node', () => {
     expect(new Set(seen), log).toEqual(new Set([1]));
   }, 90_000);
 
-  it('reaches the nodes by their aliases in an ssh client configuration, as ssh would', async () => {
+  // A ProxyCommand that runs ssh -W through the login node is read as that jump host.
+  it.each(['ProxyJump gw', 'ProxyCommand ssh -q -W %h:%p gw'])('reaches the nodes by their aliases in an ssh client configuration, as ssh would (%s)', async (via) => {
     const seeds = 2;
     const o = block.origin(seeds, 1);
     const g = block.grid;
@@ -88,7 +89,7 @@ describe('gridsweep run on nodes reached only through their login node', () => {
         'Host gw',
         `  HostName ${g.host('gw').address}`,
         'Host n*',
-        '  ProxyJump gw',
+        `  ${via}`,
         'Host *',
         `  User ${g.user}`,
         `  IdentityFile ${g.identityFile}`,

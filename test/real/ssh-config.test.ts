@@ -162,7 +162,7 @@ describe('real grid files and the ssh client configuration', () => {
   });
 
   it('refuses a ProxyCommand, two hops and a bad Port, each at its place', () => {
-    const env = home('Host pc\n  ProxyCommand ssh -W %h:%p gw\nHost two\n  ProxyJump a,b\nHost hop\n  ProxyJump mid\nHost mid\n  ProxyJump far\nHost bad\n  Port 70000\n');
+    const env = home('Host pc\n  ProxyCommand nc -X 5 -x socks:1080 %h %p\nHost two\n  ProxyJump a,b\nHost hop\n  ProxyJump mid\nHost mid\n  ProxyJump far\nHost bad\n  Port 70000\n');
     const config = join(env.home, '.ssh', 'config');
     expect(errorOf(() => hostsOf(env, [{ address: 'pc', identityFile: 'k' }]))).toMatch(
       new RegExp(`^/grid/g\\.json:\\d+:\\d+: error: host "h0": the ssh client configuration gives it a ProxyCommand \\(${config}:2\\), which gridsweep does not run\\n  fix: give pc a ProxyJump there instead, or a "jump" here$`),
@@ -172,6 +172,34 @@ describe('real grid files and the ssh client configuration', () => {
     expect(errorOf(() => hostsOf(env, [{ address: 'bad', identityFile: 'k' }]))).toBe(`${config}:10:3: error: Port 70000 in the ssh client configuration is not a TCP port\n  fix: give a port, 1 to 65535`);
     // "jump" in the grid file: no ProxyCommand is looked for.
     expect(hostsOf(env, [{ address: 'pc', identityFile: 'k', jump: { address: 'gw' } }])[0]!.jump).toMatchObject({ address: 'gw' });
+  });
+
+  it('reads a ProxyCommand that is a jump host written out (ssh -W %h:%p HOST, ssh HOST nc %h %p) as that jump host', () => {
+    const env = home(
+      [
+        'Host a',
+        '  ProxyCommand ssh -W %h:%p gw',
+        'Host b',
+        '  ProxyCommand exec /usr/bin/ssh -q -p 2022 -l carol -i ~/.ssh/gw_key gw.example.org -W [%h]:%p',
+        'Host c',
+        '  ProxyCommand ssh dave@gw nc %h %p',
+        'Host d',
+        '  ProxyCommand ssh -o StrictHostKeyChecking=no -W %h:%p gw',
+        'Host e',
+        '  ProxyCommand ssh -W %h:%p gw2',
+        'Host gw2',
+        '  ProxyCommand ssh -W %h:%p gw',
+        'Host *',
+        '  IdentityFile ~/k',
+      ].join('\n'),
+    );
+    const [a, b, c] = hostsOf(env, [{ address: 'a' }, { address: 'b' }, { address: 'c' }]);
+    expect(a!.jump).toEqual({ address: 'gw', port: 22, user: 'local', identityFile: join(env.home, 'k'), agent: false, knownHostsFile: join(env.home, '.ssh/known_hosts'), globalKnownHostsFiles: ['/site/known_hosts'] });
+    expect(b!.jump).toMatchObject({ address: 'gw.example.org', port: 2022, user: 'carol', identityFile: join(env.home, '.ssh/gw_key') });
+    expect(c!.jump).toMatchObject({ address: 'gw', port: 22, user: 'dave' });
+    // An option not read here: the command is not a plain jump host, and is not run.
+    expect(errorOf(() => hostsOf(env, [{ address: 'd' }]))).toMatch(/host "h0": the ssh client configuration gives it a ProxyCommand \(.*config:8\), which gridsweep does not run/);
+    expect(errorOf(() => hostsOf(env, [{ address: 'e' }]))).toMatch(/host "h0" goes through gw2, which goes through another jump host \(.*config:12\)/);
   });
 
   it('names a malformed line of the configuration', () => {
