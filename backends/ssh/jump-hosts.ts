@@ -103,7 +103,7 @@ function release(key: string, connection: JumpConnection): void {
  * but for those no retry mends (a refused host key or login, forwarding disabled): PermanentEndpointError.
  */
 export async function throughJumpHost(jump: SshLogin, address: string, port: number, terms: JumpTerms): Promise<Duplex> {
-  const key = JSON.stringify([jump.address, jump.port, jump.user, jump.identityFile ?? null, jump.agent, jump.knownHostsFile, jump.globalKnownHostsFiles, terms.acceptNew]);
+  const key = JSON.stringify([jump.address, jump.port, jump.user, jump.identityFile ?? null, jump.agent, jump.knownHostsFile, jump.globalKnownHostsFiles, jump.acceptNewHostKey ?? false, terms.acceptNew]);
   let connection = connections.get(key);
   if (connection === undefined) {
     connection = open(key, jump, terms);

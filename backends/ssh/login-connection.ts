@@ -32,7 +32,7 @@ export function connectAs(ssh: NodeSSH, login: SshLogin, agent: string | undefin
     keepaliveCountMax: terms.keepaliveCountMax,
     readyTimeout: terms.deadlineS * 1000,
     hostVerifier: (key: Buffer): boolean => {
-      const verdict = checkHostKey(login.knownHostsFile, knownName, key, terms.acceptNew, login.globalKnownHostsFiles);
+      const verdict = checkHostKey(login.knownHostsFile, knownName, key, terms.acceptNew || login.acceptNewHostKey === true, login.globalKnownHostsFiles);
       if (!verdict.ok) keyProblem(verdict.reason);
       return verdict.ok;
     },

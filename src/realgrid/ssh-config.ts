@@ -1,7 +1,7 @@
 // OpenSSH's client configuration (ssh_config(5): ~/.ssh/config, then /etc/ssh/ssh_config), read for what a
 // real grid file's SSH host leaves out, so that a host named by an alias connects where `ssh ALIAS` would (as
 // GNU parallel's do, since it runs ssh): HostName, Port, User, IdentityFile, UserKnownHostsFile,
-// GlobalKnownHostsFile and ProxyJump.
+// GlobalKnownHostsFile, StrictHostKeyChecking and ProxyJump.
 //
 // Read as ssh reads it: the user's file, then the system-wide one, each from its start; lines before a file's
 // first Host line apply to every host; a Host line's patterns match the name given (wildcards * and ?, a
@@ -35,6 +35,7 @@ export interface SshConfigHost {
   readonly identityFile?: SshConfigValue;
   readonly userKnownHostsFile?: SshConfigValue;
   readonly globalKnownHostsFile?: SshConfigValue;
+  readonly strictHostKeyChecking?: SshConfigValue;
   readonly proxyJump?: SshConfigValue;
   readonly proxyCommand?: SshConfigValue;
 }
@@ -59,6 +60,7 @@ const KEYWORDS: Readonly<Record<string, keyof SshConfigHost>> = {
   identityfile: 'identityFile',
   userknownhostsfile: 'userKnownHostsFile',
   globalknownhostsfile: 'globalKnownHostsFile',
+  stricthostkeychecking: 'strictHostKeyChecking',
   proxyjump: 'proxyJump',
   proxycommand: 'proxyCommand',
 };
@@ -295,6 +297,17 @@ export function parseProxyJump(v: SshConfigValue): { readonly host: string; read
   const port = m[3] === undefined ? undefined : Number(m[3]);
   if (port !== undefined && !(port >= 1 && port <= 65535)) throw errorAt(v.pos, `ProxyJump ${v.value}: the port is not 1 to 65535`, 'give a TCP port');
   return { host: m[2]!.replace(/^\[(.*)\]$/, '$1'), ...(m[1] !== undefined ? { user: m[1] } : {}), ...(port !== undefined ? { port } : {}) };
+}
+
+/**
+ * Whether StrictHostKeyChecking's value lets a host not yet known in: accept-new, and no or off (read as
+ * accept-new: a changed key is refused all the same). yes and ask do not (a run cannot ask).
+ */
+export function acceptsNewHostKeys(v: SshConfigValue): boolean {
+  const value = v.value.toLowerCase();
+  if (value === 'accept-new' || value === 'no' || value === 'off') return true;
+  if (value === 'yes' || value === 'ask') return false;
+  throw errorAt(v.pos, `StrictHostKeyChecking ${v.value} in the ssh client configuration is not yes, ask, accept-new, no nor off`, 'give one of them');
 }
 
 /** Port's value as a TCP port. */

@@ -8,12 +8,14 @@
 // host does not name is its host's; the grid file's knownHosts for the whole file comes before the
 // configuration's UserKnownHostsFile. Host keys are also looked for, read only, in the system-wide files
 // (ssh's GlobalKnownHostsFile, /etc/ssh/ssh_known_hosts and ssh_known_hosts2 unless the configuration names
-// others), where clusters often list their nodes' keys.
+// others), where clusters often list their nodes' keys. A machine whose configuration says
+// StrictHostKeyChecking accept-new (or no) has a key not yet known accepted and recorded, as --accept-new
+// does for every machine; a changed key is refused all the same.
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { proxyCommandHop, type ProxyCommandHop } from './proxy-command.js';
-import { parsePort, parseProxyJump, type SshConfig, type SshConfigHost, type SshConfigValue } from './ssh-config.js';
+import { acceptsNewHostKeys, parsePort, parseProxyJump, type SshConfig, type SshConfigHost, type SshConfigValue } from './ssh-config.js';
 import type { RawSshConnection, RawSshMachine } from './ssh-connection-schema.js';
 
 /** How to log in to a machine over SSH. */
@@ -28,6 +30,8 @@ export interface SshLogin {
   readonly knownHostsFile: string;
   /** Where host keys are looked for too, read only: the system-wide files. */
   readonly globalKnownHostsFiles: readonly string[];
+  /** The configuration's StrictHostKeyChecking lets a host key not yet known in, as --accept-new does. */
+  readonly acceptNewHostKey?: true;
 }
 
 /** What the defaults depend on: the user's home, name and SSH agent. */
@@ -137,7 +141,8 @@ function machineLogin(ctx: SshLoginContext, m: RawSshMachine, inherited: SshLogi
       env,
     ));
   }
-  return { address, port, user, ...(identityFile !== undefined ? { identityFile } : {}), agent, knownHostsFile, globalKnownHostsFiles };
+  const acceptNewHostKey = c.strictHostKeyChecking !== undefined && acceptsNewHostKeys(c.strictHostKeyChecking);
+  return { address, port, user, ...(identityFile !== undefined ? { identityFile } : {}), agent, knownHostsFile, globalKnownHostsFiles, ...(acceptNewHostKey ? { acceptNewHostKey } : {}) };
 }
 
 /**

@@ -20,11 +20,14 @@ describe('host key verification against a real sshd', () => {
     await farm?.stop();
   });
 
-  /** h1 (or `host`) checked against `knownHosts`, and the system-wide files `globalKnownHostsFiles`. */
-  function endpointWith(knownHosts: string, acceptNew: boolean, host = 'h1', globalKnownHostsFiles: readonly string[] = []): SshEndpoint {
+  /**
+   * h1 (or `host`) checked against `knownHosts`, and the system-wide files `globalKnownHostsFiles`;
+   * `acceptNewHostKey`: as if its ssh configuration said StrictHostKeyChecking accept-new.
+   */
+  function endpointWith(knownHosts: string, acceptNew: boolean, host = 'h1', globalKnownHostsFiles: readonly string[] = [], acceptNewHostKey = false): SshEndpoint {
     const grid = parseRealGrid(farm.realGridJson(farm.dir, { knownHosts }), join(farm.dir, 'grid.json'));
     const spec = grid.clusters[0]!.endpoints.find((e) => e.name === host) as SshEndpointSpec;
-    return new SshEndpoint({ ...spec, globalKnownHostsFiles }, 'c1', farm.clusters[0]!.storage, 'keys', { acceptNew });
+    return new SshEndpoint({ ...spec, globalKnownHostsFiles, ...(acceptNewHostKey ? { acceptNewHostKey } : {}) }, 'c1', farm.clusters[0]!.storage, 'keys', { acceptNew });
   }
 
   async function refusal(e: SshEndpoint): Promise<string> {
@@ -74,6 +77,19 @@ describe('host key verification against a real sshd', () => {
     await again.connect();
     expect(again.isUp()).toBe(true);
     await again.close();
+  });
+
+  it('records an unknown host whose configuration says StrictHostKeyChecking accept-new, without --accept-new, and still refuses a changed key', async () => {
+    const fresh = join(farm.dir, 'known_hosts_configured');
+    writeFileSync(fresh, '');
+    const e = endpointWith(fresh, false, 'h1', [], true);
+    await e.connect();
+    expect(e.isUp()).toBe(true);
+    await e.close();
+    expect(readFileSync(fresh, 'utf8')).toMatch(/^\|1\|[^|]+\|[^ ]+ ssh-ed25519 /);
+    const wrong = join(farm.dir, 'known_hosts_configured_wrong');
+    writeFileSync(wrong, `[127.0.0.1]:${farm.host('h1').port} ${farm.host('h2').hostKeyPub}\n`);
+    expect(await refusal(endpointWith(wrong, false, 'h1', [], true))).toMatch(/HOST KEY MISMATCH/);
   });
 
   it('accepts hashed entries written by ssh-keygen -H', async () => {

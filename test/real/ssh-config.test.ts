@@ -113,6 +113,14 @@ describe('real grid files and the ssh client configuration', () => {
     expect(onlySystem).toMatchObject({ user: 'bob', port: 2200 });
   });
 
+  it('lets in a host key not yet known where StrictHostKeyChecking says accept-new or no, and names a value ssh would refuse', () => {
+    const env = home('Host a\n  StrictHostKeyChecking accept-new\nHost b\n  StrictHostKeyChecking=no\nHost c\n  StrictHostKeyChecking yes\nHost d\n  StrictHostKeyChecking maybe\nHost *\n  StrictHostKeyChecking ask\n  IdentityFile ~/k\n');
+    const [a, b, c, e] = hostsOf(env, [{ address: 'a' }, { address: 'b' }, { address: 'c' }, { address: 'e' }]);
+    expect([a, b].map((h) => h!.acceptNewHostKey)).toEqual([true, true]);
+    expect([c, e].map((h) => h!.acceptNewHostKey)).toEqual([undefined, undefined]);
+    expect(errorOf(() => hostsOf(env, [{ address: 'd' }]))).toBe(`${join(env.home, '.ssh', 'config')}:8:3: error: StrictHostKeyChecking maybe in the ssh client configuration is not yes, ask, accept-new, no nor off\n  fix: give one of them`);
+  });
+
   it('reads Include (relative to ~/.ssh, globbed, in name order), and Match blocks in their place', () => {
     const env = home('Include config.d/*.conf\nMatch user root\n  User matched\nMatch all\n  Port 2200\n', {
       'config.d/20-b.conf': 'Host n\n  User second\n',
