@@ -21,7 +21,7 @@
 // }
 // A Slurm cluster's hosts are the cores of the pilot jobs gridsweep submits with sbatch on this machine
 // (backends/slurm); its storage must be shared between this machine and the cluster's nodes.
-import { existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ClusterId, HostId, SourcePos } from '../model/grid.js';
 import { DEFAULT_DEADLINES, type Deadlines } from './deadlines.js';
@@ -202,10 +202,20 @@ function readSshConfig(setting: string | boolean | undefined, fromFile: (p: stri
   if (setting === false) return undefined;
   const userDir = join(env.home, '.ssh');
   if (typeof setting === 'string') return SshConfig.read([{ path: fromFile(setting), includeDir: userDir }], env);
-  const files = [{ path: join(userDir, 'config'), includeDir: userDir }];
-  if (env.systemSshConfig !== undefined) files.push({ path: env.systemSshConfig, includeDir: dirname(env.systemSshConfig) });
-  const existing = files.filter((f) => existsSync(f.path));
-  return existing.length > 0 ? SshConfig.read(existing, env) : undefined;
+  const files = existsSync(join(userDir, 'config')) ? [{ path: join(userDir, 'config'), includeDir: userDir }] : [];
+  // ssh skips a system-wide file it cannot read; the user's own is read or is an error.
+  if (env.systemSshConfig !== undefined && readableFile(env.systemSshConfig)) files.push({ path: env.systemSshConfig, includeDir: dirname(env.systemSshConfig) });
+  return files.length > 0 ? SshConfig.read(files, env) : undefined;
+}
+
+/** Whether `path` is a file this process can read. */
+function readableFile(path: string): boolean {
+  try {
+    accessSync(path, constants.R_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 interface RawHost extends RawSshConnection {

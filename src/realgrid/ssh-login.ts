@@ -85,7 +85,10 @@ export function sshLoginOf(ctx: SshLoginContext, name: string, h: RawSshConnecti
     // `ssh -W %h:%p login` and the like are a jump host written out; any other command is not run.
     hop = proxyCommandHop(configured.proxyCommand);
     if (hop === undefined) {
-      ctx.problem(pointer, `host "${name}": the ssh client configuration gives it a ProxyCommand (${where(configured.proxyCommand.pos)}), which gridsweep does not run`, `give ${h.address} a ProxyJump there instead, or a "jump" here`);
+      // A file outside the user's home (the system-wide configuration) is not theirs to change.
+      const theirs = configured.proxyCommand.pos.file.startsWith(ctx.env.home + '/');
+      const hint = `give ${h.address} a ProxyJump there instead, or a "jump" here${theirs ? '' : ', with "sshConfig" naming a configuration of your own'}`;
+      ctx.problem(pointer, `host "${name}": the ssh client configuration gives it a ProxyCommand (${where(configured.proxyCommand.pos)}), which gridsweep does not run`, hint);
     }
   }
   if (hop === undefined) return login;

@@ -182,6 +182,17 @@ describe('real grid files and the ssh client configuration', () => {
     expect(hostsOf(env, [{ address: 'pc', identityFile: 'k', jump: { address: 'gw' } }])[0]!.jump).toMatchObject({ address: 'gw' });
   });
 
+  it('skips a system-wide configuration it cannot read, and points a ProxyCommand there to "sshConfig"', () => {
+    // A folder where the file should be: present, and not readable as a file.
+    const unreadable = { ...home('Host n\n  IdentityFile ~/k\n'), systemSshConfig: tmpdir() };
+    expect(hostsOf(unreadable, [{ address: 'n' }])[0]).toMatchObject({ identityFile: join(unreadable.home, 'k') });
+    const site = mkdtempSync(join(tmpdir(), 'gridsweep-site-'));
+    homes.push(site);
+    writeFileSync(join(site, 'ssh_config'), 'Host *\n  ProxyCommand corp-proxy %h %p\n  IdentityFile /k\n');
+    const env = { ...home(undefined), systemSshConfig: join(site, 'ssh_config') };
+    expect(errorOf(() => hostsOf(env, [{ address: 'n' }]))).toContain(`gives it a ProxyCommand (${join(site, 'ssh_config')}:2), which gridsweep does not run\n  fix: give n a ProxyJump there instead, or a "jump" here, with "sshConfig" naming a configuration of your own`);
+  });
+
   it('reads a ProxyCommand that is a jump host written out (ssh -W %h:%p HOST, ssh HOST nc %h %p) as that jump host', () => {
     const env = home(
       [
