@@ -5,11 +5,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalEndpoint } from '../../backends/local/local-endpoint.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Endpoint } from '../../backends/transport/endpoint.js';
-import { startSshdFarm, type SshdFarm } from '../support/sshd.js';
-import { withSshEndpoint } from './support/connected-endpoint.js';
+import { describeEachSshTransport, withLocalEndpoint, withSshEndpoint } from './support/connected-endpoint.js';
 
 const CONTENT = 'the model parameters\n';
 
@@ -39,27 +37,12 @@ describe('an input deleted from the storage while a task that reads it runs', ()
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('local slots (the agent): the task reads it all the same', async () => {
-    const storage = join(dir, 'local-storage');
-    const e = new LocalEndpoint({ kind: 'local', name: 'here', hostIds: ['here.1'], arch: 0 }, 'here', storage, 'purge');
-    await e.connect();
-    try {
-      await purgeWhileRunning(e, storage, 'purge', dir);
-    } finally {
-      await e.close();
-    }
+    await withLocalEndpoint(join(dir, 'local-storage'), 'purge', (e, storage) => purgeWhileRunning(e, storage, 'purge', dir));
   });
 
-  describe.each(['agent', 'exec'] as const)('an SSH host (transport %s)', (transport) => {
-    let farm: SshdFarm;
-    beforeAll(async () => {
-      farm = await startSshdFarm({ c1: ['h1'] });
-    });
-    afterAll(async () => {
-      await farm?.stop();
-    });
-
+  describeEachSshTransport('an SSH host (transport %s)', (transport, farm) => {
     it('the task reads it all the same', async () => {
-      await withSshEndpoint(farm, transport, `purge-${transport}`, (e, storage) => purgeWhileRunning(e, storage, `purge-${transport}`, dir));
+      await withSshEndpoint(farm(), transport, `purge-${transport}`, (e, storage) => purgeWhileRunning(e, storage, `purge-${transport}`, dir));
     });
   });
 });

@@ -6,12 +6,10 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalEndpoint } from '../../backends/local/local-endpoint.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Endpoint } from '../../backends/transport/endpoint.js';
 import { workDirOf } from '../../backends/transport/host-scripts.js';
-import { startSshdFarm, type SshdFarm } from '../support/sshd.js';
-import { withSshEndpoint } from './support/connected-endpoint.js';
+import { describeEachSshTransport, withLocalEndpoint, withSshEndpoint } from './support/connected-endpoint.js';
 
 const RUN_ID = 'still-running';
 
@@ -45,28 +43,13 @@ describe('whether a lost attempt still runs', () => {
   });
 
   it('on local slots', async () => {
-    const storage = join(dir, 'local');
-    const e = new LocalEndpoint({ kind: 'local', name: 'here', hostIds: ['here.1'], arch: 0 }, 'here', storage, RUN_ID);
-    await e.connect();
-    try {
-      await expectAnswers(e, storage);
-    } finally {
-      await e.close();
-    }
+    await withLocalEndpoint(join(dir, 'local'), RUN_ID, expectAnswers);
   });
 
-  describe.each(['agent', 'exec'] as const)('on an SSH host (transport %s)', (transport) => {
-    let farm: SshdFarm;
-    beforeAll(async () => {
-      farm = await startSshdFarm({ c1: ['h1'] });
-    });
-    afterAll(async () => {
-      await farm?.stop();
-    });
-
+  describeEachSshTransport('on an SSH host (transport %s)', (transport, farm) => {
     it('asks the host', async () => {
       // The loopback host is this machine: the groups started here are its own.
-      await withSshEndpoint(farm, transport, RUN_ID, expectAnswers);
+      await withSshEndpoint(farm(), transport, RUN_ID, expectAnswers);
     });
   });
 });
