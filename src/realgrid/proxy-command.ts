@@ -6,12 +6,12 @@
 import { basename } from 'node:path';
 import type { SshConfigValue } from './ssh-config.js';
 
-/** A ProxyCommand read as a jump host; `identityFile` as written (the caller expands it). */
+/** A ProxyCommand read as a jump host; `identityFile` as written, at the command's place (the caller expands it). */
 export interface ProxyCommandHop {
   readonly host: string;
   readonly user?: string;
   readonly port?: number;
-  readonly identityFile?: string;
+  readonly identityFile?: SshConfigValue;
 }
 
 const FLAGS = new Set(['-q', '-x', '-T', '-a', '-C', '-4', '-6']);
@@ -24,7 +24,7 @@ export function proxyCommandHop(v: SshConfigValue): ProxyCommandHop | undefined 
   let forwards = false;
   let user: string | undefined;
   let port: number | undefined;
-  let identityFile: string | undefined;
+  let identityFile: SshConfigValue | undefined;
   for (let i = 1; i < words.length; i++) {
     const w = words[i]!;
     if (FLAGS.has(w)) continue;
@@ -40,7 +40,7 @@ export function proxyCommandHop(v: SshConfigValue): ProxyCommandHop | undefined 
       } else if (w === '-l') {
         user = arg;
       } else {
-        identityFile = arg;
+        identityFile = { value: arg, words: [arg], pos: v.pos };
       }
     } else if (destination === undefined && !w.startsWith('-') && !w.includes('%')) {
       destination = w;

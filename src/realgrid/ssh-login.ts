@@ -15,7 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { proxyCommandHop, type ProxyCommandHop } from './proxy-command.js';
-import { acceptsNewHostKeys, parsePort, parseProxyJump, type SshConfig, type SshConfigHost, type SshConfigValue } from './ssh-config.js';
+import { acceptsNewHostKeys, parsePort, parseProxyJump, type SshConfig, type SshConfigHost } from './ssh-config.js';
 import type { RawSshConnection, RawSshMachine } from './ssh-connection-schema.js';
 
 /** How to log in to a machine over SSH. */
@@ -92,19 +92,15 @@ export function sshLoginOf(ctx: SshLoginContext, name: string, h: RawSshConnecti
     }
   }
   if (hop === undefined) return login;
-  const jumpConfigured = ctx.config?.lookUp(hop.host);
+  // Looked up once, as machineLogin would (its user is the hop's).
+  const jumpConfigured = ctx.config?.lookUp(hop.host, hop.user);
   const further = jumpConfigured?.proxyJump ?? jumpConfigured?.proxyCommand;
   if (further !== undefined && further.value.toLowerCase() !== 'none') {
     ctx.problem(pointer, `host "${name}" goes through ${hop.host}, which goes through another jump host (${where(further.pos)}); gridsweep goes through one`, `reach ${hop.host} directly, or give "${name}" a "jump" in the grid file`);
   }
-  const identityFile = hop.identityFile !== undefined ? ctx.config!.path(asValue(hop.identityFile, configured!.proxyCommand!), hop.host, { host: hop.host, port: hop.port ?? 22, user: hop.user ?? login.user }) : undefined;
-  const jump = machineLogin(ctx, { address: hop.host, ...(hop.port !== undefined ? { port: hop.port } : {}), ...(hop.user !== undefined ? { user: hop.user } : {}), ...(identityFile !== undefined ? { identityFile } : {}) }, login);
+  const identityFile = hop.identityFile !== undefined ? ctx.config!.path(hop.identityFile, hop.host, { host: hop.host, port: hop.port ?? 22, user: hop.user ?? login.user }) : undefined;
+  const jump = machineLogin(ctx, { address: hop.host, ...(hop.port !== undefined ? { port: hop.port } : {}), ...(hop.user !== undefined ? { user: hop.user } : {}), ...(identityFile !== undefined ? { identityFile } : {}) }, login, jumpConfigured);
   return { ...login, jump };
-}
-
-/** A word of a configuration value as a value of its own (for path expansion, at the same place). */
-function asValue(word: string, of: SshConfigValue): SshConfigValue {
-  return { value: word, words: [word], pos: of.pos };
 }
 
 function where(pos: { readonly file: string; readonly line: number }): string {
