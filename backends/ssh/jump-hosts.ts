@@ -7,7 +7,9 @@
 // would be refused at random. Forwarded channels are not sessions: sshd's MaxSessions does not count them.
 // The shared connection is opened when a host first needs it and closed when the last channel through it
 // closes; it has the hosts' keep-alives, so a jump host that hangs takes its hosts down with it (their
-// connections run through it) and they are retried as any host that went down.
+// connections run through it) and they are retried as any host that went down. A jump host behind another
+// (ProxyJump bastion,login) is reached in the same way: its shared connection runs in a channel through the
+// one before it, so a bastion's connection carries one channel per login node behind it.
 import { NodeSSH } from 'node-ssh';
 import type { Duplex } from 'node:stream';
 import type { SshLogin } from '../../src/realgrid/ssh-login.js';
@@ -60,9 +62,20 @@ function open(key: string, jump: SshLogin, terms: JumpTerms): JumpConnection {
       agent = process.env['SSH_AUTH_SOCK'];
       if (!agent) throw new JumpLoginError(`its jump host ${nameOf(jump)} is to use ssh-agent, but SSH_AUTH_SOCK is not set; start ssh-agent or give the jump host an "identityFile"`, true);
     }
+    // A jump host behind another (ProxyJump a,b): its connection runs in a channel through that one, shared
+    // as any; its trouble is said of no host in particular, as this one's is.
+    let sock: Duplex | undefined;
+    if (jump.jump !== undefined) {
+      try {
+        sock = await throughJumpHost(jump.jump, jump.address, jump.port, { ...terms, label: `its jump host ${nameOf(jump)}` });
+      } catch (err) {
+        throw new JumpLoginError((err as Error).message, err instanceof PermanentEndpointError);
+      }
+    }
     try {
-      await connectAs(ssh, jump, agent, terms, (reason) => (keyProblem = reason));
+      await connectAs(ssh, jump, agent, terms, (reason) => (keyProblem = reason), sock);
     } catch (err) {
+      sock?.destroy();
       const message = (err as Error).message;
       const jumpHost = `its jump host ${nameOf(jump)}`;
       if (keyProblem !== undefined) throw new JumpLoginError(`${jumpHost}: ${keyProblem}`, true);
@@ -103,7 +116,8 @@ function release(key: string, connection: JumpConnection): void {
  * but for those no retry mends (a refused host key or login, forwarding disabled): PermanentEndpointError.
  */
 export async function throughJumpHost(jump: SshLogin, address: string, port: number, terms: JumpTerms): Promise<Duplex> {
-  const key = JSON.stringify([jump.address, jump.port, jump.user, jump.identityFile ?? null, jump.agent, jump.knownHostsFile, jump.globalKnownHostsFiles, jump.acceptNewHostKey ?? false, terms.acceptNew]);
+  // The whole login, the jump hosts it goes through included: one connection per way of reaching the machine.
+  const key = JSON.stringify([jump, terms.acceptNew]);
   let connection = connections.get(key);
   if (connection === undefined) {
     connection = open(key, jump, terms);

@@ -134,8 +134,6 @@ const validateRealGrid = compileSchema(REAL_GRID_SCHEMA);
 export interface SshEndpointSpec extends SshLogin {
   readonly kind: 'ssh';
   readonly name: string;
-  /** The jump host the connection goes through (OpenSSH's ProxyJump), if any. */
-  readonly jump?: SshLogin;
   readonly keepaliveIntervalMs: number;
   readonly keepaliveCountMax: number;
   readonly deadlines: Deadlines;

@@ -288,15 +288,26 @@ function expandTokens(text: string, values: Readonly<Record<string, string>>, po
   });
 }
 
-/** ProxyJump's value as a jump host: [user@]host[:port] or ssh://[user@]host[:port]; undefined for "none". */
-export function parseProxyJump(v: SshConfigValue): { readonly host: string; readonly user?: string; readonly port?: number } | undefined {
+/** One jump host of a ProxyJump: [user@]host[:port] or ssh://[user@]host[:port]. */
+export interface ProxyJumpHop {
+  readonly host: string;
+  readonly user?: string;
+  readonly port?: number;
+}
+
+/**
+ * ProxyJump's value as the jump hosts it lists, in the order they are reached (`a,b`: a, then b through a,
+ * then the host through b); undefined for "none".
+ */
+export function parseProxyJump(v: SshConfigValue): readonly ProxyJumpHop[] | undefined {
   if (v.value.toLowerCase() === 'none') return undefined;
-  if (v.value.includes(',')) throw errorAt(v.pos, `ProxyJump ${v.value} has more than one hop; gridsweep goes through one jump host`, 'reach the last jump host directly, or through one jump host');
-  const m = /^(?:ssh:\/\/)?(?:([^@]+)@)?(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(v.value);
-  if (!m) throw errorAt(v.pos, `ProxyJump ${v.value} is not [user@]host[:port]`, 'write it as [user@]host[:port]');
-  const port = m[3] === undefined ? undefined : Number(m[3]);
-  if (port !== undefined && !(port >= 1 && port <= 65535)) throw errorAt(v.pos, `ProxyJump ${v.value}: the port is not 1 to 65535`, 'give a TCP port');
-  return { host: m[2]!.replace(/^\[(.*)\]$/, '$1'), ...(m[1] !== undefined ? { user: m[1] } : {}), ...(port !== undefined ? { port } : {}) };
+  return v.value.split(',').map((hop) => {
+    const m = /^(?:ssh:\/\/)?(?:([^@]+)@)?(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(hop);
+    if (!m) throw errorAt(v.pos, `ProxyJump ${v.value}: ${hop === '' ? 'an empty jump host' : `${hop} is not [user@]host[:port]`}`, 'write each jump host as [user@]host[:port], separated by commas');
+    const port = m[3] === undefined ? undefined : Number(m[3]);
+    if (port !== undefined && !(port >= 1 && port <= 65535)) throw errorAt(v.pos, `ProxyJump ${v.value}: the port of ${hop} is not 1 to 65535`, 'give a TCP port');
+    return { host: m[2]!.replace(/^\[(.*)\]$/, '$1'), ...(m[1] !== undefined ? { user: m[1] } : {}), ...(port !== undefined ? { port } : {}) };
+  });
 }
 
 /**

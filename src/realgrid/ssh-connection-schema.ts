@@ -9,15 +9,17 @@ const SSH_MACHINE_PROPERTIES = {
   knownHosts: { type: 'string', minLength: 1, description: 'a known_hosts file path' },
 } as const;
 
+const JUMP_HOST = { type: 'object', additionalProperties: false, required: ['address'], properties: SSH_MACHINE_PROPERTIES } as const;
+
 export const SSH_CONNECTION_PROPERTIES = {
   ...SSH_MACHINE_PROPERTIES,
   jump: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['address'],
-    properties: SSH_MACHINE_PROPERTIES,
+    oneOf: [
+      { ...JUMP_HOST, description: 'a jump host {"address", "port", "user", "identityFile" or "agent": true, "knownHosts"}' },
+      { type: 'array', minItems: 1, maxItems: 8, items: JUMP_HOST, description: 'a list of jump hosts, in the order they are reached (as ProxyJump a,b)' },
+    ],
     description:
-      'a jump host to connect through, as OpenSSH\'s ProxyJump: {"address", "port", "user", "identityFile" or "agent": true, "knownHosts"}; what it leaves out comes from the ssh client configuration for its address, else is the host\'s own (port 22)',
+      'a jump host to connect through, as OpenSSH\'s ProxyJump: {"address", "port", "user", "identityFile" or "agent": true, "knownHosts"}, or a list of them reached one through the other; what one leaves out comes from the ssh client configuration for its address, else is the host\'s own (port 22)',
   },
 } as const;
 
@@ -31,5 +33,6 @@ export interface RawSshMachine {
 }
 
 export interface RawSshConnection extends RawSshMachine {
-  jump?: RawSshMachine;
+  /** One jump host, or several in the order they are reached. */
+  jump?: RawSshMachine | RawSshMachine[];
 }

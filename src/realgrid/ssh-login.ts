@@ -10,11 +10,14 @@
 // (ssh's GlobalKnownHostsFile, /etc/ssh/ssh_known_hosts and ssh_known_hosts2 unless the configuration names
 // others), where clusters often list their nodes' keys. A machine whose configuration says
 // StrictHostKeyChecking accept-new (or no) has a key not yet known accepted and recorded, as --accept-new
-// does for every machine; a changed key is refused all the same.
+// does for every machine; a changed key is refused all the same. A machine's jump hosts are found as ssh finds
+// them: the grid file's "jump" (one, or a list reached in order), else its ProxyJump (a list: each hop after
+// the first reached through the one before) or a ProxyCommand that is a jump host written out; and each jump
+// host is reached in turn as its own configuration says, up to MAX_JUMP_HOSTS in a row.
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { proxyCommandHop, type ProxyCommandHop } from './proxy-command.js';
+import { proxyCommandHop } from './proxy-command.js';
 import { acceptsNewHostKeys, parsePort, parseProxyJump, type SshConfig, type SshConfigHost } from './ssh-config.js';
 import type { RawSshConnection, RawSshMachine } from './ssh-connection-schema.js';
 
@@ -32,6 +35,8 @@ export interface SshLogin {
   readonly globalKnownHostsFiles: readonly string[];
   /** The configuration's StrictHostKeyChecking lets a host key not yet known in, as --accept-new does. */
   readonly acceptNewHostKey?: true;
+  /** The jump host the connection goes through (OpenSSH's ProxyJump), itself perhaps through another. */
+  readonly jump?: SshLogin;
 }
 
 /** What the defaults depend on: the user's home, name and SSH agent. */
@@ -66,8 +71,8 @@ export interface SshLoginContext {
   readonly problem: (pointer: string, message: string, hint: string) => void;
 }
 
-/** How to log in to `name` (described by `h` at `pointer`), with its jump host if it has one. */
-export function sshLoginOf(ctx: SshLoginContext, name: string, h: RawSshConnection, pointer: string): SshLogin & { readonly jump?: SshLogin } {
+/** How to log in to `name` (described by `h` at `pointer`), through its jump hosts if it has any. */
+export function sshLoginOf(ctx: SshLoginContext, name: string, h: RawSshConnection, pointer: string): SshLogin {
   if (h.identityFile !== undefined && h.agent) ctx.problem(pointer, `host "${name}" names both "identityFile" and "agent"`, 'keep one of them');
   const configured = ctx.config?.lookUp(h.address, h.user);
   const login = machineLogin(ctx, h, undefined, configured);
@@ -75,32 +80,81 @@ export function sshLoginOf(ctx: SshLoginContext, name: string, h: RawSshConnecti
     ctx.problem(pointer, `host "${name}" names no credentials, and none were found`, `add "identityFile": "path/to/key" or "agent": true (or an IdentityFile for ${h.address} in ~/.ssh/config, or start ssh-agent)`);
   }
   if (h.jump !== undefined) {
-    if (h.jump.identityFile !== undefined && h.jump.agent) ctx.problem(`${pointer}/jump`, `the jump host of "${name}" names both "identityFile" and "agent"`, 'keep one of them');
-    return { ...login, jump: machineLogin(ctx, h.jump, login) };
+    const hops = Array.isArray(h.jump) ? h.jump : [h.jump];
+    hops.forEach((hop, k) => {
+      if (hop.identityFile !== undefined && hop.agent) ctx.problem(`${pointer}/jump${Array.isArray(h.jump) ? `/${k}` : ''}`, `the jump host of "${name}" names both "identityFile" and "agent"`, 'keep one of them');
+    });
+    return withJump(login, throughHops(ctx, { name, pointer }, hops, login, 1));
   }
-  let hop: ProxyCommandHop | undefined;
+  return withJump(login, configuredJump(ctx, { name, pointer }, h.address, configured, login, 1));
+}
+
+/** Who a jump host is reached for, as problems name it. */
+interface Reaching {
+  readonly name: string;
+  readonly pointer: string;
+}
+
+/** At most this many jump hosts in a row: more is a ProxyJump that leads back to itself. */
+const MAX_JUMP_HOSTS = 8;
+
+function withJump(login: SshLogin, jump: SshLogin | undefined): SshLogin {
+  return jump === undefined ? login : { ...login, jump };
+}
+
+/**
+ * The last of `hops` (the grid file's "jump", or a ProxyJump's list, in the order they are reached), reached
+ * through the ones before it; the first is reached as the configuration says of it, as `ssh -J a,b` reaches
+ * a. `leadsTo` is the machine the last one leads to: what a hop leaves out is that machine's.
+ */
+function throughHops(ctx: SshLoginContext, who: Reaching, hops: readonly RawSshMachine[], leadsTo: SshLogin, depth: number): SshLogin | undefined {
+  if (depth > MAX_JUMP_HOSTS) {
+    ctx.problem(who.pointer, `host "${who.name}" goes through more than ${MAX_JUMP_HOSTS} jump hosts in a row`, 'check the ProxyJump lines of the ssh client configuration for one that leads back to a host before it');
+    return undefined;
+  }
+  const last = hops[hops.length - 1]!;
+  const configured = ctx.config?.lookUp(last.address, last.user);
+  const login = machineLogin(ctx, last, leadsTo, configured);
+  // As ssh: a machine whose jump host is itself (`Host *` with a ProxyJump, the jump host included).
+  if (login.address === leadsTo.address && login.port === leadsTo.port && login.user === leadsTo.user) {
+    ctx.problem(who.pointer, `host "${who.name}": ${login.user}@${login.address} would be its own jump host (a jump host loop)`, `leave ${last.address} out of the Host line that gives the ProxyJump (e.g. Host * !${last.address})`);
+    return undefined;
+  }
+  const through = hops.length > 1 ? throughHops(ctx, who, hops.slice(0, -1), login, depth + 1) : configuredJump(ctx, who, last.address, configured, login, depth + 1);
+  return withJump(login, through);
+}
+
+/**
+ * The jump host the configuration gives the machine at `address` (as `configured` says of it): its ProxyJump
+ * hosts, or a ProxyCommand that is a jump host written out (`ssh -W %h:%p login`); any other command is not
+ * run, and is a problem.
+ */
+function configuredJump(ctx: SshLoginContext, who: Reaching, address: string, configured: SshConfigHost | undefined, login: SshLogin, depth: number): SshLogin | undefined {
   if (configured?.proxyJump !== undefined) {
-    hop = parseProxyJump(configured.proxyJump);
-  } else if (configured?.proxyCommand !== undefined && configured.proxyCommand.value.toLowerCase() !== 'none') {
-    // `ssh -W %h:%p login` and the like are a jump host written out; any other command is not run.
-    hop = proxyCommandHop(configured.proxyCommand);
-    if (hop === undefined) {
-      // A file outside the user's home (the system-wide configuration) is not theirs to change.
-      const theirs = configured.proxyCommand.pos.file.startsWith(ctx.env.home + '/');
-      const hint = `give ${h.address} a ProxyJump there instead, or a "jump" here${theirs ? '' : ', with "sshConfig" naming a configuration of your own'}`;
-      ctx.problem(pointer, `host "${name}": the ssh client configuration gives it a ProxyCommand (${where(configured.proxyCommand.pos)}), which gridsweep does not run`, hint);
-    }
+    const hops = parseProxyJump(configured.proxyJump);
+    return hops === undefined ? undefined : throughHops(ctx, who, hops.map((hop) => ({ address: hop.host, ...optionalHop(hop) })), login, depth);
   }
-  if (hop === undefined) return login;
-  // Looked up once, as machineLogin would (its user is the hop's).
-  const jumpConfigured = ctx.config?.lookUp(hop.host, hop.user);
-  const further = jumpConfigured?.proxyJump ?? jumpConfigured?.proxyCommand;
-  if (further !== undefined && further.value.toLowerCase() !== 'none') {
-    ctx.problem(pointer, `host "${name}" goes through ${hop.host}, which goes through another jump host (${where(further.pos)}); gridsweep goes through one`, `reach ${hop.host} directly, or give "${name}" a "jump" in the grid file`);
+  const command = configured?.proxyCommand;
+  if (command === undefined || command.value.toLowerCase() === 'none') return undefined;
+  const hop = proxyCommandHop(command);
+  if (hop === undefined) {
+    // A file outside the user's home (the system-wide configuration) is not theirs to change.
+    const theirs = command.pos.file.startsWith(ctx.env.home + '/');
+    const hint = `give ${address} a ProxyJump there instead, or a "jump" here${theirs ? '' : ', with "sshConfig" naming a configuration of your own'}`;
+    const problem =
+      depth === 1
+        ? `host "${who.name}": the ssh client configuration gives it a ProxyCommand (${where(command.pos)}), which gridsweep does not run`
+        : `host "${who.name}" goes through ${address}, whose ProxyCommand in the ssh client configuration (${where(command.pos)}) gridsweep does not run`;
+    ctx.problem(who.pointer, problem, hint);
+    return undefined;
   }
   const identityFile = hop.identityFile !== undefined ? ctx.config!.path(hop.identityFile, hop.host, { host: hop.host, port: hop.port ?? 22, user: hop.user ?? login.user }) : undefined;
-  const jump = machineLogin(ctx, { address: hop.host, ...(hop.port !== undefined ? { port: hop.port } : {}), ...(hop.user !== undefined ? { user: hop.user } : {}), ...(identityFile !== undefined ? { identityFile } : {}) }, login, jumpConfigured);
-  return { ...login, jump };
+  return throughHops(ctx, who, [{ address: hop.host, ...optionalHop(hop), ...(identityFile !== undefined ? { identityFile } : {}) }], login, depth);
+}
+
+/** A hop's user and port, those it gives. */
+function optionalHop(hop: { readonly user?: string; readonly port?: number }): { user?: string; port?: number } {
+  return { ...(hop.user !== undefined ? { user: hop.user } : {}), ...(hop.port !== undefined ? { port: hop.port } : {}) };
 }
 
 function where(pos: { readonly file: string; readonly line: number }): string {

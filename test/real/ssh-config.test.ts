@@ -169,17 +169,58 @@ describe('real grid files and the ssh client configuration', () => {
     expect(hostsOf(env, [{ address: 'node1', jump: { address: 'other' } }])[0]!.jump).toMatchObject({ address: 'other', user: 'alice' });
   });
 
-  it('refuses a ProxyCommand, two hops and a bad Port, each at its place', () => {
-    const env = home('Host pc\n  ProxyCommand nc -X 5 -x socks:1080 %h %p\nHost two\n  ProxyJump a,b\nHost hop\n  ProxyJump mid\nHost mid\n  ProxyJump far\nHost bad\n  Port 70000\n');
+  it('refuses a ProxyCommand, a ProxyJump that leads back to itself and a bad Port, each at its place', () => {
+    const env = home('Host pc\n  ProxyCommand nc -X 5 -x socks:1080 %h %p\nHost loop\n  ProxyJump a\nHost a\n  ProxyJump b\nHost b\n  ProxyJump a\nHost bad\n  Port 70000\nHost empty\n  ProxyJump gw,\nHost via\n  ProxyJump pc\n');
     const config = join(env.home, '.ssh', 'config');
     expect(errorOf(() => hostsOf(env, [{ address: 'pc', identityFile: 'k' }]))).toMatch(
       new RegExp(`^/grid/g\\.json:\\d+:\\d+: error: host "h0": the ssh client configuration gives it a ProxyCommand \\(${config}:2\\), which gridsweep does not run\\n  fix: give pc a ProxyJump there instead, or a "jump" here$`),
     );
-    expect(errorOf(() => hostsOf(env, [{ address: 'two', identityFile: 'k' }]))).toBe(`${config}:4:3: error: ProxyJump a,b has more than one hop; gridsweep goes through one jump host\n  fix: reach the last jump host directly, or through one jump host`);
-    expect(errorOf(() => hostsOf(env, [{ address: 'hop', identityFile: 'k' }]))).toMatch(/error: host "h0" goes through mid, which goes through another jump host/);
+    // A jump host with such a command: said of the host, naming the jump host.
+    expect(errorOf(() => hostsOf(env, [{ address: 'via', identityFile: 'k' }]))).toMatch(/error: host "h0" goes through pc, whose ProxyCommand in the ssh client configuration \(.*config:2\) gridsweep does not run/);
+    // Every host through gw, gw included: ssh calls it a jump host loop.
+    const star = home('Host gw\n  HostName 10.0.0.9\nHost *\n  ProxyJump gw\n  IdentityFile ~/k\n');
+    expect(errorOf(() => hostsOf(star, [{ address: 'n' }]))).toMatch(/error: host "h0": local@10\.0\.0\.9 would be its own jump host \(a jump host loop\)\n  fix: leave gw out of the Host line that gives the ProxyJump \(e\.g\. Host \* !gw\)$/);
+    expect(errorOf(() => hostsOf(env, [{ address: 'loop', identityFile: 'k' }]))).toMatch(/error: host "h0" goes through more than 8 jump hosts in a row\n  fix: check the ProxyJump lines/);
     expect(errorOf(() => hostsOf(env, [{ address: 'bad', identityFile: 'k' }]))).toBe(`${config}:10:3: error: Port 70000 in the ssh client configuration is not a TCP port\n  fix: give a port, 1 to 65535`);
+    expect(errorOf(() => hostsOf(env, [{ address: 'empty', identityFile: 'k' }]))).toBe(`${config}:12:3: error: ProxyJump gw,: an empty jump host\n  fix: write each jump host as [user@]host[:port], separated by commas`);
     // "jump" in the grid file: no ProxyCommand is looked for.
     expect(hostsOf(env, [{ address: 'pc', identityFile: 'k', jump: { address: 'gw' } }])[0]!.jump).toMatchObject({ address: 'gw' });
+  });
+
+  it('follows jump hosts behind jump hosts, as ssh does: a ProxyJump list, a jump host\'s own ProxyJump or ProxyCommand, the grid file\'s list', () => {
+    const env = home(
+      [
+        'Host chain',
+        '  ProxyJump bastion,carol@login:2022',
+        'Host nested',
+        '  ProxyJump login',
+        'Host login',
+        '  HostName login.example.org',
+        '  ProxyJump bastion',
+        'Host bastion',
+        '  HostName bastion.example.org',
+        '  User bob',
+        'Host pc',
+        '  ProxyCommand ssh -W %h:%p login',
+        'Host *',
+        '  IdentityFile ~/k',
+      ].join('\n'),
+    );
+    const bastion = { address: 'bastion.example.org', port: 22, user: 'bob', identityFile: join(env.home, 'k'), agent: false, knownHostsFile: join(env.home, '.ssh/known_hosts'), globalKnownHostsFiles: ['/site/known_hosts'] };
+    const [chain, nested, pc] = hostsOf(env, [{ address: 'chain' }, { address: 'nested' }, { address: 'pc' }]);
+    // ProxyJump a,b: b is reached through a, and b's own ProxyJump is not read (ssh -J a b).
+    expect(chain!.jump).toEqual({ address: 'login.example.org', port: 2022, user: 'carol', identityFile: join(env.home, 'k'), agent: false, knownHostsFile: join(env.home, '.ssh/known_hosts'), globalKnownHostsFiles: ['/site/known_hosts'], jump: bastion });
+    // A jump host's own ProxyJump, and a ProxyCommand's jump host's: each reached as ssh would reach it.
+    expect(nested!.jump).toMatchObject({ address: 'login.example.org', port: 22, user: 'local', jump: bastion });
+    expect(pc!.jump).toMatchObject({ address: 'login.example.org', jump: bastion });
+    // The grid file's list, in the order the hops are reached; its single jump host's ProxyJump is read too.
+    const [listed, single] = hostsOf(env, [
+      { address: 'n1', jump: [{ address: 'bastion' }, { address: '10.0.0.1', user: 'dave' }] },
+      { address: 'n2', jump: { address: 'login' } },
+    ]);
+    expect(listed!.jump).toMatchObject({ address: '10.0.0.1', user: 'dave', jump: bastion });
+    expect(single!.jump).toMatchObject({ address: 'login.example.org', jump: bastion });
+    expect(errorOf(() => hostsOf(env, [{ address: 'n1', jump: [] }]))).toMatch(/\/clusters\/0\/hosts\/0\/jump/);
   });
 
   it('skips a system-wide configuration it cannot read, and points a ProxyCommand there to "sshConfig"', () => {
@@ -218,7 +259,8 @@ describe('real grid files and the ssh client configuration', () => {
     expect(c!.jump).toMatchObject({ address: 'gw', port: 22, user: 'dave' });
     // An option not read here: the command is not a plain jump host, and is not run.
     expect(errorOf(() => hostsOf(env, [{ address: 'd' }]))).toMatch(/host "h0": the ssh client configuration gives it a ProxyCommand \(.*config:8\), which gridsweep does not run/);
-    expect(errorOf(() => hostsOf(env, [{ address: 'e' }]))).toMatch(/host "h0" goes through gw2, which goes through another jump host \(.*config:12\)/);
+    // A jump host with a ProxyCommand of its own: reached through that one.
+    expect(hostsOf(env, [{ address: 'e' }])[0]!.jump).toMatchObject({ address: 'gw2', jump: { address: 'gw' } });
   });
 
   it('names a malformed line of the configuration', () => {
