@@ -4,6 +4,7 @@
 import type { NodeSSH } from 'node-ssh';
 import type { Duplex } from 'node:stream';
 import type { SshLogin } from '../../src/realgrid/ssh-login.js';
+import { agentFor } from './agent-keys.js';
 import { checkHostKey, knownHostsName } from './known-hosts.js';
 
 export interface LoginTerms {
@@ -27,7 +28,7 @@ export function connectAs(ssh: NodeSSH, login: SshLogin, agent: string | undefin
     port: login.port,
     username: login.user,
     ...(login.identityFile !== undefined ? { privateKeyPath: login.identityFile } : {}),
-    ...(agent !== undefined ? { agent } : {}),
+    ...(agent !== undefined ? { agent: agentFor(agent, login) } : {}),
     keepaliveInterval: terms.keepaliveIntervalMs,
     keepaliveCountMax: terms.keepaliveCountMax,
     readyTimeout: terms.deadlineS * 1000,
@@ -39,12 +40,19 @@ export function connectAs(ssh: NodeSSH, login: SshLogin, agent: string | undefin
   });
 }
 
-/** What a failed login's message says that no retry mends: the key file cannot be used, or the login was refused. */
-export function lastingLoginFailure(message: string): 'identity file' | 'refused' | undefined {
+/**
+ * What a failed login's message says that no retry mends: the key file cannot be used, the login was refused,
+ * or sshd cut it short after refusing as many keys as its MaxAuthTries allows (an agent holding many keys).
+ */
+export function lastingLoginFailure(message: string): 'identity file' | 'refused' | 'too many keys' | undefined {
   if (/privateKeyPath does not exist|Cannot parse privateKey|passphrase/i.test(message)) return 'identity file';
   if (/All configured authentication methods failed/i.test(message)) return 'refused';
+  if (/Too many authentication failures/i.test(message)) return 'too many keys';
   return undefined;
 }
+
+/** What to do when sshd refused as many keys as it allows. */
+export const TOO_MANY_KEYS_HINT = 'name its key with IdentityFile and IdentitiesOnly yes in ~/.ssh/config (or "identityFile" in the grid file), so that the SSH agent\'s other keys are not offered first';
 
 /**
  * Closes a connection at once, established or still being set up. (NodeSSH's dispose() only ends it

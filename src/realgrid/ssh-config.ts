@@ -1,7 +1,7 @@
 // OpenSSH's client configuration (ssh_config(5): ~/.ssh/config, then /etc/ssh/ssh_config), read for what a
 // real grid file's SSH host leaves out, so that a host named by an alias connects where `ssh ALIAS` would (as
 // GNU parallel's do, since it runs ssh): HostName, Port, User, IdentityFile, UserKnownHostsFile,
-// GlobalKnownHostsFile, StrictHostKeyChecking and ProxyJump.
+// GlobalKnownHostsFile, StrictHostKeyChecking, IdentitiesOnly and ProxyJump.
 //
 // Read as ssh reads it: the user's file, then the system-wide one, each from its start; lines before a file's
 // first Host line apply to every host; a Host line's patterns match the name given (wildcards * and ?, a
@@ -36,6 +36,7 @@ export interface SshConfigHost {
   readonly userKnownHostsFile?: SshConfigValue;
   readonly globalKnownHostsFile?: SshConfigValue;
   readonly strictHostKeyChecking?: SshConfigValue;
+  readonly identitiesOnly?: SshConfigValue;
   readonly proxyJump?: SshConfigValue;
   readonly proxyCommand?: SshConfigValue;
 }
@@ -61,6 +62,7 @@ const KEYWORDS: Readonly<Record<string, keyof SshConfigHost>> = {
   userknownhostsfile: 'userKnownHostsFile',
   globalknownhostsfile: 'globalKnownHostsFile',
   stricthostkeychecking: 'strictHostKeyChecking',
+  identitiesonly: 'identitiesOnly',
   proxyjump: 'proxyJump',
   proxycommand: 'proxyCommand',
 };
@@ -319,6 +321,14 @@ export function acceptsNewHostKeys(v: SshConfigValue): boolean {
   if (value === 'accept-new' || value === 'no' || value === 'off') return true;
   if (value === 'yes' || value === 'ask') return false;
   throw errorAt(v.pos, `StrictHostKeyChecking ${v.value} in the ssh client configuration is not yes, ask, accept-new, no nor off`, 'give one of them');
+}
+
+/** A yes/no keyword's value (`keyword` names it in the error). */
+export function parseFlag(v: SshConfigValue, keyword: string): boolean {
+  const value = v.value.toLowerCase();
+  if (value === 'yes') return true;
+  if (value === 'no') return false;
+  throw errorAt(v.pos, `${keyword} ${v.value} in the ssh client configuration is not yes nor no`, 'give yes or no');
 }
 
 /** Port's value as a TCP port. */

@@ -3,7 +3,8 @@
 // address the grid file gives (an alias there, ssh-config.ts); for a jump host, the host's own setting; then
 // what ssh itself would use — port 22, the local user, ~/.ssh/known_hosts, and as credentials the SSH agent
 // (when SSH_AUTH_SOCK is set) with the first of ~/.ssh/id_ed25519, id_ecdsa and id_rsa that exists (one
-// protected by a passphrase is left to the agent). The
+// protected by a passphrase is left to the agent, whose copy of it is then offered first, as ssh offers a
+// configured key before the agent's others; with IdentitiesOnly, alone). The
 // port is the machine's own (22 for a jump host the grid file gives none), and the known_hosts file a jump
 // host does not name is its host's; the grid file's knownHosts for the whole file comes before the
 // configuration's UserKnownHostsFile. Host keys are also looked for, read only, in the system-wide files
@@ -14,11 +15,12 @@
 // them: the grid file's "jump" (one, or a list reached in order), else its ProxyJump (a list: each hop after
 // the first reached through the one before) or a ProxyCommand that is a jump host written out; and each jump
 // host is reached in turn as its own configuration says, up to MAX_JUMP_HOSTS in a row.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { isEncryptedKeyFile } from './key-files.js';
 import { proxyCommandHop } from './proxy-command.js';
-import { acceptsNewHostKeys, parsePort, parseProxyJump, type SshConfig, type SshConfigHost } from './ssh-config.js';
+import { acceptsNewHostKeys, parseFlag, parsePort, parseProxyJump, type SshConfig, type SshConfigHost } from './ssh-config.js';
 import type { RawSshConnection, RawSshMachine } from './ssh-connection-schema.js';
 
 /** How to log in to a machine over SSH. */
@@ -33,6 +35,13 @@ export interface SshLogin {
   readonly knownHostsFile: string;
   /** Where host keys are looked for too, read only: the system-wide files. */
   readonly globalKnownHostsFiles: readonly string[];
+  /**
+   * A key file left to the agent (it has a passphrase, which gridsweep cannot ask for): the agent's copy of it
+   * is offered first, as ssh offers a configured key before the agent's others.
+   */
+  readonly agentKeyFile?: string;
+  /** The configuration's IdentitiesOnly: of the agent's keys, only the copy of agentKeyFile is offered. */
+  readonly identitiesOnly?: true;
   /** The configuration's StrictHostKeyChecking lets a host key not yet known in, as --accept-new does. */
   readonly acceptNewHostKey?: true;
   /** The jump host the connection goes through (OpenSSH's ProxyJump), itself perhaps through another. */
@@ -180,22 +189,38 @@ function machineLogin(ctx: SshLoginContext, m: RawSshMachine, inherited: SshLogi
     c.globalKnownHostsFile !== undefined ? config!.paths(c.globalKnownHostsFile, m.address, remote) : (inherited?.globalKnownHostsFiles ?? env.globalKnownHostsFiles);
   let identityFile: string | undefined;
   let agent: boolean;
+  let agentKeyFile: string | undefined;
   if (m.identityFile !== undefined || m.agent === true) {
     identityFile = m.identityFile !== undefined ? ctx.fromFile(m.identityFile) : undefined;
     agent = m.agent === true;
   } else if (c.identityFile !== undefined) {
-    ({ identityFile, agent } = keyBesideAgent(config!.path(c.identityFile, m.address, remote), env));
+    ({ identityFile, agent, agentKeyFile } = keyBesideAgent(config!.path(c.identityFile, m.address, remote), env));
   } else if (inherited !== undefined) {
     identityFile = inherited.identityFile;
     agent = inherited.agent;
+    agentKeyFile = inherited.agentKeyFile;
   } else {
-    ({ identityFile, agent } = keyBesideAgent(
+    ({ identityFile, agent, agentKeyFile } = keyBesideAgent(
       DEFAULT_KEYS.map((k) => join(env.home, '.ssh', k)).find((p) => existsSync(p)),
       env,
     ));
   }
   const acceptNewHostKey = c.strictHostKeyChecking !== undefined && acceptsNewHostKeys(c.strictHostKeyChecking);
-  return { address, port, user, ...(identityFile !== undefined ? { identityFile } : {}), agent, knownHostsFile, globalKnownHostsFiles, ...(acceptNewHostKey ? { acceptNewHostKey } : {}) };
+  // IdentitiesOnly: the configured key alone, from its file or the agent's copy of it, never the agent's others.
+  const identitiesOnly = c.identitiesOnly !== undefined && parseFlag(c.identitiesOnly, 'IdentitiesOnly');
+  if (identitiesOnly && identityFile !== undefined) agent = false;
+  return {
+    address,
+    port,
+    user,
+    ...(identityFile !== undefined ? { identityFile } : {}),
+    agent,
+    ...(agentKeyFile !== undefined ? { agentKeyFile } : {}),
+    ...(identitiesOnly && agentKeyFile !== undefined ? { identitiesOnly } : {}),
+    knownHostsFile,
+    globalKnownHostsFiles,
+    ...(acceptNewHostKey ? { acceptNewHostKey } : {}),
+  };
 }
 
 /**
@@ -203,26 +228,8 @@ function machineLogin(ctx: SshLoginContext, m: RawSshMachine, inherited: SshLogi
  * by a passphrase is left to the agent, which usually holds it (gridsweep cannot ask for the passphrase);
  * with no agent it stays, and the login says it cannot be used.
  */
-function keyBesideAgent(identityFile: string | undefined, env: SshEnvironment): { identityFile: string | undefined; agent: boolean } {
+function keyBesideAgent(identityFile: string | undefined, env: SshEnvironment): { identityFile: string | undefined; agent: boolean; agentKeyFile?: string } {
   const agent = env.agentSocket !== undefined;
-  return { identityFile: identityFile !== undefined && agent && isEncryptedKeyFile(identityFile) ? undefined : identityFile, agent };
-}
-
-/** Whether a private key file is protected by a passphrase (OpenSSH's format or PEM); false if unreadable. */
-export function isEncryptedKeyFile(path: string): boolean {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return false;
-  }
-  if (/Proc-Type:\s*4,ENCRYPTED|-----BEGIN ENCRYPTED PRIVATE KEY-----/.test(text)) return true;
-  const body = /-----BEGIN OPENSSH PRIVATE KEY-----([\s\S]*?)-----END OPENSSH PRIVATE KEY-----/.exec(text)?.[1];
-  if (body === undefined) return false;
-  // "openssh-key-v1\0", then the cipher's name as an SSH string: "none" when there is no passphrase.
-  const bytes = Buffer.from(body.replace(/\s+/g, ''), 'base64');
-  const magic = 'openssh-key-v1\0';
-  if (bytes.length < magic.length + 4 || bytes.toString('latin1', 0, magic.length) !== magic) return false;
-  const nameLength = bytes.readUInt32BE(magic.length);
-  return bytes.toString('latin1', magic.length + 4, magic.length + 4 + nameLength) !== 'none';
+  if (identityFile !== undefined && agent && isEncryptedKeyFile(identityFile)) return { identityFile: undefined, agent, agentKeyFile: identityFile };
+  return { identityFile, agent };
 }

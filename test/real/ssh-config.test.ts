@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseRealGrid, type SshEndpointSpec } from '../../src/realgrid/real-grid-file.js';
-import { isEncryptedKeyFile, type SshEnvironment } from '../../src/realgrid/ssh-login.js';
+import { isEncryptedKeyFile, publicKeyOf } from '../../src/realgrid/key-files.js';
+import type { SshEnvironment } from '../../src/realgrid/ssh-login.js';
 
 const homes: string[] = [];
 afterAll(() => {
@@ -305,6 +306,22 @@ describe('real grid files and the ssh client configuration', () => {
     const withAgent = home('Host c\n  IdentityFile ~/.ssh/configured\n', { id_ed25519: locked, configured: locked }, '/run/agent.sock');
     const [d, c] = hostsOf(withAgent, [{ address: 'n' }, { address: 'c' }]);
     expect([d!.identityFile, d!.agent, c!.identityFile, c!.agent]).toEqual([undefined, true, undefined, true]);
+    // The agent's copy of the key left to it goes first: the login names that key.
+    expect([d!.agentKeyFile, c!.agentKeyFile]).toEqual([join(withAgent.home, '.ssh/id_ed25519'), join(withAgent.home, '.ssh/configured')]);
+    // IdentitiesOnly: of the agent's keys only that copy; a key without a passphrase alone, without the agent.
+    const only = home('Host *\n  IdentitiesOnly yes\n', { id_ed25519: locked }, '/run/agent.sock');
+    expect(hostsOf(only, [{ address: 'n' }])[0]).toMatchObject({ agent: true, agentKeyFile: join(only.home, '.ssh/id_ed25519'), identitiesOnly: true });
+    const onlyOpen = home('Host *\n  IdentitiesOnly yes\n', { id_ed25519: open }, '/run/agent.sock');
+    expect(hostsOf(onlyOpen, [{ address: 'n' }])[0]).toMatchObject({ identityFile: join(onlyOpen.home, '.ssh/id_ed25519'), agent: false });
+    expect(errorOf(() => hostsOf(home('Host *\n  IdentitiesOnly maybe\n', { id_ed25519: open }), [{ address: 'n' }]))).toMatch(/config:2:3: error: IdentitiesOnly maybe in the ssh client configuration is not yes nor no\n  fix: give yes or no$/);
+    // The public half the agent's copy is found by: the .pub beside the key, else the key's own header.
+    const publicHalf = execFileSync('ssh-keygen', ['-y', '-f', join(keys, 'open')], { encoding: 'utf8' }).split(' ')[1]!;
+    writeFileSync(join(keys, 'probe'), locked);
+    expect(publicKeyOf(join(keys, 'probe'))?.toString('base64')).toBe(execFileSync('ssh-keygen', ['-y', '-P', 'secret', '-f', join(keys, 'locked')], { encoding: 'utf8' }).split(' ')[1]);
+    writeFileSync(join(keys, 'probe.pub'), `ssh-ed25519 ${publicHalf} comment\n`);
+    expect(publicKeyOf(join(keys, 'probe'))?.toString('base64')).toBe(publicHalf);
+    writeFileSync(join(keys, 'probe-pem'), pem('pkcs1', 'aes-128-cbc'));
+    expect(publicKeyOf(join(keys, 'probe-pem'))).toBeUndefined();
     const noAgent = home(undefined, { id_ed25519: locked });
     expect(hostsOf(noAgent, [{ address: 'n' }])[0]).toMatchObject({ identityFile: join(noAgent.home, '.ssh/id_ed25519'), agent: false });
     const openKey = home(undefined, { id_ed25519: open }, '/run/agent.sock');

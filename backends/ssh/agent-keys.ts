@@ -1,0 +1,47 @@
+// The SSH agent's keys in the order ssh offers them: the agent's copy of the configured key first (a key file
+// left to the agent because it has a passphrase), then the agent's others, none of them with IdentitiesOnly.
+// sshd drops a client after MaxAuthTries (6 by default) refused keys, so offering an agent's keys in its own
+// order can lock out the right one when the agent holds several. The copy is found by the key file's public
+// half (key-files.ts); when that cannot be read, the agent's keys go in the agent's order.
+import { createRequire } from 'node:module';
+import { publicKeyOf } from '../../src/realgrid/key-files.js';
+import type { SshLogin } from '../../src/realgrid/ssh-login.js';
+
+/** A key the agent holds, as ssh2 parses it. */
+interface AgentKey {
+  getPublicSSH(): Buffer;
+}
+
+type IdentitiesCallback = (err: Error | null, keys?: AgentKey[]) => void;
+
+interface OpenSshAgentClass {
+  new (socketPath: string): { getIdentities(cb: IdentitiesCallback): void };
+}
+
+// ssh2 ships no types, and accepts as an agent only an instance of its own classes.
+const { OpenSSHAgent } = createRequire(import.meta.url)('ssh2') as { OpenSSHAgent: OpenSshAgentClass };
+
+/** The agent at `socketPath`, listing the key `preferred` first, and only it when `only`. */
+class PreferringAgent extends OpenSSHAgent {
+  constructor(
+    socketPath: string,
+    private readonly preferred: Buffer,
+    private readonly only: boolean,
+  ) {
+    super(socketPath);
+  }
+
+  override getIdentities(cb: IdentitiesCallback): void {
+    super.getIdentities((err, keys) => {
+      if (err !== null || keys === undefined) return cb(err ?? new Error('the SSH agent listed no keys'));
+      const isPreferred = (k: AgentKey): boolean => k.getPublicSSH().equals(this.preferred);
+      cb(null, [...keys.filter(isPreferred), ...(this.only ? [] : keys.filter((k) => !isPreferred(k)))]);
+    });
+  }
+}
+
+/** What to give ssh2 as the agent of `login`: the socket's path, or an agent ordering its keys as ssh would. */
+export function agentFor(socketPath: string, login: SshLogin): string | object {
+  const preferred = login.agentKeyFile === undefined ? undefined : publicKeyOf(login.agentKeyFile);
+  return preferred === undefined ? socketPath : new PreferringAgent(socketPath, preferred, login.identitiesOnly === true);
+}
