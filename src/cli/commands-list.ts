@@ -1,9 +1,10 @@
-// The sub-commands, in the order --help lists them, each loaded only when used.
+// The sub-commands, each loaded only when used; --help lists them in COMMAND_SUMMARIES's order.
 import type { Command } from './command.js';
+import { COMMAND_SUMMARIES, type CommandName } from './command-summaries.js';
 
 type Loader = () => Promise<{ default: Command }>;
 
-export const COMMAND_LOADERS: Readonly<Record<string, Loader>> = {
+export const COMMAND_LOADERS: Readonly<Record<CommandName, Loader>> = {
   validate: () => import('./commands/validate.js'),
   simulate: () => import('./commands/simulate.js'),
   experiment: () => import('./commands/experiment.js'),
@@ -20,4 +21,4 @@ export const COMMAND_LOADERS: Readonly<Record<string, Loader>> = {
   dashboard: () => import('./commands/dashboard.js'),
 };
 
-export const COMMAND_NAMES: readonly string[] = Object.keys(COMMAND_LOADERS);
+export const COMMAND_NAMES: readonly CommandName[] = Object.keys(COMMAND_SUMMARIES) as CommandName[];

@@ -14,7 +14,8 @@ function optionText(o: OptionSpec): string {
   return `${o.description}${dflt}`;
 }
 
-export function mainHelp(commands: readonly Command[]): string {
+/** The main help: each command by its name and one-line summary (its module need not be loaded). */
+export function mainHelp(commands: readonly Pick<Command, 'name' | 'summary'>[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
     `gridsweep ${GRIDSWEEP_VERSION}: schedule parameter sweeps onto grids, simulated or real.`,

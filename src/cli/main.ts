@@ -8,7 +8,8 @@ import { EXIT } from './exit-codes.js';
 import { closestName } from '../util/names.js';
 import { commandHelp, mainHelp } from './help.js';
 import { renameOldOptions } from './option-scheme.js';
-import { loadAllCommands, loadCommand } from './registry.js';
+import { loadCommand } from './registry.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 import { InputError } from '../util/diagnostics.js';
 import { PluginError } from '../scheduler/heuristics/plugin.js';
 import { StallError } from '../batch/timeshare/stall-guard.js';
@@ -41,7 +42,7 @@ function isFileSystemError(err: unknown): err is NodeJS.ErrnoException {
 export async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
-    console.log(mainHelp(await loadAllCommands()));
+    console.log(mainHelp(COMMAND_NAMES.map((n) => ({ name: n, summary: COMMAND_SUMMARIES[n] }))));
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version') {

@@ -24,6 +24,19 @@ describe('gridsweep CLI', () => {
     for (const name of COMMAND_NAMES) expect(r.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
   });
 
+  it('lists the commands with their summaries without loading any command\'s module', async () => {
+    // A loader hook that reports every module of the package loaded on stderr.
+    const hook = `export async function load(url, context, next) { if (url.includes('/cli/commands/')) process.stderr.write('loaded ' + url + '\\n'); return next(url, context); }`;
+    const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
+    const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, cli, '--help'], { encoding: 'utf8', cwd: PACKAGE_ROOT });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('loaded ');
+    const width = Math.max(...COMMAND_NAMES.map((n) => n.length));
+    for (const c of await loadAllCommands()) expect(r.stdout).toContain(`  ${c.name.padEnd(width)}  ${c.summary}\n`);
+    // The hook does report a command's module when one is loaded.
+    expect(spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, cli, 'validate', '--help'], { encoding: 'utf8', cwd: PACKAGE_ROOT }).stderr).toContain('loaded ');
+  });
+
   it('runs as an installed command does, through its first line, which gives node the larger young generation', () => {
     // Executed as a file (the kernel reads the first line); a module loaded first reports node's options.
     const r = spawnSync(cli, ['--version'], {

@@ -7,6 +7,7 @@ import { numberOption } from '../args.js';
 import type { InstanceVerdict } from '../check-heuristic-instance.js';
 import { loadPlugin } from '../../scheduler/heuristics/plugin.js';
 import { MAX_SEED } from '../../util/rng.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
 const DEFAULT_INSTANCES = 20;
 const DEFAULT_LIMIT_S = 60;
@@ -47,7 +48,7 @@ function runChecks(plugin: string, seed: number, instances: number, limitS: numb
 
 const command: Command = {
   name: 'check-heuristic',
-  summary: 'check a heuristic plug-in on seeded random instances under the run-record checker',
+  summary: COMMAND_SUMMARIES['check-heuristic'],
   usage: 'gridsweep check-heuristic FILE.js [--instances N] [--seed S] [--time-limit S]',
   details: [
     'FILE.js is an ES module whose default export is a heuristic (docs/plugins.md). Each instance is a',

@@ -7,6 +7,7 @@ import { serveUntilInterrupted } from '../../dashboard/serve.js';
 import { MAX_SPEED } from '../../dashboard/protocol.js';
 import { DASHBOARD_HOST_OPTION, DASHBOARD_TUNNEL_HINT, dashboardAddress, startCommandDashboard } from '../start-dashboard.js';
 import { expectFileKind } from '../../formats/file-kind.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
 /** Names the runs by file name, made unique when two files share one. */
 function sourceNames(paths: readonly string[]): string[] {
@@ -16,7 +17,7 @@ function sourceNames(paths: readonly string[]): string[] {
 
 const command: Command = {
   name: 'dashboard',
-  summary: 'replay recorded runs side by side in a live web dashboard (Gantt charts on one clock)',
+  summary: COMMAND_SUMMARIES.dashboard,
   usage: 'gridsweep dashboard RECORD.jsonl [RECORD2.jsonl ...] [--port N] [--host ADDR] [--speed X] [--paused]',
   details: [
     'Serves a page on 127.0.0.1 (the printed URL carries a random access token) that plays the runs on',

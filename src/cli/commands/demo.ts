@@ -10,6 +10,7 @@ import { DemoFailedError, runDemo, type DemoOutcome } from '../../demo/run-demo.
 import { DEFAULT_STUDY, QUICK_STUDY, SHIPPED_SIZES_KB, type StudySize } from '../../demo/study.js';
 import { formatSize } from '../../demo/narrative.js';
 import { formatMatrixProgress, progressLine } from '../progress-line.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
 export const DEFAULT_DEMO_DIR = 'gridsweep-demo';
 
@@ -23,7 +24,7 @@ function parseSizes(raw: string): number[] {
 
 const command: Command = {
   name: 'demo',
-  summary: 'run the Figure 11 study (every heuristic × shared file sizes × seeds) and write an HTML report',
+  summary: COMMAND_SUMMARIES.demo,
   usage: 'gridsweep demo [--out DIR] [--jobs N] [--seeds N] [--sizes LIST] [--quick]',
   details: [
     'Simulates the setting of Figure 11 of the simulator paper (Berman et al. 1999, §8) on the bundled grid',

@@ -7,6 +7,7 @@ import { loadRealGrid, realGridArchitectures } from '../../realgrid/real-grid-fi
 import { expandSweep } from '../../sweep/expand.js';
 import { loadSweepFile } from '../../sweep/sweep-file.js';
 import { expectFileKind } from '../../formats/file-kind.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
 export const SWEEP_FORMAT_HELP = [
   'A sweep file is JSON:',
@@ -28,7 +29,7 @@ export const SWEEP_FORMAT_HELP = [
 
 const command: Command = {
   name: 'describe',
-  summary: 'write the application description (WorkDescription) that a sweep file stands for',
+  summary: COMMAND_SUMMARIES.describe,
   usage: 'gridsweep describe SWEEP.json [-o FILE] [--origin DIR | --grid REALGRID.json]',
   details: `${SWEEP_FORMAT_HELP}\nInput sizes are read from the files in the origin directory: --origin, else the real grid's\norigin, else the sweep file's directory. --grid also sets the number of architectures.`,
   options: {

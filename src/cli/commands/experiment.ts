@@ -25,6 +25,7 @@ import { computeCellsOnGrid, estimateCellTimeS, GRID_RUN_FOLDER, type GridCell, 
 import { runBatchExperimentOnGrid } from '../../experiment/grid-batch.js';
 import { lockResultsFolder, RESULTS_FOLDER_LOCK, type JournalLock } from '../../../backends/real/journal-lock.js';
 import type { ResultStore } from '../../experiment/store.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
 const SPEC_HELP = [
   'The specification is JSON:',
@@ -215,7 +216,7 @@ async function runBatchSpecOnGrid(specPath: string, outDir: string, grid: GridCe
 
 const command: Command = {
   name: 'experiment',
-  summary: 'run a matrix of simulations (heuristics × strategies × grids × applications × seeds), cached; or of batch policies on SWF workloads; or of time-sharing strategies',
+  summary: COMMAND_SUMMARIES.experiment,
   usage: 'gridsweep experiment SPEC.json [--out DIR] [--jobs N | --grid REALGRID.json [--heuristic H] [--accept-new]] [--dashboard [--port N] [--host ADDR]]',
   details: SPEC_HELP,
   options: {

@@ -22,6 +22,7 @@ import { generateStructuredWorkload, type StructuredWorkloadSpec } from '../../b
 import { writeParallelWorkload } from '../../formats/parallel-workload.js';
 import { writeFileAtomicSync } from '../../util/atomic-write.js';
 import { expectFileKind, type FileKind } from '../../formats/file-kind.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
 const KINDS = ['fig11', 'mcell', 'ins2d', 'grid', 'swf', 'parallel'] as const;
 
@@ -64,7 +65,7 @@ function fieldHelp(schema: object): string[] {
 
 const command: Command = {
   name: 'generate',
-  summary: 'generate applications (MCell-style, INS2D-style), grids, batch workloads (SWF), parallel workloads for time-sharing, or the Figure 11 files',
+  summary: COMMAND_SUMMARIES.generate,
   usage: 'gridsweep generate fig11 [--root DIR] | gridsweep generate mcell|ins2d|grid|swf|parallel SPEC.json -o OUT [--seed N]',
   details: [
     'fig11: writes griddescs/fig11/fig11.grid (+ behaviour files) and apps/fig11/fig11-SIZEkb.app under DIR',

@@ -10,6 +10,7 @@ import { findMapper, listMappers } from '../../batch/mapping/mappers/registry.js
 import { findPattern, listPatterns } from '../../batch/mapping/patterns.js';
 import { writeFileAtomicSync } from '../../util/atomic-write.js';
 import { expectFileKind } from '../../formats/file-kind.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
 function choices(entries: readonly { readonly name: string; readonly help: string }[]): string[] {
   const width = Math.max(...entries.map((e) => e.name.length));
@@ -18,7 +19,7 @@ function choices(entries: readonly { readonly name: string; readonly help: strin
 
 const command: Command = {
   name: 'map',
-  summary: 'map each job of an allocation log onto its nodes under a communication pattern and score the mappers by hops',
+  summary: COMMAND_SUMMARIES.map,
   usage: 'gridsweep map LOG --pattern P [--mapper M|all] [--message-bytes B] [--json] [--out FILE.csv]',
   details: [
     'Task mapping as post-processing (Bunde and Leung 2015, §III-B): LOG lists the nodes each job held on a',

@@ -7,13 +7,14 @@ import { loadRunRecord } from '../../record/record-reader.js';
 import { ganttChart } from '../../plot/index.js';
 import { loadResults, makespanBoxPlot, makespanLineChart } from '../../experiment/results-plots.js';
 import { expectFileKind, sniffFileKind } from '../../formats/file-kind.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
 const KINDS = ['line', 'box', 'gantt'] as const;
 type Kind = (typeof KINDS)[number];
 
 const command: Command = {
   name: 'plot',
-  summary: 'draw an SVG chart: makespans of an experiment (line, box) or the Gantt chart of a run',
+  summary: COMMAND_SUMMARIES.plot,
   usage: 'gridsweep plot RESULTS.json [--kind line|box] -o OUT.svg | gridsweep plot RUN.jsonl [--kind gantt] -o OUT.svg',
   details: [
     'line:  median makespan across seeds against the swept variable, one line per heuristic, with the lower bound.',

@@ -6,10 +6,11 @@ import { loadRealGrid } from '../../realgrid/real-grid-file.js';
 import { BatchProbeError, probeRealGrid, UnreachableHostsError } from '../../../backends/real/probe-grid.js';
 import { writeProbedGrid } from '../../../backends/real/probe-description.js';
 import { expectFileKind } from '../../formats/file-kind.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
 const command: Command = {
   name: 'probe',
-  summary: 'measure the hosts and links of a real grid and write a grid description to simulate it',
+  summary: COMMAND_SUMMARIES.probe,
   usage: 'gridsweep probe REALGRID.json -o DIR [--samples N] [--interval S] [--transfer-bytes B] [--accept-new]',
   details: [
     'Every round (--interval seconds apart, --samples rounds) reads each machine\'s /proc/loadavg and core',

@@ -5,10 +5,11 @@ import { requiredString, stringOption } from '../args.js';
 import { writeReport, type ReportFormat } from '../../report/write-report.js';
 import { expectFileKind, sniffFileKind } from '../../formats/file-kind.js';
 import { writeTimeshareReport } from '../../report/timeshare-profile.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
 const command: Command = {
   name: 'report',
-  summary: 'turn a run record into an HTML report with a Gantt chart, or a Chrome/Perfetto trace; or time-shared runs into execution profiles',
+  summary: COMMAND_SUMMARIES.report,
   usage: 'gridsweep report RECORD.jsonl -o OUT [--format html|chrome] | gridsweep report TIMESHARE.json... -o OUT.html|OUT.svg',
   details: [
     'html: one self-contained file (inline SVG and CSS, no scripts, no network): the run parameters,',

@@ -28,6 +28,7 @@ import { DASHBOARD_HOST_OPTION, DASHBOARD_TUNNEL_HINT, dashboardAddress, startCo
 import { SWEEP_FORMAT_HELP } from './describe.js';
 import { expectFileKind } from '../../formats/file-kind.js';
 import { MAX_SEED } from '../../util/rng.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
 /** How `gridsweep run` names a task in its lines. */
 const taskName = (work: number): string => `task ${work}`;
@@ -153,7 +154,7 @@ const REAL_RUN_DEFAULTS: SchedulerOptions = { ...DEFAULT_SCHEDULER_OPTIONS, plan
 
 const command: Command = {
   name: 'run',
-  summary: 'run a parameter sweep for real, on this machine, SSH hosts and/or Slurm clusters',
+  summary: COMMAND_SUMMARIES.run,
   usage:
     'gridsweep run SWEEP.json --grid REALGRID.json [--heuristic H] [--journal FILE] [--resume | --fresh] [--accept-new] [--record FILE] [--replay SIMRECORD | --compare SIMRECORD] [--no-watch] [--dashboard [--port N] [--host ADDR]]',
   details: [

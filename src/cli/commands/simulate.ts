@@ -26,6 +26,7 @@ import { simulate, simulateStepped, type SimulationProgress, type SimulationResu
 import { expectFileKind } from '../../formats/file-kind.js';
 import { formatSimulationProgress, progressLine } from '../progress-line.js';
 import { MAX_SEED } from '../../util/rng.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
 /**
  * A large sweep's Works and scheduler state stay live to the end, and state that outlives the young
@@ -246,7 +247,7 @@ async function serveDashboard(args: CommandArgs, appPath: string, gridPath: stri
 
 const command: Command = {
   name: 'simulate',
-  summary: 'run the scheduler on a simulated grid and report makespan, resource use and transfers',
+  summary: COMMAND_SUMMARIES.simulate,
   usage:
     'gridsweep simulate --app APP --grid GRID [--heuristic H] [--seed S] [--record run.jsonl] [--json] [--sample-period S] [--dashboard [--port N] [--host ADDR] [--compare H1,H2,...] | --watch]',
   details: [

@@ -17,6 +17,7 @@ import { formatTimeshareTrace, timeshareJson } from '../../trace/format-timeshar
 import { optionGiven } from '../args.js';
 import type { CommandArgs } from '../command.js';
 import { readTimeshareFlags, timeshareFlagNames, timeshareOptionSpecs } from '../timeshare-flags.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
 /** Space-sharing options that mean nothing to a time-shared run. */
 const SPACE_SHARING_ONLY = ['policy', 'machine', 'allocator', 'allocation-log', 'schedule', 'bounded-slowdown-threshold'] as const;
@@ -58,7 +59,7 @@ function choice(args: Parameters<Command['run']>[0], name: string, valid: readon
 
 const command: Command = {
   name: 'trace',
-  summary: 'simulate an SWF workload on one batch cluster under a batch policy, or time-share a parallel or SWF workload (gang scheduling, coscheduling), and print the metrics',
+  summary: COMMAND_SUMMARIES.trace,
   usage: 'gridsweep trace WORKLOAD.swf [--policy P] [--machine M] [--allocator A] [--nodes N --cores-per-node C] [--json] [--schedule FILE.swf] [--allocation-log FILE] [--check] | gridsweep trace WORKLOAD.pwl|WORKLOAD.swf --timeshare STRATEGY [--nodes N --cores-per-node C] [--mpl N --slice S ...] [--json] [--check]',
   details: [
     'The workload is read as a stream (Standard Workload Format, 18 fields per job, -1 = unknown); the',

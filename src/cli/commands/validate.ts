@@ -10,6 +10,7 @@ import type { GridDescription } from '../../model/grid.js';
 import { formatDiagnostic, InputError, type Diagnostic } from '../../util/diagnostics.js';
 import { expectFileKind, sniffFileKind } from '../../formats/file-kind.js';
 import { parseParallelWorkload } from '../../formats/parallel-workload.js';
+import { COMMAND_SUMMARIES } from '../command-summaries.js';
 
 /** A parallel workload (.pwl) in one line: its jobs, their largest task count, its classes. */
 function parallelSummary(path: string): string {
@@ -67,7 +68,7 @@ function check(path: string, report: (d: Diagnostic) => void): Checked | undefin
 
 const command: Command = {
   name: 'validate',
-  summary: 'check grid and application descriptions (and the behaviour files a grid names), and parallel workloads',
+  summary: COMMAND_SUMMARIES.validate,
   usage: 'gridsweep validate FILE... [--app APPLICATION]',
   details: [
     "Each FILE's kind comes from its first line: 'GridDescription <version>' or",
