@@ -18,8 +18,10 @@ interface OpenSshAgentClass {
   new (socketPath: string): { getIdentities(cb: IdentitiesCallback): void };
 }
 
-// ssh2 ships no types, and accepts as an agent only an instance of its own classes.
-const { OpenSSHAgent } = createRequire(import.meta.url)('ssh2') as { OpenSSHAgent: OpenSshAgentClass };
+// ssh2 ships no types, and accepts as an agent only an instance of its own classes: those of the copy
+// node-ssh connects with, so it is loaded from where node-ssh is.
+const nodeSshRequire = createRequire(createRequire(import.meta.url).resolve('node-ssh'));
+const { OpenSSHAgent } = nodeSshRequire('ssh2') as { OpenSSHAgent: OpenSshAgentClass };
 
 /** The agent at `socketPath`, listing the key `preferred` first, and only it when `only`. */
 class PreferringAgent extends OpenSSHAgent {
