@@ -3,7 +3,8 @@
 // ProxyJump), or an ssh client configuration names it their ProxyJump. The run goes through one connection to
 // the login node, shared by the nodes behind it, and survives that node stopped (SIGSTOP) and killed
 // mid-run, as it survives any host going down. Behind two jump hosts (a bastion, then the login node: a
-// ProxyJump list, a jump host's own ProxyJump, a list in the grid file) the same, the bastion killed mid-run.
+// ProxyJump list, a jump host's own ProxyJump, a list in the grid file) the same, the bastion stopped and
+// killed mid-run.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -277,9 +278,11 @@ describe('gridsweep run on nodes behind two jump hosts', () => {
     expect(r.stderr).toContain('no host of the real grid could be reached');
   }, 60_000);
 
-  it('finishes every task once when the bastion is killed mid-run, the nodes down with it and back', async () => {
-    const seeds = 4;
-    const o = originWithSshConfig(block, seeds, 3, ['bastion', 'login', ...NODES], layouts['ProxyJump bastion,login']!, { deadlines: { probeS: 2, loginS: 3, commandS: 5 }, keepalive: { intervalS: 1, countMax: 2 } });
-    await expectNodesBackAfter(block, o, 'bastion', 'killed', seeds);
-  }, 100_000);
+  for (const fault of ['stopped', 'killed'] as const) {
+    it(`finishes every task once when the bastion is ${fault} mid-run, the nodes down with it and back`, async () => {
+      const seeds = 4;
+      const o = originWithSshConfig(block, seeds, 3, ['bastion', 'login', ...NODES], layouts['ProxyJump bastion,login']!, { deadlines: { probeS: 2, loginS: 3, commandS: 5 }, keepalive: { intervalS: 1, countMax: 2 } });
+      await expectNodesBackAfter(block, o, 'bastion', fault, seeds);
+    }, 100_000);
+  }
 });
