@@ -101,8 +101,11 @@ interface HostRuntime {
   stderr: string;
 }
 
-/** Starts `layout` (cluster name → host names) as loopback sshd servers. */
-export async function startSshdFarm(layout: Readonly<Record<string, readonly string[]>>): Promise<SshdFarm> {
+/**
+ * Starts `layout` (cluster name → host names) as loopback sshd servers; `sshdLines`: more lines at the end of
+ * every host's sshd_config (a Match block, say).
+ */
+export async function startSshdFarm(layout: Readonly<Record<string, readonly string[]>>, options: { readonly sshdLines?: readonly string[] } = {}): Promise<SshdFarm> {
   requireSshd();
   mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   const dir = mkdtempSync(join(tmpdir(), 'gridsweep-sshd-'));
@@ -150,6 +153,7 @@ export async function startSshdFarm(layout: Readonly<Record<string, readonly str
               // bash skips ~/.bashrc when not top-level: test sessions stay fast and independent of the
               // machine's shell setup (a killed session must not leave, e.g., a pyenv rehash lock behind).
               'SetEnv SHLVL=1',
+              ...(options.sshdLines ?? []),
             ],
           }),
         );

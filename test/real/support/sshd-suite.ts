@@ -12,11 +12,11 @@ export interface SshdSuite {
 }
 
 /** Call inside describe(): registers the beforeAll that starts the farm and the afterAll that stops it. */
-export function useSshdFarm(layout: Readonly<Record<string, readonly string[]>>): SshdSuite {
+export function useSshdFarm(layout: Readonly<Record<string, readonly string[]>>, options: Parameters<typeof startSshdFarm>[1] = {}): SshdSuite {
   let farm: SshdFarm | undefined;
   const origins: Origin[] = [];
   beforeAll(async () => {
-    farm = await startSshdFarm(layout);
+    farm = await startSshdFarm(layout, options);
   });
   afterAll(async () => {
     await farm?.stop();
