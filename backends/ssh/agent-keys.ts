@@ -3,7 +3,7 @@
 // with IdentitiesOnly. sshd drops a client after MaxAuthTries (6 by default) refused keys, so offering an
 // agent's keys in its own order can lock out the right one when the agent holds several. The copy is found by
 // the key file's public half (key-files.ts); when that cannot be read, the agent's keys go in the agent's
-// order. And it says when it signs: the server has accepted one of its keys (a key is signed for only after
+// order. And it says when it has signed: the server has accepted one of its keys (a key is signed for only after
 // the server says it would take it), so a login that fails after that was asked for more than a key.
 import { createRequire } from 'node:module';
 import { publicKeyOf } from '../../src/realgrid/key-files.js';
@@ -46,9 +46,13 @@ class LoginAgent extends OpenSSHAgent {
     });
   }
 
+  /** ssh2's sign(pubKey, data, [options], cb): the signature made, the server had accepted the key. */
   override sign(...args: unknown[]): void {
-    this.onSign();
-    super.sign(...args);
+    const cb = args[args.length - 1] as (err: Error | null, signature?: Buffer) => void;
+    super.sign(...args.slice(0, -1), (err: Error | null, signature?: Buffer) => {
+      if (err === null || err === undefined) this.onSign();
+      cb(err, signature);
+    });
   }
 }
 

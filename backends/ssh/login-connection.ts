@@ -51,13 +51,13 @@ function explained(err: unknown, trail: AuthTrail): unknown {
   if (!(err instanceof Error) || !/All configured authentication methods failed/i.test(err.message)) return err;
   if (trail.keyAccepted) {
     const more = trail.methodsAfterKey === undefined ? '' : ` (${trail.methodsAfterKey.join(', ')})`;
-    return new Error(`${SECOND_FACTOR}: it accepted the key, then asked for more${more}`);
+    return new Error(`${MORE_THAN_A_KEY}: it accepted the key, then asked for more${more}`);
   }
-  if (trail.methodsAtStart !== undefined && !trail.methodsAtStart.includes('publickey')) return new Error(`${SECOND_FACTOR}: it takes no SSH key, only ${trail.methodsAtStart.join(', ')}`);
+  if (trail.methodsAtStart !== undefined && !trail.methodsAtStart.includes('publickey')) return new Error(`${MORE_THAN_A_KEY}: it takes no SSH key, only ${trail.methodsAtStart.join(', ')}`);
   return err;
 }
 
-const SECOND_FACTOR = 'the login needs more than a key';
+const MORE_THAN_A_KEY = 'the login needs more than a key';
 
 /**
  * Connects `ssh` to `login` (inside `sock`, a channel a jump host forwards, when given), with `agent` the
@@ -96,7 +96,7 @@ export function connectAs(ssh: NodeSSH, login: SshLogin, agent: string | undefin
  * the server asks for more than a key (a password, a one-time code), which gridsweep cannot give.
  */
 export function lastingLoginFailure(message: string): 'identity file' | 'refused' | 'too many keys' | 'more than a key' | undefined {
-  if (message.startsWith(SECOND_FACTOR)) return 'more than a key';
+  if (message.startsWith(MORE_THAN_A_KEY)) return 'more than a key';
   if (/privateKeyPath does not exist|Cannot parse privateKey|passphrase/i.test(message)) return 'identity file';
   if (/All configured authentication methods failed/i.test(message)) return 'refused';
   if (/Too many authentication failures/i.test(message)) return 'too many keys';
