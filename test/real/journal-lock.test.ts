@@ -20,7 +20,9 @@ const localGrid = { realGridJson: (d: string) => JSON.stringify({ realgrid: 1, c
 
 describe('gridsweep run on a journal another run is using', () => {
   it('is refused, saying which run holds it; the first run ends as if alone', async () => {
-    const o = makeOrigin(localGrid, 4, 1);
+    // Tasks of 3 s: the first run lasts about 12 s, longer than the second's start-up on a loaded machine (with
+    // 1 s tasks it once ended before the second took the lock, which then found every task done).
+    const o = makeOrigin(localGrid, 4, 3);
     origins.push(o);
     const args = ['run', o.sweepPath, '--grid', o.gridPath, '--journal', o.journalPath, '--record', o.recordPath, '--heuristic', 'workqueue', '--no-watch'];
     let second: Promise<Awaited<ReturnType<typeof runCli>>> | undefined;
