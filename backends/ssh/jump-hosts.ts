@@ -59,7 +59,7 @@ function open(key: string, jump: SshLogin, terms: JumpTerms): JumpConnection {
   const ready = (async (): Promise<void> => {
     let agent: string | undefined;
     if (jump.agent) {
-      agent = process.env['SSH_AUTH_SOCK'];
+      agent = jump.agentSocket ?? process.env['SSH_AUTH_SOCK'];
       if (!agent) throw new JumpLoginError(`its jump host ${nameOf(jump)} is to use ssh-agent, but SSH_AUTH_SOCK is not set; start ssh-agent or give the jump host an "identityFile"`, true);
     }
     // A jump host behind another (ProxyJump a,b): its connection runs in a channel through that one, shared

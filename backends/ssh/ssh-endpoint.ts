@@ -204,7 +204,7 @@ export class SshEndpoint implements Endpoint, CommandShell {
   private async open(ssh: NodeSSH, keyProblem: (reason: string) => void): Promise<void> {
     let agent: string | undefined;
     if (this.spec.agent) {
-      agent = process.env['SSH_AUTH_SOCK'];
+      agent = this.spec.agentSocket ?? process.env['SSH_AUTH_SOCK'];
       if (!agent) throw new PermanentEndpointError(`${this.label}: "agent": true but SSH_AUTH_SOCK is not set; start ssh-agent or use "identityFile"`);
     }
     const terms = this.loginTerms();

@@ -1,7 +1,7 @@
 // OpenSSH's client configuration (ssh_config(5): ~/.ssh/config, then /etc/ssh/ssh_config), read for what a
 // real grid file's SSH host leaves out, so that a host named by an alias connects where `ssh ALIAS` would (as
 // GNU parallel's do, since it runs ssh): HostName, Port, User, IdentityFile, UserKnownHostsFile,
-// GlobalKnownHostsFile, StrictHostKeyChecking, IdentitiesOnly and ProxyJump.
+// GlobalKnownHostsFile, StrictHostKeyChecking, IdentitiesOnly, IdentityAgent and ProxyJump.
 //
 // Read as ssh reads it: the user's file, then the system-wide one, each from its start; lines before a file's
 // first Host line apply to every host; a Host line's patterns match the name given (wildcards * and ?, a
@@ -37,6 +37,7 @@ export interface SshConfigHost {
   readonly globalKnownHostsFile?: SshConfigValue;
   readonly strictHostKeyChecking?: SshConfigValue;
   readonly identitiesOnly?: SshConfigValue;
+  readonly identityAgent?: SshConfigValue;
   readonly proxyJump?: SshConfigValue;
   readonly proxyCommand?: SshConfigValue;
 }
@@ -63,6 +64,7 @@ const KEYWORDS: Readonly<Record<string, keyof SshConfigHost>> = {
   globalknownhostsfile: 'globalKnownHostsFile',
   stricthostkeychecking: 'strictHostKeyChecking',
   identitiesonly: 'identitiesOnly',
+  identityagent: 'identityAgent',
   proxyjump: 'proxyJump',
   proxycommand: 'proxyCommand',
 };
@@ -321,6 +323,18 @@ export function acceptsNewHostKeys(v: SshConfigValue): boolean {
   if (value === 'accept-new' || value === 'no' || value === 'off') return true;
   if (value === 'yes' || value === 'ask') return false;
   throw errorAt(v.pos, `StrictHostKeyChecking ${v.value} in the ssh client configuration is not yes, ask, accept-new, no nor off`, 'give one of them');
+}
+
+/**
+ * IdentityAgent's value: no agent ("none"), the one SSH_AUTH_SOCK names ("SSH_AUTH_SOCK" or
+ * "$SSH_AUTH_SOCK"), or a socket's path (expanded by the caller, as other paths). Another variable is an error:
+ * gridsweep reads no other from the environment.
+ */
+export function identityAgentKind(v: SshConfigValue): 'none' | 'environment' | 'path' {
+  if (v.value.toLowerCase() === 'none') return 'none';
+  if (v.value === 'SSH_AUTH_SOCK' || v.value === '$SSH_AUTH_SOCK' || v.value === '${SSH_AUTH_SOCK}') return 'environment';
+  if (v.value.startsWith('$')) throw errorAt(v.pos, `IdentityAgent ${v.value}: gridsweep reads no variable but SSH_AUTH_SOCK for the agent's socket`, "write the socket's path");
+  return 'path';
 }
 
 /** A yes/no keyword's value (`keyword` names it in the error). */

@@ -20,7 +20,7 @@ import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { isEncryptedKeyFile } from './key-files.js';
 import { proxyCommandHop } from './proxy-command.js';
-import { acceptsNewHostKeys, parseFlag, parsePort, parseProxyJump, type SshConfig, type SshConfigHost } from './ssh-config.js';
+import { acceptsNewHostKeys, identityAgentKind, parseFlag, parsePort, parseProxyJump, type SshConfig, type SshConfigHost } from './ssh-config.js';
 import type { RawSshConnection, RawSshMachine } from './ssh-connection-schema.js';
 
 /** How to log in to a machine over SSH. */
@@ -29,7 +29,7 @@ export interface SshLogin {
   readonly port: number;
   readonly user: string;
   readonly identityFile?: string;
-  /** Offer the keys of the SSH agent (SSH_AUTH_SOCK). */
+  /** Offer the keys of the SSH agent (at agentSocket, else SSH_AUTH_SOCK's). */
   readonly agent: boolean;
   /** Where host keys are looked for and a new one is added (accept-new). */
   readonly knownHostsFile: string;
@@ -40,6 +40,8 @@ export interface SshLogin {
    * is offered first, as ssh offers a configured key before the agent's others.
    */
   readonly agentKeyFile?: string;
+  /** The agent's socket, where the configuration's IdentityAgent names one (else SSH_AUTH_SOCK's). */
+  readonly agentSocket?: string;
   /** The configuration's IdentitiesOnly: of the agent's keys, only the copy of agentKeyFile is offered. */
   readonly identitiesOnly?: true;
   /** The configuration's StrictHostKeyChecking lets a host key not yet known in, as --accept-new does. */
@@ -187,6 +189,10 @@ function machineLogin(ctx: SshLoginContext, m: RawSshMachine, inherited: SshLogi
         (c.userKnownHostsFile !== undefined ? config!.path(c.userKnownHostsFile, m.address, remote) : join(env.home, '.ssh', 'known_hosts')));
   const globalKnownHostsFiles =
     c.globalKnownHostsFile !== undefined ? config!.paths(c.globalKnownHostsFile, m.address, remote) : (inherited?.globalKnownHostsFiles ?? env.globalKnownHostsFiles);
+  // IdentityAgent: the agent's socket where the configuration names one, no agent for "none".
+  const agentKind = c.identityAgent === undefined ? 'environment' : identityAgentKind(c.identityAgent);
+  let agentSocket = agentKind === 'path' ? config!.path(c.identityAgent!, m.address, remote) : undefined;
+  const agentAtHand = agentKind === 'path' || (agentKind === 'environment' && env.agentSocket !== undefined);
   let identityFile: string | undefined;
   let agent: boolean;
   let agentKeyFile: string | undefined;
@@ -194,15 +200,16 @@ function machineLogin(ctx: SshLoginContext, m: RawSshMachine, inherited: SshLogi
     identityFile = m.identityFile !== undefined ? ctx.fromFile(m.identityFile) : undefined;
     agent = m.agent === true;
   } else if (c.identityFile !== undefined) {
-    ({ identityFile, agent, agentKeyFile } = keyBesideAgent(config!.path(c.identityFile, m.address, remote), env));
+    ({ identityFile, agent, agentKeyFile } = keyBesideAgent(config!.path(c.identityFile, m.address, remote), agentAtHand));
   } else if (inherited !== undefined) {
     identityFile = inherited.identityFile;
     agent = inherited.agent;
     agentKeyFile = inherited.agentKeyFile;
+    agentSocket ??= inherited.agentSocket;
   } else {
     ({ identityFile, agent, agentKeyFile } = keyBesideAgent(
       DEFAULT_KEYS.map((k) => join(env.home, '.ssh', k)).find((p) => existsSync(p)),
-      env,
+      agentAtHand,
     ));
   }
   const acceptNewHostKey = c.strictHostKeyChecking !== undefined && acceptsNewHostKeys(c.strictHostKeyChecking);
@@ -216,6 +223,7 @@ function machineLogin(ctx: SshLoginContext, m: RawSshMachine, inherited: SshLogi
     ...(identityFile !== undefined ? { identityFile } : {}),
     agent,
     ...(agentKeyFile !== undefined ? { agentKeyFile } : {}),
+    ...(agent && agentSocket !== undefined ? { agentSocket } : {}),
     ...(identitiesOnly && agentKeyFile !== undefined ? { identitiesOnly } : {}),
     knownHostsFile,
     globalKnownHostsFiles,
@@ -224,12 +232,11 @@ function machineLogin(ctx: SshLoginContext, m: RawSshMachine, inherited: SshLogi
 }
 
 /**
- * A key the grid file did not name, with the agent when there is one, as ssh offers both. A key protected
+ * A key the grid file did not name, with the agent when there is one (`agent`), as ssh offers both. A key protected
  * by a passphrase is left to the agent, which usually holds it (gridsweep cannot ask for the passphrase);
  * with no agent it stays, and the login says it cannot be used.
  */
-function keyBesideAgent(identityFile: string | undefined, env: SshEnvironment): { identityFile: string | undefined; agent: boolean; agentKeyFile?: string } {
-  const agent = env.agentSocket !== undefined;
+function keyBesideAgent(identityFile: string | undefined, agent: boolean): { identityFile: string | undefined; agent: boolean; agentKeyFile?: string } {
   if (identityFile !== undefined && agent && isEncryptedKeyFile(identityFile)) return { identityFile: undefined, agent, agentKeyFile: identityFile };
   return { identityFile, agent };
 }

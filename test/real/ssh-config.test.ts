@@ -314,6 +314,14 @@ describe('real grid files and the ssh client configuration', () => {
     const onlyOpen = home('Host *\n  IdentitiesOnly yes\n', { id_ed25519: open }, '/run/agent.sock');
     expect(hostsOf(onlyOpen, [{ address: 'n' }])[0]).toMatchObject({ identityFile: join(onlyOpen.home, '.ssh/id_ed25519'), agent: false });
     expect(errorOf(() => hostsOf(home('Host *\n  IdentitiesOnly maybe\n', { id_ed25519: open }), [{ address: 'n' }]))).toMatch(/config:2:3: error: IdentitiesOnly maybe in the ssh client configuration is not yes nor no\n  fix: give yes or no$/);
+    // IdentityAgent: another agent's socket (no SSH_AUTH_SOCK needed), none, or SSH_AUTH_SOCK's.
+    const elsewhere = home('Host *\n  IdentityAgent ~/.1password/agent.sock\n', { id_ed25519: locked });
+    expect(hostsOf(elsewhere, [{ address: 'n' }])[0]).toMatchObject({ agent: true, agentSocket: join(elsewhere.home, '.1password/agent.sock'), agentKeyFile: join(elsewhere.home, '.ssh/id_ed25519') });
+    const without = home('Host *\n  IdentityAgent none\n', { id_ed25519: locked }, '/run/agent.sock');
+    expect(hostsOf(without, [{ address: 'n' }])[0]).toMatchObject({ identityFile: join(without.home, '.ssh/id_ed25519'), agent: false });
+    const fromEnvironment = hostsOf(home('Host *\n  IdentityAgent $SSH_AUTH_SOCK\n', { id_ed25519: open }, '/run/agent.sock'), [{ address: 'n' }])[0]!;
+    expect([fromEnvironment.agent, fromEnvironment.agentSocket]).toEqual([true, undefined]);
+    expect(errorOf(() => hostsOf(home('Host *\n  IdentityAgent $GPG_AGENT\n', { id_ed25519: open }), [{ address: 'n' }]))).toMatch(/config:2:3: error: IdentityAgent \$GPG_AGENT: gridsweep reads no variable but SSH_AUTH_SOCK for the agent's socket\n  fix: write the socket's path$/);
     // The public half the agent's copy is found by: the .pub beside the key, else the key's own header.
     const publicHalf = execFileSync('ssh-keygen', ['-y', '-f', join(keys, 'open')], { encoding: 'utf8' }).split(' ')[1]!;
     writeFileSync(join(keys, 'probe'), locked);

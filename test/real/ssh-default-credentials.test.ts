@@ -93,6 +93,18 @@ describe('an SSH host that names no credentials', () => {
     expect(r.code, r.stdout).toBe(0);
   }, 60_000);
 
+  it('logs in with the agent the configuration\'s IdentityAgent names, SSH_AUTH_SOCK unset', async () => {
+    const h = join(dir, 'identity-agent');
+    mkdirSync(join(h, '.ssh'), { recursive: true });
+    const key = join(h, '.ssh', 'cluster_key');
+    copyFileSync(sshd.farm.identityFile, key);
+    execFileSync('ssh-keygen', ['-q', '-p', '-P', '', '-N', 'secret', '-f', key]);
+    writeFileSync(join(h, '.ssh', 'config'), `Host *\n  IdentityFile ~/.ssh/cluster_key\n  IdentityAgent ${agentSocket}\n`);
+    const r = await run({ HOME: h }, join(h, '.ssh', 'config'));
+    expect(r.stderr).toBe('');
+    expect(r.code, r.stdout).toBe(0);
+  }, 60_000);
+
   it('sets the host aside, saying what to do, when sshd refuses the agent\'s keys one too many', async () => {
     // No key named anywhere: the agent's six other keys go first, and sshd cuts the login short.
     const h = join(dir, 'crowded-unnamed');
