@@ -2,10 +2,10 @@
 // setting comes from the first of: the grid file's own field; the ssh client configuration's value for the
 // address the grid file gives (an alias there, ssh-config.ts); for a jump host, the host's own setting; then
 // what ssh itself would use — port 22, the local user, ~/.ssh/known_hosts, and as credentials the SSH agent
-// (when SSH_AUTH_SOCK is set) with the first of ~/.ssh/id_ed25519, id_ecdsa and id_rsa that exists (one
-// protected by a passphrase is left to the agent, whose copy of it is then offered first, as ssh offers a
-// configured key before the agent's others; with IdentitiesOnly, alone). The
-// port is the machine's own (22 for a jump host the grid file gives none), and the known_hosts file a jump
+// (SSH_AUTH_SOCK's, or the socket the configuration's IdentityAgent names) with the first of
+// ~/.ssh/id_ed25519, id_ecdsa and id_rsa that exists (one protected by a passphrase is left to the agent,
+// whose copy of it is then offered first, as ssh offers a configured key before the agent's others; with
+// IdentitiesOnly, alone). The port is the machine's own (22 for a jump host the grid file gives none), and the known_hosts file a jump
 // host does not name is its host's; the grid file's knownHosts for the whole file comes before the
 // configuration's UserKnownHostsFile. Host keys are also looked for, read only, in the system-wide files
 // (ssh's GlobalKnownHostsFile, /etc/ssh/ssh_known_hosts and ssh_known_hosts2 unless the configuration names
