@@ -51,6 +51,21 @@ describe('an SSH host that names no credentials', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /**
+   * A home whose ~/.ssh/cluster_key is the farm's key with a passphrase (its .pub beside it when `withPub`) and
+   * whose ~/.ssh/config gives every host `lines`.
+   */
+  function homeWithClusterKey(name: string, lines: string, withPub: boolean): string {
+    const h = join(dir, name);
+    mkdirSync(join(h, '.ssh'), { recursive: true });
+    const key = join(h, '.ssh', 'cluster_key');
+    copyFileSync(sshd.farm.identityFile, key);
+    execFileSync('ssh-keygen', ['-q', '-p', '-P', '', '-N', 'secret', '-f', key]);
+    if (withPub) writeFileSync(`${key}.pub`, execFileSync('ssh-keygen', ['-y', '-f', sshd.farm.identityFile], { encoding: 'utf8' }));
+    writeFileSync(join(h, '.ssh', 'config'), `Host *\n  ${lines}\n`);
+    return h;
+  }
+
   /** Runs a sweep on the farm's host, named without credentials (`sshConfig`: the configuration to read, else none). */
   async function run(env: { HOME: string; SSH_AUTH_SOCK?: string }, sshConfig?: string) {
     const origin = sshd.makeOrigin(sweepOf(2, '0.1'));
@@ -81,25 +96,14 @@ describe('an SSH host that names no credentials', () => {
     ['IdentityFile ~/.ssh/cluster_key', true],
     ['IdentityFile ~/.ssh/cluster_key\n  IdentitiesOnly yes', false],
   ])('logs in with the agent\'s copy of the configured key first, among many agent keys (%s, .pub beside it: %s)', async (lines, withPub) => {
-    const h = join(dir, `crowded-${withPub}`);
-    mkdirSync(join(h, '.ssh'), { recursive: true });
-    const key = join(h, '.ssh', 'cluster_key');
-    copyFileSync(sshd.farm.identityFile, key);
-    execFileSync('ssh-keygen', ['-q', '-p', '-P', '', '-N', 'secret', '-f', key]);
-    if (withPub) writeFileSync(`${key}.pub`, execFileSync('ssh-keygen', ['-y', '-f', sshd.farm.identityFile], { encoding: 'utf8' }));
-    writeFileSync(join(h, '.ssh', 'config'), `Host *\n  ${lines}\n`);
+    const h = homeWithClusterKey(`crowded-${withPub}`, lines, withPub);
     const r = await run({ HOME: h, SSH_AUTH_SOCK: crowdedSocket }, join(h, '.ssh', 'config'));
     expect(r.stderr).toBe('');
     expect(r.code, r.stdout).toBe(0);
   }, 60_000);
 
   it('logs in with the agent the configuration\'s IdentityAgent names, SSH_AUTH_SOCK unset', async () => {
-    const h = join(dir, 'identity-agent');
-    mkdirSync(join(h, '.ssh'), { recursive: true });
-    const key = join(h, '.ssh', 'cluster_key');
-    copyFileSync(sshd.farm.identityFile, key);
-    execFileSync('ssh-keygen', ['-q', '-p', '-P', '', '-N', 'secret', '-f', key]);
-    writeFileSync(join(h, '.ssh', 'config'), `Host *\n  IdentityFile ~/.ssh/cluster_key\n  IdentityAgent ${agentSocket}\n`);
+    const h = homeWithClusterKey('identity-agent', `IdentityFile ~/.ssh/cluster_key\n  IdentityAgent ${agentSocket}`, false);
     const r = await run({ HOME: h }, join(h, '.ssh', 'config'));
     expect(r.stderr).toBe('');
     expect(r.code, r.stdout).toBe(0);
