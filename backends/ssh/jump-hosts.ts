@@ -16,7 +16,7 @@ import type { SshLogin } from '../../src/realgrid/ssh-login.js';
 import { EndpointDownError, PermanentEndpointError } from '../transport/endpoint.js';
 import { withDeadline } from '../transport/deadline.js';
 import { knownHostsName } from './known-hosts.js';
-import { connectAs, destroyConnection, lastingLoginFailure, MORE_THAN_A_KEY_HINT, TOO_MANY_KEYS_HINT, type LoginTerms } from './login-connection.js';
+import { connectAs, destroyConnection, lastingLoginRefusal, type LoginTerms } from './login-connection.js';
 
 /** How to open the shared connection (its deadline is also the channel's), and what to call the host in messages. */
 export interface JumpTerms extends LoginTerms {
@@ -79,15 +79,8 @@ function open(key: string, jump: SshLogin, terms: JumpTerms): JumpConnection {
       const message = (err as Error).message;
       const jumpHost = `its jump host ${nameOf(jump)}`;
       if (keyProblem !== undefined) throw new JumpLoginError(`${jumpHost}: ${keyProblem}`, true);
-      const lasting = lastingLoginFailure(message);
-      if (lasting === 'identity file') {
-        throw new JumpLoginError(`cannot use the identity file ${jump.identityFile} for ${jumpHost}: ${message}`, true);
-      }
-      if (lasting === 'refused') {
-        throw new JumpLoginError(`${jumpHost} refused the login; check the jump host's "user" and the key in its authorized_keys`, true);
-      }
-      if (lasting === 'too many keys') throw new JumpLoginError(`${jumpHost} refused the login after too many keys were offered; ${TOO_MANY_KEYS_HINT}`, true);
-      if (lasting === 'more than a key') throw new JumpLoginError(`${jumpHost}: ${message}; ${MORE_THAN_A_KEY_HINT}`, true);
+      const refusal = lastingLoginRefusal(message, jump.identityFile);
+      if (refusal !== undefined) throw new JumpLoginError(`${jumpHost}: ${refusal}`, true);
       throw new JumpLoginError(`cannot connect to ${jumpHost}: ${message}`, false);
     }
     const client = ssh.connection as unknown as NodeJS.EventEmitter;

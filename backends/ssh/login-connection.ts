@@ -91,23 +91,22 @@ export function connectAs(ssh: NodeSSH, login: SshLogin, agent: string | undefin
 }
 
 /**
- * What a failed login's message says that no retry mends: the key file cannot be used, the login was refused,
- * sshd cut it short after refusing as many keys as its MaxAuthTries allows (an agent holding many keys), or
- * the server asks for more than a key (a password, a one-time code), which gridsweep cannot give.
+ * Why a failed login will fail again, as said after the machine's name; undefined when a retry may mend it.
+ * The key file cannot be used (`identityFile`, the one the login names), the login was refused, sshd cut it
+ * short after refusing as many keys as its MaxAuthTries allows (an agent holding many keys), or the server
+ * asks for more than a key (a password, a one-time code), which gridsweep cannot give.
  */
-export function lastingLoginFailure(message: string): 'identity file' | 'refused' | 'too many keys' | 'more than a key' | undefined {
-  if (message.startsWith(MORE_THAN_A_KEY)) return 'more than a key';
-  if (/privateKeyPath does not exist|Cannot parse privateKey|passphrase/i.test(message)) return 'identity file';
-  if (/All configured authentication methods failed/i.test(message)) return 'refused';
-  if (/Too many authentication failures/i.test(message)) return 'too many keys';
+export function lastingLoginRefusal(message: string, identityFile: string | undefined): string | undefined {
+  if (message.startsWith(MORE_THAN_A_KEY)) {
+    return `${message}; gridsweep logs in with keys alone: run it where the host takes a key alone (often on the cluster's login node itself, where a Slurm cluster without "login" submits directly)`;
+  }
+  if (/privateKeyPath does not exist|Cannot parse privateKey|passphrase/i.test(message)) return `cannot use the identity file ${identityFile}: ${message}`;
+  if (/All configured authentication methods failed/i.test(message)) return 'authentication refused; check "user" and the key in authorized_keys';
+  if (/Too many authentication failures/i.test(message)) {
+    return 'refused the login after too many keys were offered; name its key with IdentityFile and IdentitiesOnly yes in ~/.ssh/config (or "identityFile" in the grid file), so that the SSH agent\'s other keys are not offered first';
+  }
   return undefined;
 }
-
-/** What to do when the server asks for more than a key. */
-export const MORE_THAN_A_KEY_HINT = 'gridsweep logs in with keys alone: run it where the host takes a key alone (often on the cluster\'s login node itself, where a Slurm cluster without "login" submits directly)';
-
-/** What to do when sshd refused as many keys as it allows. */
-export const TOO_MANY_KEYS_HINT = 'name its key with IdentityFile and IdentitiesOnly yes in ~/.ssh/config (or "identityFile" in the grid file), so that the SSH agent\'s other keys are not offered first';
 
 /**
  * Closes a connection at once, established or still being set up. (NodeSSH's dispose() only ends it

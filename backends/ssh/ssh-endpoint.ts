@@ -34,7 +34,7 @@ import { agentTaskFor, filesDirOf, INLINE_BYTES, KILL_SCRIPT_S, killScript, pare
 import { AgentSession, agentCommand, taskExitOf, type Channel, type CommandResult, type ExecClient } from '../transport/agent-session.js';
 import { knownHostsName } from './known-hosts.js';
 import { throughJumpHost } from './jump-hosts.js';
-import { connectAs, destroyConnection, lastingLoginFailure, MORE_THAN_A_KEY_HINT, TOO_MANY_KEYS_HINT, type LoginTerms } from './login-connection.js';
+import { connectAs, destroyConnection, lastingLoginRefusal, type LoginTerms } from './login-connection.js';
 import { shellCommand, shellQuote } from '../transport/shell-quote.js';
 import { LOGIN_SHELL_COMMAND, readLoginShellAnswer, takesPosixCommands, throughPosixShell } from './login-shell.js';
 import { noSftpServer, SftpSession, type Sftp } from './sftp-session.js';
@@ -286,15 +286,8 @@ export class SshEndpoint implements Endpoint, CommandShell {
       if (this.connecting !== ssh) throw new EndpointDownError(`${this.label}: closed while connecting`);
       if (keyProblem !== undefined) throw new PermanentEndpointError(`${this.label}: ${keyProblem}`);
       const message = (err as Error).message;
-      const lasting = lastingLoginFailure(message);
-      if (lasting === 'identity file') {
-        throw new PermanentEndpointError(`${this.label}: cannot use the identity file ${this.spec.identityFile}: ${message}`);
-      }
-      if (lasting === 'refused') {
-        throw new PermanentEndpointError(`${this.label}: authentication refused; check "user" and the key in authorized_keys`);
-      }
-      if (lasting === 'too many keys') throw new PermanentEndpointError(`${this.label}: refused the login after too many keys were offered; ${TOO_MANY_KEYS_HINT}`);
-      if (lasting === 'more than a key') throw new PermanentEndpointError(`${this.label}: ${message}; ${MORE_THAN_A_KEY_HINT}`);
+      const refusal = lastingLoginRefusal(message, this.spec.identityFile);
+      if (refusal !== undefined) throw new PermanentEndpointError(`${this.label}: ${refusal}`);
       throw new Error(`${this.label}: ${message}`);
     }
     this.connecting = undefined;
