@@ -1,9 +1,8 @@
 // The order in which vitest starts the test files. With durations from an earlier run (its cache, kept on a
 // developer's machine) vitest starts the longest files first; a clean clone, as CI runs, has no such cache,
-// and vitest then starts the largest files first, which left the longest ones, small files that drive
-// real daemons, to the end of the run: one of them, started last, ran alone for its last two minutes.
-// Here the files that drive real processes and wait on their deadlines (sshd hosts in network namespaces,
-// a Slurm on loopback) start first, in vitest's own order; then every other file, in vitest's own order.
+// and vitest then starts the largest files first, which can leave a long file to start last and run alone.
+// The longest files are those that drive real processes and wait on their deadlines (sshd hosts in network
+// namespaces, a Slurm on loopback): they start first, in vitest's own order; then every other file.
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Folders (relative to the repository) whose files run real hosts or daemons and mostly wait on them. */
