@@ -16,7 +16,7 @@ import type { SshLogin } from '../../src/realgrid/ssh-login.js';
 import { EndpointDownError, PermanentEndpointError } from '../transport/endpoint.js';
 import { withDeadline } from '../transport/deadline.js';
 import { knownHostsName } from './known-hosts.js';
-import { connectAs, destroyConnection, lastingLoginRefusal, type LoginTerms } from './login-connection.js';
+import { agentSocketOf, connectAs, destroyConnection, lastingLoginRefusal, type LoginTerms } from './login-connection.js';
 
 /** How to open the shared connection (its deadline is also the channel's), and what to call the host in messages. */
 export interface JumpTerms extends LoginTerms {
@@ -57,10 +57,9 @@ function open(key: string, jump: SshLogin, terms: JumpTerms): JumpConnection {
   const ssh = new NodeSSH();
   let keyProblem: string | undefined;
   const ready = (async (): Promise<void> => {
-    let agent: string | undefined;
-    if (jump.agent) {
-      agent = jump.agentSocket ?? process.env['SSH_AUTH_SOCK'];
-      if (!agent) throw new JumpLoginError(`its jump host ${nameOf(jump)} is to use ssh-agent, but SSH_AUTH_SOCK is not set; start ssh-agent or give the jump host an "identityFile"`, true);
+    const agent = agentSocketOf(jump);
+    if (jump.agent && agent === undefined) {
+      throw new JumpLoginError(`its jump host ${nameOf(jump)} is to use ssh-agent, but SSH_AUTH_SOCK is not set; start ssh-agent or give the jump host an "identityFile"`, true);
     }
     // A jump host behind another (ProxyJump a,b): its connection runs in a channel through that one, shared
     // as any; its trouble is said of no host in particular, as this one's is.

@@ -60,6 +60,14 @@ function explained(err: unknown, trail: AuthTrail): unknown {
 const MORE_THAN_A_KEY = 'the login needs more than a key';
 
 /**
+ * The SSH agent's socket a login that uses the agent goes to: the one the configuration's IdentityAgent names,
+ * else SSH_AUTH_SOCK's; undefined when neither is set (or the login uses no agent).
+ */
+export function agentSocketOf(login: SshLogin): string | undefined {
+  return login.agent ? (login.agentSocket ?? (process.env['SSH_AUTH_SOCK'] || undefined)) : undefined;
+}
+
+/**
  * Connects `ssh` to `login` (inside `sock`, a channel a jump host forwards, when given), with `agent` the
  * SSH agent's socket when it is to be used. `keyProblem` hears why a host key was refused.
  */

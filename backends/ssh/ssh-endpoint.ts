@@ -34,7 +34,7 @@ import { agentTaskFor, filesDirOf, INLINE_BYTES, KILL_SCRIPT_S, killScript, pare
 import { AgentSession, agentCommand, taskExitOf, type Channel, type CommandResult, type ExecClient } from '../transport/agent-session.js';
 import { knownHostsName } from './known-hosts.js';
 import { throughJumpHost } from './jump-hosts.js';
-import { connectAs, destroyConnection, lastingLoginRefusal, type LoginTerms } from './login-connection.js';
+import { agentSocketOf, connectAs, destroyConnection, lastingLoginRefusal, type LoginTerms } from './login-connection.js';
 import { shellCommand, shellQuote } from '../transport/shell-quote.js';
 import { LOGIN_SHELL_COMMAND, readLoginShellAnswer, takesPosixCommands, throughPosixShell } from './login-shell.js';
 import { noSftpServer, SftpSession, type Sftp } from './sftp-session.js';
@@ -202,10 +202,9 @@ export class SshEndpoint implements Endpoint, CommandShell {
 
   /** Opens an SSH connection to the host (key exchange and authentication); `keyProblem` hears a refused host key. */
   private async open(ssh: NodeSSH, keyProblem: (reason: string) => void): Promise<void> {
-    let agent: string | undefined;
-    if (this.spec.agent) {
-      agent = this.spec.agentSocket ?? process.env['SSH_AUTH_SOCK'];
-      if (!agent) throw new PermanentEndpointError(`${this.label}: "agent": true but SSH_AUTH_SOCK is not set; start ssh-agent or use "identityFile"`);
+    const agent = agentSocketOf(this.spec);
+    if (this.spec.agent && agent === undefined) {
+      throw new PermanentEndpointError(`${this.label}: "agent": true but SSH_AUTH_SOCK is not set; start ssh-agent or use "identityFile"`);
     }
     const terms = this.loginTerms();
     const jump = this.spec.jump;
